@@ -1,0 +1,1110 @@
+/*
+ * csv.c - the CSV/TSV reader: records in, JSON out through an encoder.
+ *
+ * CSV follows RFC 4180 with the edge cases of Python's csv module (excel
+ * dialect): a quote opens a quoted field only as its first byte, "" inside
+ * quotes is one quote, text after a closing quote is appended to the
+ * field, records end at LF, CR LF or a lone CR, blank lines and a leading
+ * UTF-8 byte order mark are skipped.  TSV has no quoting; records end at
+ * LF (a CR before it is dropped) and \t \n \r \\ are decoded.
+ *
+ * Input is read into a window (CSV_WINDOW bytes, grown only while one
+ * record does not fit).  A record is parsed into a list of fields, each a
+ * slice of the window or, when its bytes had to be rewritten (doubled
+ * quotes, text after a closing quote, TSV escapes), of a scratch buffer.
+ * A record is emitted only once it is complete and valid, so a bad record
+ * writes nothing.  The parser can stop at the end of the window in the
+ * middle of a record and resume there after the next read; every position
+ * it keeps is relative to the start of the record, so moving the record to
+ * the front of the window before reading invalidates nothing.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define CSV_WINDOW ((size_t)256 * 1024)
+
+/* Byte classes for the scanning loops; C_PLAIN bytes are skipped. */
+enum {
+	C_PLAIN = 0,	/* copied as it is */
+	C_DELIM,	/* the field delimiter */
+	C_LF,
+	C_CR,
+	C_QUOTE,	/* '"' inside a quoted CSV field */
+	C_ESC,		/* copied, but the JSON string needs an escape */
+	C_BSLASH,	/* TSV: may start an escape */
+	C_HIGH,		/* a byte >= 0x80: UTF-8 is checked */
+	C_NUL
+};
+
+/* Where the record parser resumes. */
+enum {
+	S_RECORD,	/* between records */
+	S_FIELD,	/* at the start of a field */
+	S_QUOTED,	/* inside a quoted field */
+	S_CLOSED,	/* just past the closing quote of a field */
+	S_UNQUOTED	/* inside an unquoted field (or TSV field) */
+};
+
+/* Results of csv_next(), besides negative error codes. */
+enum {
+	R_MORE,		/* the window ends inside a record: read more */
+	R_RECORD,	/* a record is in c->f */
+	R_END		/* end of input */
+};
+
+#define F_SCRATCH 0x01	/* the field's bytes are in c->scr, not the window */
+#define F_ESC 0x02	/* the field holds a byte JSON must escape */
+
+struct csv_field {
+	size_t off;	/* from the record's start, or in c->scr */
+	size_t len;
+	unsigned flags;	/* F_* */
+};
+
+struct csv_name {
+	size_t off, len;	/* in names.buf */
+	int raw;		/* no byte needs escaping: use jenc_raw_key */
+};
+
+struct csv_names {
+	char *buf;		/* the names' bytes, back to back */
+	size_t len, cap;
+	struct csv_name *v;
+	size_t n, cap_v;	/* cap_v in bytes, as every cap here */
+	uint32_t *slot;		/* open addressing: index + 1, 0 = empty */
+	size_t nslot;
+};
+
+struct csv {
+	jenc_enc *e;		/* NULL: check the input only */
+	jenc_err *err;		/* may be NULL */
+	unsigned flags;		/* JENC_CSV_* */
+	unsigned char delim;
+	unsigned char ucls[256];	/* unquoted CSV field, or TSV */
+	unsigned char qcls[256];	/* quoted CSV field */
+
+	/* The window: data[pos, fill) is not consumed yet. */
+	const char *data;
+	char *win;		/* data when it is ours (fd input) */
+	size_t cap, fill, pos;
+	uint64_t base;		/* input offset of data[0] */
+	int eof;
+	int bom_done;
+	int after_cr;		/* a CR ended the last line: skip one LF */
+	uint64_t line;		/* line number at data + pos */
+
+	/* The record being parsed, and the parser's saved state. */
+	struct csv_field *f;
+	size_t nf, cap_f;
+	char *scr;
+	size_t slen, cap_s;
+	int st;
+	size_t i, lstart, seg;
+	uint64_t pline;
+	struct csv_field cur;
+	size_t q, qlstart;	/* opening quote of the current field */
+	uint64_t qline;
+	uint64_t rec_line;	/* line the record starts on */
+	size_t rec;		/* the complete record is at data + rec */
+
+	/* Field names, in header mode. */
+	struct csv_names nm;
+	int have_hdr;
+	size_t nhdr;
+};
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* Fills c->err: code, message and, for col_known, the position at[0] of a
+ * record starting at rec (n bytes available from it) on the line that
+ * starts at rec + lstart.  Returns code. */
+static int
+csv_fail(struct csv *c, int code, const char *rec, size_t n, size_t at,
+    uint64_t line, size_t lstart, int col_known, const char *fmt, ...)
+{
+	char msg[sizeof c->err->msg];
+	va_list ap;
+
+	if (c->err == NULL)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	jenc_err_setf(c->err, code, "%s", msg);
+	c->err->code = code;
+	c->err->cut = 0;
+	c->err->line = line;
+	c->err->offset = c->base + (uint64_t)(rec - c->data) + at;
+	if (col_known) {
+		c->err->col = (uint64_t)(at - lstart) + 1;
+		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart);
+	} else {
+		c->err->col = 0;
+		c->err->excerpt[0] = '\0';
+		c->err->caret = 0;
+	}
+	return code;
+}
+
+/* An error without a position (allocation, I/O, the encoder). */
+static int
+csv_fail_plain(struct csv *c, int code, int sys_errno, const char *msg)
+{
+	if (c->err == NULL)
+		return code;
+	jenc_err_setf(c->err, code, "%s", msg);
+	c->err->code = code;
+	c->err->sys_errno = sys_errno;
+	c->err->cut = 0;
+	c->err->offset = c->base + c->pos;
+	c->err->line = 0;
+	c->err->col = 0;
+	c->err->excerpt[0] = '\0';
+	c->err->caret = 0;
+	return code;
+}
+
+static int
+csv_nomem(struct csv *c)
+{
+	return csv_fail_plain(c, JENC_E_NOMEM, 0, jenc_strerror(JENC_E_NOMEM));
+}
+
+static int
+csv_enc_fail(struct csv *c, int code)
+{
+	return csv_fail_plain(c, code, code == JENC_E_IO ? jenc_errno(c->e) : 0,
+	    jenc_strerror(code));
+}
+
+/* ---- buffers ------------------------------------------------------------- */
+
+static void
+csv_free(void *p, size_t n)
+{
+	if (p != NULL)
+		jenc_mem_free(p, n);
+}
+
+/* Grows *p (of *cap bytes) to hold at least need bytes: doubling, at least
+ * min.  Returns 0 or -1. */
+static int
+csv_grow(void **p, size_t *cap, size_t need, size_t min)
+{
+	size_t n = *cap ? *cap : min;
+	void *np;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (n == *cap)
+		return 0;
+	np = jenc_mem_realloc(*p, *cap, n);
+	if (np == NULL)
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+/* Appends s[0..n) to the current field in scratch, moving the field into
+ * scratch first if it is not there yet. */
+static int
+csv_scr_add(struct csv *c, struct csv_field *cur, const char *s, size_t n)
+{
+	if (!(cur->flags & F_SCRATCH)) {
+		cur->flags |= F_SCRATCH;
+		cur->off = c->slen;
+	}
+	if (c->slen + n > c->cap_s &&
+	    csv_grow((void **)&c->scr, &c->cap_s, c->slen + n, 4096))
+		return -1;
+	memcpy(c->scr + c->slen, s, n);
+	c->slen += n;
+	return 0;
+}
+
+/* The field's last segment is rec[seg, end): finish it. */
+static int
+csv_field_end(struct csv *c, struct csv_field *cur, const char *rec,
+    size_t seg, size_t end)
+{
+	if (cur->flags & F_SCRATCH) {
+		if (csv_scr_add(c, cur, rec + seg, end - seg))
+			return -1;
+		cur->len = c->slen - cur->off;
+	} else {
+		cur->off = seg;
+		cur->len = end - seg;
+	}
+	if ((c->nf + 1) * sizeof *c->f > c->cap_f &&
+	    csv_grow((void **)&c->f, &c->cap_f, (c->nf + 1) * sizeof *c->f,
+	    64 * sizeof *c->f))
+		return -1;
+	c->f[c->nf++] = *cur;
+	return 0;
+}
+
+/* ---- UTF-8 --------------------------------------------------------------- */
+
+/*
+ * The length of the valid UTF-8 sequence at u[i] (a byte >= 0x80), 0 if
+ * the window ends before it could be told, -1 if it is not UTF-8.
+ */
+static inline int
+csv_utf8(const unsigned char *u, size_t i, size_t n, int eof)
+{
+	unsigned char b = u[i];
+	size_t k = b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0;
+	uint32_t cp;
+
+	if (k == 0)
+		return -1;
+	if (n - i < k)
+		return eof ? -1 : 0;
+	if (k == 2)
+		return (u[i + 1] & 0xc0) == 0x80 ? 2 : -1;
+	return jenc_utf8_seq(u + i, k, &cp) == k ? (int)k : -1;
+}
+
+/* ---- the record parsers ----------------------------------------------- */
+
+/*
+ * Parse one CSV record at rec[0..n) (its start, or where the last call
+ * stopped, per c->st).  Returns R_RECORD with *used = bytes taken (the
+ * line end included), R_MORE when the window ends first (state saved), or
+ * an error.
+ *
+ * This is the hot loop, so it is one function of labels instead of
+ * nested helpers: the inner while loops skip plain bytes through a class
+ * table, and everything else is handled where the loop stops.
+ */
+static int
+csv_parse_csv(struct csv *c, const char *rec, size_t n, size_t *used)
+{
+	const unsigned char *u = (const unsigned char *)rec;
+	const unsigned char *ucls = c->ucls, *qcls = c->qcls;
+	size_t i = c->i, seg = c->seg, lstart = c->lstart;
+	uint64_t line = c->pline;
+	struct csv_field cur = c->cur;
+	int eof = c->eof, k;
+
+	switch (c->st) {
+	case S_QUOTED:
+		goto quoted;
+	case S_CLOSED:
+		goto closed;
+	case S_UNQUOTED:
+		goto unquoted;
+	default:
+		break;
+	}
+field:
+	cur.off = i;
+	cur.len = 0;
+	cur.flags = 0;
+	if (i == n && !eof) {
+		c->st = S_FIELD;
+		goto more;
+	}
+	seg = i;
+	if (i < n && u[i] == '"') {
+		c->q = i;
+		c->qline = line;
+		c->qlstart = lstart;
+		seg = ++i;
+		goto quoted;
+	}
+	goto unquoted;
+
+quoted:
+	for (;;) {
+		while (i < n && qcls[u[i]] == C_PLAIN)
+			i++;
+		if (i == n) {
+			if (!eof) {
+				c->st = S_QUOTED;
+				goto more;
+			}
+			return csv_fail(c, JENC_E_SYNTAX, rec, n, c->q, c->qline,
+			    c->qlstart, 1, "unterminated quoted field, opened here");
+		}
+		switch (qcls[u[i]]) {
+		case C_QUOTE:
+			if (i + 1 == n && !eof) {
+				c->st = S_QUOTED;
+				goto more;
+			}
+			if (i + 1 < n && u[i + 1] == '"') {
+				/* "" is one quote: keep the first, skip the second */
+				if (csv_scr_add(c, &cur, rec + seg, i + 1 - seg))
+					return csv_nomem(c);
+				cur.flags |= F_ESC;
+				i += 2;
+				seg = i;
+				continue;
+			}
+			i++;
+			goto closed;
+		case C_LF:
+			cur.flags |= F_ESC;
+			i++;
+			line++;
+			lstart = i;
+			continue;
+		case C_CR:
+			if (i + 1 == n && !eof) {
+				c->st = S_QUOTED;
+				goto more;
+			}
+			cur.flags |= F_ESC;
+			i++;
+			if (i < n && u[i] == '\n')
+				i++;
+			line++;
+			lstart = i;
+			continue;
+		case C_ESC:
+			cur.flags |= F_ESC;
+			i++;
+			continue;
+		case C_HIGH:
+			k = csv_utf8(u, i, n, eof);
+			if (k > 0) {
+				i += (size_t)k;
+				continue;
+			}
+			if (k == 0) {
+				c->st = S_QUOTED;
+				goto more;
+			}
+			goto bad_utf8;
+		default:
+			goto nul;
+		}
+	}
+
+closed:
+	/* i is just past the closing quote; the content ends at i - 1 */
+	if (i == n && !eof) {
+		c->st = S_CLOSED;
+		goto more;
+	}
+	if (i == n || ucls[u[i]] == C_DELIM || u[i] == '\n' || u[i] == '\r') {
+		if (csv_field_end(c, &cur, rec, seg, i - 1))
+			return csv_nomem(c);
+		goto field_done;
+	}
+	/* Text after the closing quote is appended, as Python's reader does;
+	 * from here on quotes are ordinary bytes. */
+	if (csv_scr_add(c, &cur, rec + seg, i - 1 - seg))
+		return csv_nomem(c);
+	seg = i;
+
+unquoted:
+	for (;;) {
+		while (i < n && ucls[u[i]] == C_PLAIN)
+			i++;
+		if (i == n) {
+			if (!eof) {
+				c->st = S_UNQUOTED;
+				goto more;
+			}
+			break;
+		}
+		switch (ucls[u[i]]) {
+		case C_DELIM:
+		case C_LF:
+		case C_CR:
+			goto unquoted_end;
+		case C_ESC:
+			cur.flags |= F_ESC;
+			i++;
+			continue;
+		case C_HIGH:
+			k = csv_utf8(u, i, n, eof);
+			if (k > 0) {
+				i += (size_t)k;
+				continue;
+			}
+			if (k == 0) {
+				c->st = S_UNQUOTED;
+				goto more;
+			}
+			goto bad_utf8;
+		default:
+			goto nul;
+		}
+	}
+unquoted_end:
+	if (csv_field_end(c, &cur, rec, seg, i))
+		return csv_nomem(c);
+
+field_done:
+	/* i is at the delimiter, the line end, or the end of input */
+	if (i == n) {
+		*used = i;
+		c->pline = line;
+		return R_RECORD;
+	}
+	if (u[i] == '\n') {
+		i++;
+	} else if (u[i] == '\r') {
+		i++;
+		if (i < n && u[i] == '\n')
+			i++;
+		else if (i == n && !eof)
+			c->after_cr = 1;
+	} else {
+		i++;
+		goto field;
+	}
+	*used = i;
+	c->pline = line + 1;
+	return R_RECORD;
+
+more:
+	c->i = i;
+	c->seg = seg;
+	c->lstart = lstart;
+	c->pline = line;
+	c->cur = cur;
+	return R_MORE;
+bad_utf8:
+	return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart, 1,
+	    "invalid UTF-8 byte 0x%02x", u[i]);
+nul:
+	return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart, 1,
+	    "NUL byte in input");
+}
+
+/* The byte a TSV escape \x stands for, or 0 if \x is not one. */
+static char
+csv_tsv_unescape(unsigned char x)
+{
+	switch (x) {
+	case 't':
+		return '\t';
+	case 'n':
+		return '\n';
+	case 'r':
+		return '\r';
+	case '\\':
+		return '\\';
+	default:
+		return 0;
+	}
+}
+
+/* The same as csv_parse_csv() for TSV. */
+static int
+csv_parse_tsv(struct csv *c, const char *rec, size_t n, size_t *used)
+{
+	const unsigned char *u = (const unsigned char *)rec;
+	const unsigned char *ucls = c->ucls;
+	size_t i = c->i, seg = c->seg, lstart = c->lstart, end;
+	uint64_t line = c->pline;
+	struct csv_field cur = c->cur;
+	int eof = c->eof, k;
+	char d;
+
+	if (c->st == S_UNQUOTED)
+		goto unquoted;
+field:
+	cur.off = i;
+	cur.len = 0;
+	cur.flags = 0;
+	seg = i;
+unquoted:
+	for (;;) {
+		while (i < n && ucls[u[i]] == C_PLAIN)
+			i++;
+		if (i == n) {
+			if (!eof)
+				goto more;
+			break;
+		}
+		switch (ucls[u[i]]) {
+		case C_DELIM:
+		case C_LF:
+			goto field_end;
+		case C_BSLASH:
+			if (i + 1 == n && !eof)
+				goto more;
+			cur.flags |= F_ESC;
+			if (i + 1 < n && (d = csv_tsv_unescape(u[i + 1])) != 0) {
+				if (csv_scr_add(c, &cur, rec + seg, i - seg) ||
+				    csv_scr_add(c, &cur, &d, 1))
+					return csv_nomem(c);
+				i += 2;
+				seg = i;
+			} else {
+				i++;
+			}
+			continue;
+		case C_CR:
+		case C_ESC:
+			cur.flags |= F_ESC;
+			i++;
+			continue;
+		case C_HIGH:
+			k = csv_utf8(u, i, n, eof);
+			if (k > 0) {
+				i += (size_t)k;
+				continue;
+			}
+			if (k == 0)
+				goto more;
+			return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart,
+			    1, "invalid UTF-8 byte 0x%02x", u[i]);
+		default:
+			return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart,
+			    1, "NUL byte in input");
+		}
+	}
+field_end:
+	end = i;
+	/* a CR before the LF is part of the line end */
+	if (i < n && u[i] == '\n' && end > seg && u[end - 1] == '\r')
+		end--;
+	if (csv_field_end(c, &cur, rec, seg, end))
+		return csv_nomem(c);
+	if (i < n && u[i] != '\n') {
+		i++;
+		goto field;
+	}
+	if (i < n) {
+		i++;
+		line++;
+	}
+	*used = i;
+	c->pline = line;
+	return R_RECORD;
+more:
+	c->st = S_UNQUOTED;
+	c->i = i;
+	c->seg = seg;
+	c->lstart = lstart;
+	c->pline = line;
+	c->cur = cur;
+	return R_MORE;
+}
+
+/*
+ * The next record: skips the byte order mark and blank lines, then parses.
+ * Returns R_RECORD (fields in c->f, the record at c->data + c->rec),
+ * R_MORE, R_END or an error.
+ */
+static int
+csv_next(struct csv *c)
+{
+	int tsv = (c->flags & JENC_CSV_TSV) != 0;
+	size_t used = 0;
+	int r;
+
+	if (c->st == S_RECORD) {
+		const unsigned char *u = (const unsigned char *)c->data;
+
+		if (!c->bom_done) {
+			size_t n = c->fill - c->pos;
+
+			if (n < 3 && !c->eof &&
+			    memcmp(u + c->pos, "\xef\xbb\xbf", n) == 0)
+				return R_MORE;
+			if (n >= 3 && memcmp(u + c->pos, "\xef\xbb\xbf", 3) == 0)
+				c->pos += 3;
+			c->bom_done = 1;
+		}
+		for (;;) {
+			if (c->pos == c->fill) {
+				if (!c->eof)
+					return R_MORE;
+				c->after_cr = 0;
+				return R_END;
+			}
+			if (c->after_cr) {
+				c->after_cr = 0;
+				if (u[c->pos] == '\n')
+					c->pos++;
+				continue;
+			}
+			if (u[c->pos] == '\n') {
+				c->pos++;
+				c->line++;
+			} else if (u[c->pos] == '\r' && !tsv) {
+				c->pos++;
+				c->line++;
+				c->after_cr = 1;
+			} else if (u[c->pos] == '\r') {
+				if (c->pos + 1 == c->fill && !c->eof)
+					return R_MORE;
+				if (c->pos + 1 == c->fill || u[c->pos + 1] != '\n')
+					break;
+				c->pos += 2;
+				c->line++;
+			} else {
+				break;
+			}
+		}
+		c->st = S_FIELD;
+		c->i = c->seg = c->lstart = 0;
+		c->pline = c->rec_line = c->line;
+		c->nf = 0;
+		c->slen = 0;
+	}
+	if (tsv)
+		r = csv_parse_tsv(c, c->data + c->pos, c->fill - c->pos, &used);
+	else
+		r = csv_parse_csv(c, c->data + c->pos, c->fill - c->pos, &used);
+	if (r != R_RECORD)
+		return r;
+	c->rec = c->pos;
+	c->pos += used;
+	c->line = c->pline;
+	c->st = S_RECORD;
+	return R_RECORD;
+}
+
+/* ---- field names --------------------------------------------------------- */
+
+static uint64_t
+csv_hash(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	while (n--) {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The slot where the name s[0..n) is, or the empty slot where it goes. */
+static size_t
+csv_names_slot(const struct csv_names *nm, const char *s, size_t n)
+{
+	size_t mask = nm->nslot - 1, j = (size_t)csv_hash(s, n) & mask;
+
+	for (;; j = (j + 1) & mask) {
+		const struct csv_name *x;
+
+		if (nm->slot[j] == 0)
+			return j;
+		x = &nm->v[nm->slot[j] - 1];
+		if (x->len == n && memcmp(nm->buf + x->off, s, n) == 0)
+			return j;
+	}
+}
+
+static int
+csv_names_rehash(struct csv_names *nm)
+{
+	size_t ns = nm->nslot ? nm->nslot * 2 : 64, k;
+	uint32_t *old = nm->slot;
+	size_t oldn = nm->nslot;
+
+	nm->slot = jenc_mem_alloc(ns * sizeof *nm->slot);
+	if (nm->slot == NULL) {
+		nm->slot = old;
+		return -1;
+	}
+	memset(nm->slot, 0, ns * sizeof *nm->slot);
+	nm->nslot = ns;
+	for (k = 0; k < nm->n; k++) {
+		const struct csv_name *x = &nm->v[k];
+
+		nm->slot[csv_names_slot(nm, nm->buf + x->off, x->len)] =
+		    (uint32_t)(k + 1);
+	}
+	csv_free(old, oldn * sizeof *old);
+	return 0;
+}
+
+static int
+csv_names_put(struct csv_names *nm, const char *s, size_t n)
+{
+	if (nm->len + n > nm->cap &&
+	    csv_grow((void **)&nm->buf, &nm->cap, nm->len + n, 256))
+		return -1;
+	memcpy(nm->buf + nm->len, s, n);
+	nm->len += n;
+	return 0;
+}
+
+/*
+ * Adds a name for column col (1-based): s[0..n), or "_col" if it is empty,
+ * suffixed with _2, _3, ... until it differs from every name so far.
+ */
+static int
+csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
+{
+	char tmp[32];
+	size_t base = nm->len, blen, j, k, slot;
+	struct csv_name *x;
+	int len;
+
+	if (nm->n >= UINT32_MAX - 1)
+		return -1;
+	if ((nm->n + 1) * 2 > nm->nslot && csv_names_rehash(nm))
+		return -1;
+	if ((nm->n + 1) * sizeof *nm->v > nm->cap_v &&
+	    csv_grow((void **)&nm->v, &nm->cap_v, (nm->n + 1) * sizeof *nm->v,
+	    16 * sizeof *nm->v))
+		return -1;
+	if (n == 0) {
+		len = snprintf(tmp, sizeof tmp, "_%zu", col);
+		s = tmp;
+		n = (size_t)len;
+	}
+	if (csv_names_put(nm, s, n))
+		return -1;
+	blen = n;
+	for (k = 1;; k++) {
+		if (k > 1) {
+			nm->len = base + blen;
+			len = snprintf(tmp, sizeof tmp, "_%zu", k);
+			if (csv_names_put(nm, tmp, (size_t)len))
+				return -1;
+		}
+		slot = csv_names_slot(nm, nm->buf + base, nm->len - base);
+		if (nm->slot[slot] == 0)
+			break;
+	}
+	x = &nm->v[nm->n];
+	x->off = base;
+	x->len = nm->len - base;
+	x->raw = 1;
+	for (j = base; j < nm->len; j++) {
+		unsigned char b = (unsigned char)nm->buf[j];
+
+		if (b < 0x20 || b == '"' || b == '\\')
+			x->raw = 0;
+	}
+	nm->slot[slot] = (uint32_t)(nm->n + 1);
+	nm->n++;
+	return 0;
+}
+
+static void
+csv_names_release(struct csv_names *nm)
+{
+	csv_free(nm->buf, nm->cap);
+	csv_free(nm->v, nm->cap_v);
+	csv_free(nm->slot, nm->nslot * sizeof *nm->slot);
+	memset(nm, 0, sizeof *nm);
+}
+
+/* ---- emitting -------------------------------------------------------------- */
+
+static inline const char *
+csv_field_ptr(const struct csv *c, const struct csv_field *f)
+{
+	return (f->flags & F_SCRATCH) ? c->scr + f->off :
+	    c->data + c->rec + f->off;
+}
+
+static inline int
+csv_value(const struct csv *c, const char *s, size_t n, unsigned flags)
+{
+	jenc_enc *e = c->e;
+
+	if (c->flags & JENC_CSV_TYPES) {
+		if (n == 0)
+			return jenc_null(e);
+		switch (s[0]) {
+		case 't':
+			if (n == 4 && memcmp(s, "true", 4) == 0)
+				return jenc_bool(e, 1);
+			break;
+		case 'f':
+			if (n == 5 && memcmp(s, "false", 5) == 0)
+				return jenc_bool(e, 0);
+			break;
+		case '-': case '0': case '1': case '2': case '3': case '4':
+		case '5': case '6': case '7': case '8': case '9':
+			if (jenc_json_number_ok(s, n))
+				return jenc_raw(e, s, n);
+			break;
+		default:
+			break;
+		}
+	}
+	/* The reader has checked the UTF-8; without a byte to escape the
+	 * field is already a JSON string body. */
+	if (flags & F_ESC)
+		return jenc_str(e, s, n);
+	return jenc_raw_str(e, s, n);
+}
+
+static inline int
+csv_key(const struct csv *c, size_t k)
+{
+	const struct csv_name *x = &c->nm.v[k];
+
+	if (x->raw)
+		return jenc_raw_key(c->e, c->nm.buf + x->off, x->len);
+	return jenc_key(c->e, c->nm.buf + x->off, x->len);
+}
+
+/* Takes the record in c->f: as the header, or checked and emitted. */
+static int
+csv_record(struct csv *c)
+{
+	size_t k, nf = c->nf;
+	int r = 0;
+
+	if (c->flags & JENC_CSV_NO_HEADER) {
+		if (c->e == NULL)
+			return 0;
+		jenc_arr_begin(c->e);
+		for (k = 0; k < nf; k++)
+			csv_value(c, csv_field_ptr(c, &c->f[k]), c->f[k].len,
+			    c->f[k].flags);
+		r = jenc_arr_end(c->e);
+		return r ? csv_enc_fail(c, r) : 0;
+	}
+	if (!c->have_hdr) {
+		for (k = 0; k < nf; k++)
+			if (csv_names_add(&c->nm, csv_field_ptr(c, &c->f[k]),
+			    c->f[k].len, k + 1))
+				return csv_nomem(c);
+		c->have_hdr = 1;
+		c->nhdr = nf;
+		return 0;
+	}
+	if (nf != c->nhdr) {
+		if (!(c->flags & JENC_CSV_RAGGED_PAD))
+			return csv_fail(c, JENC_E_SYNTAX, c->data + c->rec, 0, 0,
+			    c->rec_line, 0, 0, "record has %zu field%s, header has %zu",
+			    nf, nf == 1 ? "" : "s", c->nhdr);
+		for (k = c->nm.n; k < nf; k++)
+			if (csv_names_add(&c->nm, "", 0, k + 1))
+				return csv_nomem(c);
+	}
+	if (c->e == NULL)
+		return 0;
+	jenc_obj_begin(c->e);
+	for (k = 0; k < nf; k++) {
+		csv_key(c, k);
+		csv_value(c, csv_field_ptr(c, &c->f[k]), c->f[k].len,
+		    c->f[k].flags);
+	}
+	for (; k < c->nhdr; k++) {
+		csv_key(c, k);
+		jenc_null(c->e);
+	}
+	r = jenc_obj_end(c->e);
+	return r ? csv_enc_fail(c, r) : 0;
+}
+
+/* ---- input ------------------------------------------------------------------- */
+
+/* Flushes the output, then reads more input into the window, keeping the
+ * record in progress (moved to the front). */
+static int
+csv_fill(struct csv *c, int fd)
+{
+	ssize_t k;
+	int r;
+
+	if (c->e != NULL && (r = jenc_flush(c->e)) != 0)
+		return csv_enc_fail(c, r);
+	if (c->pos > 0) {
+		memmove(c->win, c->win + c->pos, c->fill - c->pos);
+		c->base += c->pos;
+		c->fill -= c->pos;
+		c->pos = 0;
+	}
+	if (c->fill == c->cap) {
+		if (csv_grow((void **)&c->win, &c->cap, c->cap + 1, CSV_WINDOW))
+			return csv_nomem(c);
+	} else if (c->cap > CSV_WINDOW && c->fill <= CSV_WINDOW / 2) {
+		/* a large record is gone: give its memory back */
+		char *w = jenc_mem_realloc(c->win, c->cap, CSV_WINDOW);
+
+		if (w != NULL) {
+			c->win = w;
+			c->cap = CSV_WINDOW;
+		}
+	}
+	if (c->st == S_RECORD && c->cap_s > CSV_WINDOW) {
+		csv_free(c->scr, c->cap_s);
+		c->scr = NULL;
+		c->cap_s = 0;
+	}
+	c->data = c->win;
+	for (;;) {
+		k = read(fd, c->win + c->fill, c->cap - c->fill);
+		if (k > 0) {
+			c->fill += (size_t)k;
+			return 0;
+		}
+		if (k == 0) {
+			c->eof = 1;
+			return 0;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			(void)poll(&pfd, 1, -1);
+			continue;
+		}
+		return csv_fail_plain(c, JENC_E_IO, errno, strerror(errno));
+	}
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static int
+csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+{
+	unsigned char d;
+	int tsv, b;
+
+	memset(c, 0, sizeof *c);
+	if (err != NULL)
+		memset(err, 0, sizeof *err);
+	c->e = e;
+	c->err = err;
+	c->flags = o ? o->flags : 0;
+	c->line = 1;
+	c->st = S_RECORD;
+	tsv = (c->flags & JENC_CSV_TSV) != 0;
+	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
+	c->delim = d;
+	if (d == '\n' || d == '\r' || d >= 0x80 || (!tsv && d == '"'))
+		return csv_fail_plain(c, JENC_E_STATE, 0,
+		    "the delimiter cannot be a line end, a quote or a non-ASCII byte");
+	for (b = 0; b < 256; b++) {
+		unsigned char cl = b == 0 ? C_NUL : b < 0x20 ? C_ESC :
+		    b >= 0x80 ? C_HIGH : b == '"' || b == '\\' ? C_ESC : C_PLAIN;
+
+		if (b == '\n')
+			cl = C_LF;
+		else if (b == '\r')
+			cl = C_CR;
+		c->qcls[b] = b == '"' ? C_QUOTE : cl;
+		c->ucls[b] = tsv && b == '\\' ? C_BSLASH : cl;
+	}
+	c->ucls[d] = C_DELIM;
+	if (!(c->flags & JENC_CSV_NO_HEADER) && o && o->header) {
+		size_t k, bad;
+
+		for (k = 0; k < o->nheader; k++) {
+			const char *s = o->header[k];
+			size_t n = strlen(s);
+
+			if (!jenc_utf8_check(s, n, &bad)) {
+				csv_fail_plain(c, JENC_E_UTF8, 0, "");
+				if (err != NULL)
+					snprintf(err->msg, sizeof err->msg,
+					    "invalid UTF-8 byte 0x%02x in header name %zu",
+					    (unsigned char)s[bad], k + 1);
+				return JENC_E_UTF8;
+			}
+			if (csv_names_add(&c->nm, s, n, k + 1))
+				return csv_nomem(c);
+		}
+		c->have_hdr = 1;
+		c->nhdr = o->nheader;
+	}
+	return 0;
+}
+
+static void
+csv_release(struct csv *c)
+{
+	csv_free(c->win, c->cap);
+	csv_free(c->scr, c->cap_s);
+	csv_free(c->f, c->cap_f);
+	csv_names_release(&c->nm);
+}
+
+/* Reads every record (from fd, or from the buffer already in c when fd is
+ * -1) and emits it. */
+static int
+csv_run(struct csv *c, int fd)
+{
+	int r = 0, lines = (c->flags & JENC_CSV_LINES) != 0, er;
+
+	if (c->e != NULL && !lines && (r = jenc_arr_begin(c->e)) != 0)
+		return csv_enc_fail(c, r);
+	for (;;) {
+		r = csv_next(c);
+		if (r == R_MORE) {
+			if (fd < 0) {
+				/* cannot happen: a buffer is all the input */
+				r = csv_fail_plain(c, JENC_E_STATE, 0,
+				    "reader stopped before the end of its buffer");
+				break;
+			}
+			if ((r = csv_fill(c, fd)) != 0)
+				break;
+			continue;
+		}
+		if (r == R_END) {
+			r = 0;
+			break;
+		}
+		if (r < 0)
+			break;
+		if ((r = csv_record(c)) != 0)
+			break;
+	}
+	if (c->e == NULL)
+		return r;
+	if (!lines && jenc_error(c->e) == 0)
+		jenc_arr_end(c->e);
+	if (fd >= 0 && jenc_error(c->e) == 0)
+		jenc_flush(c->e);
+	if (r == 0 && (er = jenc_error(c->e)) != 0)
+		r = csv_enc_fail(c, er);
+	return r;
+}
+
+int
+jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+{
+	struct csv c;
+	int r;
+
+	if ((r = csv_init(&c, e, o, err)) == 0) {
+		c.win = jenc_mem_alloc(CSV_WINDOW);
+		if (c.win == NULL) {
+			r = csv_nomem(&c);
+		} else {
+			c.cap = CSV_WINDOW;
+			c.data = c.win;
+			r = csv_run(&c, fd);
+		}
+	}
+	csv_release(&c);
+	return r;
+}
+
+int
+jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
+    const jenc_csv_opts *o, jenc_err *err)
+{
+	struct csv c;
+	int r;
+
+	if ((r = csv_init(&c, e, o, err)) == 0) {
+		c.data = p != NULL ? p : "";
+		c.fill = p != NULL ? len : 0;
+		c.eof = 1;
+		r = csv_run(&c, -1);
+	}
+	csv_release(&c);
+	return r;
+}
