@@ -1,0 +1,136 @@
+# jenc - re-encode JSON (and CSV/TSV) fast, in bounded memory.
+# See README.md.  Outputs go to build/.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+O ?= build
+
+WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 $(WARN) -fPIC
+LDLIBS += -lpthread
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/obj/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+
+# Debian packages `make check` and `make demo` need.
+DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
+	clang libclang-rt-14-dev valgrind mandoc
+
+.PHONY: all check check-unit check-cli check-asan check-slow demo bench \
+	install uninstall clean deps fuzz lint
+
+all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
+
+$(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/libjenc.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(O)/libjenc.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libjenc.so.1 -o $@ $^ $(LDLIBS)
+
+$(O)/libjenc.pc: Makefile
+	@mkdir -p $(@D)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	    'includedir=$${prefix}/include' '' 'Name: libjenc' \
+	    'Description: pooled segmented JSON encoder and streaming re-encoder' \
+	    'Version: $(shell sed -n 's/^#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)' \
+	    'Libs: -L$${libdir} -ljenc -lpthread' 'Cflags: -I$${includedir}' > $@
+
+$(O)/jenc: cmd/jenc.c lib/jenc.h $(O)/libjenc.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
+
+$(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
+
+# ---- tests ----
+
+check: deps
+	$(MAKE) all
+	$(MAKE) check-unit
+	$(MAKE) check-cli
+	$(MAKE) check-asan
+
+check-unit: $(UNIT_BIN)
+	@pass=0; fail=0; for t in $(UNIT_BIN); do \
+	    echo "== $$t"; out=$$($$t); rc=$$?; echo "$$out" | tail -n 5; \
+	    p=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p' | tail -n 1); \
+	    f=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\2/p' | tail -n 1); \
+	    pass=$$((pass + $${p:-0})); fail=$$((fail + $${f:-1})); \
+	    [ $$rc = 0 ] || { [ "$${f:-0}" != 0 ] || fail=$$((fail + 1)); }; \
+	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+
+check-cli: $(O)/jenc
+	JENC=$(abspath $(O)/jenc) bats tests/cli
+
+# The whole unit and CLI suites again, built with ASan and UBSan.
+check-asan:
+	$(MAKE) O=build/asan CC=clang \
+	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
+	    LDFLAGS='-fsanitize=address,undefined' all check-unit check-cli
+
+# Opt-in: inputs over 4 GiB through a pipe (takes minutes).
+check-slow: $(O)/jenc
+	JENC=$(abspath $(O)/jenc) JENC_SLOW=1 bats tests/cli/slow.bats
+
+deps:
+	@missing=; for p in $(DEPS_PKGS) $(EXTRA_PKGS); do \
+	    dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing:$$missing"; \
+	        apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	    else \
+	        echo "jenc: missing Debian packages:$$missing" >&2; \
+	        echo "jenc: install them with: sudo apt-get install$$missing" >&2; exit 1; \
+	    fi; \
+	fi
+
+# ---- demo ----
+
+demo: deps
+	$(MAKE) all
+	@for mode in "" "-c" "-H -c" "--tab"; do \
+	    echo "\$$ jenc $$mode tests/data/demo.json"; $(O)/jenc $$mode tests/data/demo.json; echo; \
+	done
+
+# ---- install ----
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 755 $(O)/jenc $(DESTDIR)$(PREFIX)/bin/jenc
+	install -m 644 $(O)/libjenc.a $(DESTDIR)$(PREFIX)/lib/libjenc.a
+	install -m 755 $(O)/libjenc.so $(DESTDIR)$(PREFIX)/lib/libjenc.so.1
+	ln -sf libjenc.so.1 $(DESTDIR)$(PREFIX)/lib/libjenc.so
+	install -m 644 $(O)/libjenc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/libjenc.pc
+	install -m 644 lib/jenc.h $(DESTDIR)$(PREFIX)/include/jenc.h
+	install -m 644 man/jenc.1 $(DESTDIR)$(PREFIX)/share/man/man1/jenc.1
+	install -m 644 man/jenc.3 $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/jenc $(DESTDIR)$(PREFIX)/lib/libjenc.a \
+	    $(DESTDIR)$(PREFIX)/lib/libjenc.so $(DESTDIR)$(PREFIX)/lib/libjenc.so.1 \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/libjenc.pc \
+	    $(DESTDIR)$(PREFIX)/include/jenc.h \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/jenc.1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3
+
+lint:
+	mandoc -Tlint -Wwarning man/jenc.1 man/jenc.3
+
+clean:
+	rm -rf build
+
+-include bench/bench.mk
+-include tests/fuzz/fuzz.mk

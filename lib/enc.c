@@ -1,0 +1,1104 @@
+/*
+ * enc.c - the encoder: structure checks, separators and indentation,
+ * string escaping, and the segmented output buffer with its sink policy.
+ *
+ * Held output is the list head..tail of segments; the tail is the one being
+ * written, through the cursor p (its len field is synced from p only when
+ * the list is walked).  `base` counts the held bytes before the tail.  With
+ * JENC_HOLD, `committed` counts the held bytes that belong to complete
+ * top-level values: only those reach the sink, unless the value being
+ * built grows past hold_max, after which it streams (`cut`).
+ */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "seg.h"
+
+enum { K_MEM, K_FD, K_SINK };
+enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL };
+
+#define STACK_INLINE 256
+#define ENC_POOL_MAX 64
+#define HOLD_DEFAULT ((size_t)1 << 20)
+#define IOV_BATCH 64
+
+struct jenc_enc {
+	char *p, *end;		/* cursor and end of the tail segment */
+	jenc_seg *head, *tail;
+	size_t base;		/* held bytes in segments before tail */
+	size_t committed;	/* JENC_HOLD: held bytes of complete values */
+	size_t next_cap;	/* size of the next segment */
+	size_t hold_max;
+	const unsigned char *esc;    /* escape classes for jenc_str */
+	const unsigned char *rawesc; /* for jenc_raw_str, NULL: copy */
+	const char *hex;
+	jenc_sink_fn fn;
+	void *ctx;
+	int kind, fd;
+	int err, sys_errno;
+	unsigned flags, indent, depth;
+	char ichar;
+	unsigned char st, top_done, cut;
+	unsigned char *stack;
+	size_t stack_cap;
+	jenc_enc *pool_next;
+	unsigned char stack_inline[STACK_INLINE];
+};
+
+/* ---- escape tables -------------------------------------------------- */
+
+/*
+ * A class per byte: 0 copy, 'u' \u00XX, a letter for a short escape (\n),
+ * C_DECODE for a non-ASCII lead byte to turn into \uXXXX, C_E2 for the
+ * lead byte of U+2028/U+2029 under JENC_HTML.
+ * Index: [raw][html][ascii].
+ */
+#define C_DECODE 1
+#define C_E2 2
+static unsigned char esc_tab[2][2][2][256];
+static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
+
+static void
+esc_init(void)
+{
+	int raw, html, ascii, c;
+
+	for (raw = 0; raw < 2; raw++)
+		for (html = 0; html < 2; html++)
+			for (ascii = 0; ascii < 2; ascii++) {
+				unsigned char *t = esc_tab[raw][html][ascii];
+
+				for (c = 0; c < 256; c++) {
+					unsigned char v = 0;
+
+					if (!raw && c < 0x20)
+						v = 'u';
+					if (html && (c == '<' || c == '>' || c == '&'))
+						v = 'u';
+					if (c >= 0x80 && ascii)
+						v = C_DECODE;
+					else if (c == 0xe2 && html)
+						v = C_E2;
+					t[c] = v;
+				}
+				if (!raw) {
+					t['"'] = '"';
+					t['\\'] = '\\';
+					t['\n'] = 'n';
+					t['\r'] = 'r';
+					t['\t'] = 't';
+					t['\b'] = 'b';
+					t['\f'] = 'f';
+				}
+			}
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+const char *
+jenc_strerror(int code)
+{
+	switch (code) {
+	case JENC_OK: return "success";
+	case JENC_E_NOMEM: return "out of memory";
+	case JENC_E_IO: return "input/output error";
+	case JENC_E_STATE: return "call not valid at this point of the value";
+	case JENC_E_UTF8: return "string is not valid UTF-8";
+	case JENC_E_NUMBER: return "number is NaN or infinite";
+	case JENC_E_SECOND: return "second top-level value without a separator";
+	case JENC_E_RANGE: return "time outside years 1 to 9999";
+	case JENC_E_INCOMPLETE: return "containers left open";
+	case JENC_E_SYNTAX: return "invalid input";
+	case JENC_E_DEPTH: return "nesting too deep";
+	case JENC_E_SINK: return "sink callback failed";
+	}
+	return "unknown error";
+}
+
+static int
+fail(jenc_enc *e, int code)
+{
+	if (e->err == 0)
+		e->err = code;
+	return e->err;
+}
+
+int
+jenc_error(const jenc_enc *e)
+{
+	return e->err;
+}
+
+int
+jenc_errno(const jenc_enc *e)
+{
+	return e->sys_errno;
+}
+
+unsigned
+jenc_depth(const jenc_enc *e)
+{
+	return e->depth;
+}
+
+/* ---- the segment list ------------------------------------------------- */
+
+static void
+sync_tail(jenc_enc *e)
+{
+	if (e->tail != NULL)
+		e->tail->len = (size_t)(e->p - JENC_SEG_DATA(e->tail));
+}
+
+static size_t
+held(const jenc_enc *e)
+{
+	if (e->tail == NULL)
+		return 0;
+	return e->base + (size_t)(e->p - JENC_SEG_DATA(e->tail)) - e->tail->off;
+}
+
+size_t
+jenc_len(const jenc_enc *e)
+{
+	return held(e);
+}
+
+static void
+set_cursor(jenc_enc *e)
+{
+	e->p = JENC_SEG_DATA(e->tail) + e->tail->len;
+	e->end = JENC_SEG_DATA(e->tail) + e->tail->cap;
+}
+
+/* Append a fresh segment of at least n bytes as the new tail. */
+static int
+append_seg(jenc_enc *e, size_t n)
+{
+	size_t want = n > JENC_SEG_MAX ? n : (n > e->next_cap ? n : e->next_cap);
+	jenc_seg *s = jenc_seg_get(want);
+
+	if (s == NULL)
+		return fail(e, JENC_E_NOMEM);
+	if (s->cap <= JENC_SEG_MAX) {
+		e->next_cap = s->cap * 2;
+		if (e->next_cap > JENC_SEG_MAX)
+			e->next_cap = JENC_SEG_MAX;
+	}
+	if (e->tail == NULL) {
+		e->head = s;
+	} else {
+		e->base += e->tail->len - e->tail->off;
+		e->tail->next = s;
+	}
+	e->tail = s;
+	set_cursor(e);
+	return 0;
+}
+
+/* Drop n held bytes from the front (they were written). Tail synced. */
+static void
+consume(jenc_enc *e, size_t n)
+{
+	e->committed = e->committed > n ? e->committed - n : 0;
+	while (n > 0) {
+		jenc_seg *s = e->head;
+		size_t avail = s->len - s->off;
+
+		if (n < avail) {
+			s->off += n;
+			if (s != e->tail)
+				e->base -= n;
+			return;
+		}
+		n -= avail;
+		if (s == e->tail) {
+			s->off = s->len = 0;
+			set_cursor(e);
+			return;
+		}
+		e->base -= avail;
+		e->head = s->next;
+		jenc_seg_put(s);
+	}
+}
+
+static int
+write_iov(jenc_enc *e, struct iovec *iov, int cnt)
+{
+	if (e->kind == K_SINK) {
+		int i;
+
+		for (i = 0; i < cnt; i++)
+			if (e->fn(e->ctx, iov[i].iov_base, iov[i].iov_len) != 0)
+				return fail(e, JENC_E_SINK);
+		return 0;
+	}
+	while (cnt > 0) {
+		ssize_t w = writev(e->fd, iov, cnt);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				struct pollfd pfd = { .fd = e->fd, .events = POLLOUT };
+
+				(void)poll(&pfd, 1, -1);
+				continue;
+			}
+			e->sys_errno = errno;
+			return fail(e, JENC_E_IO);
+		}
+		size_t done = (size_t)w;
+		while (cnt > 0 && done >= iov[0].iov_len) {
+			done -= iov[0].iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt > 0) {
+			iov[0].iov_base = (char *)iov[0].iov_base + done;
+			iov[0].iov_len -= done;
+		}
+	}
+	return 0;
+}
+
+/* Write the first upto held bytes to the sink.  Tail synced. */
+static int
+write_out(jenc_enc *e, size_t upto)
+{
+	while (upto > 0) {
+		struct iovec iov[IOV_BATCH];
+		size_t batch = 0;
+		int cnt = 0;
+		jenc_seg *s;
+
+		for (s = e->head; s != NULL && cnt < IOV_BATCH && batch < upto;
+		    s = s->next) {
+			size_t avail = s->len - s->off, take;
+
+			if (avail == 0)
+				continue;
+			take = avail < upto - batch ? avail : upto - batch;
+			iov[cnt].iov_base = JENC_SEG_DATA(s) + s->off;
+			iov[cnt].iov_len = take;
+			cnt++;
+			batch += take;
+		}
+		if (write_iov(e, iov, cnt) != 0)
+			return e->err;
+		consume(e, batch);
+		upto -= batch;
+	}
+	return 0;
+}
+
+/* Room for at least n more bytes, writing to the sink as the policy says. */
+static int
+grow(jenc_enc *e, size_t n)
+{
+	if (e->err)
+		return e->err;
+	if (e->tail == NULL)
+		return append_seg(e, n);
+	sync_tail(e);
+	if (e->kind != K_MEM) {
+		size_t h = held(e);
+
+		if (!(e->flags & JENC_HOLD) || e->cut) {
+			if (write_out(e, h) != 0)
+				return e->err;
+		} else {
+			if (e->committed > 0 && write_out(e, e->committed) != 0)
+				return e->err;
+			if (held(e) + n > e->hold_max) {
+				e->cut = 1;
+				if (write_out(e, held(e)) != 0)
+					return e->err;
+			}
+		}
+		jenc_seg *t = e->tail;
+		if (t->len == t->off && e->head == t) {
+			if (t->cap >= n && (t->cap >= e->next_cap || n > JENC_SEG_MAX)) {
+				t->off = t->len = 0;
+				set_cursor(e);
+				return 0;
+			}
+			jenc_seg_put(t);
+			e->head = e->tail = NULL;
+			e->base = 0;
+			return append_seg(e, n);
+		}
+	}
+	return append_seg(e, n);
+}
+
+static inline int
+need(jenc_enc *e, size_t n)
+{
+	if ((size_t)(e->end - e->p) >= n)
+		return 0;
+	return grow(e, n);
+}
+
+static int
+put_slow(jenc_enc *e, const char *s, size_t n)
+{
+	while (n > 0) {
+		size_t room = (size_t)(e->end - e->p);
+
+		if (room == 0) {
+			if (grow(e, n > JENC_SEG_MAX ? n : 1) != 0)
+				return e->err;
+			room = (size_t)(e->end - e->p);
+		}
+		if (room > n)
+			room = n;
+		memcpy(e->p, s, room);
+		e->p += room;
+		s += room;
+		n -= room;
+	}
+	return 0;
+}
+
+static inline int
+put(jenc_enc *e, const void *s, size_t n)
+{
+	if ((size_t)(e->end - e->p) >= n) {
+		memcpy(e->p, s, n);
+		e->p += n;
+		return 0;
+	}
+	return put_slow(e, s, n);
+}
+
+/* Keep the first n held bytes, drop the rest.  Tail synced. */
+static void
+truncate_held(jenc_enc *e, size_t n)
+{
+	jenc_seg *s = e->head, *rest;
+
+	if (s == NULL)
+		return;
+	e->base = 0;
+	for (;;) {
+		size_t avail = s->len - s->off;
+
+		if (n <= avail || s->next == NULL) {
+			s->len = s->off + (n < avail ? n : avail);
+			break;
+		}
+		n -= avail;
+		e->base += avail;
+		s = s->next;
+	}
+	rest = s->next;
+	s->next = NULL;
+	jenc_seg_put_list(rest);
+	e->tail = s;
+	set_cursor(e);
+}
+
+/* ---- the encoder pool ------------------------------------------------- */
+
+static pthread_mutex_t enc_lock = PTHREAD_MUTEX_INITIALIZER;
+static jenc_enc *enc_free;
+static size_t enc_free_count;
+
+void
+jenc_enc_pool_trim(void)
+{
+	jenc_enc *list;
+
+	pthread_mutex_lock(&enc_lock);
+	list = enc_free;
+	enc_free = NULL;
+	enc_free_count = 0;
+	pthread_mutex_unlock(&enc_lock);
+	while (list != NULL) {
+		jenc_enc *next = list->pool_next;
+
+		jenc_mem_free(list, sizeof(*list));
+		list = next;
+	}
+}
+
+static void
+state_reset(jenc_enc *e)
+{
+	e->err = e->sys_errno = 0;
+	e->depth = 0;
+	e->st = ST_TOP;
+	e->top_done = e->cut = 0;
+	e->committed = 0;
+}
+
+static jenc_enc *
+enc_get(int kind, const jenc_opts *o)
+{
+	jenc_enc *e;
+	unsigned flags = o != NULL ? o->flags : 0;
+
+	pthread_once(&esc_once, esc_init);
+	pthread_mutex_lock(&enc_lock);
+	e = enc_free;
+	if (e != NULL) {
+		enc_free = e->pool_next;
+		enc_free_count--;
+	}
+	pthread_mutex_unlock(&enc_lock);
+	if (e == NULL && (e = jenc_mem_alloc(sizeof(*e))) == NULL)
+		return NULL;
+	e->p = e->end = NULL;
+	e->head = e->tail = NULL;
+	e->base = 0;
+	e->next_cap = JENC_SEG_MIN;
+	e->kind = kind;
+	e->fd = -1;
+	e->fn = NULL;
+	e->ctx = NULL;
+	e->flags = flags;
+	e->indent = o != NULL ? o->indent : 0;
+	if (e->indent > 16)
+		e->indent = 16;
+	e->ichar = ' ';
+	if (flags & JENC_TAB) {
+		e->indent = 1;
+		e->ichar = '\t';
+	}
+	e->hold_max = o != NULL && o->hold_max ? o->hold_max : HOLD_DEFAULT;
+	e->esc = esc_tab[0][!!(flags & JENC_HTML)][!!(flags & JENC_ASCII)];
+	e->rawesc = (flags & (JENC_HTML | JENC_ASCII)) ?
+	    esc_tab[1][!!(flags & JENC_HTML)][!!(flags & JENC_ASCII)] : NULL;
+	e->hex = (flags & JENC_LOWER_HEX) ? "0123456789abcdef" :
+	    "0123456789ABCDEF";
+	e->stack = e->stack_inline;
+	e->stack_cap = STACK_INLINE;
+	e->pool_next = NULL;
+	state_reset(e);
+	return e;
+}
+
+jenc_enc *
+jenc_get_mem(const jenc_opts *opts)
+{
+	return enc_get(K_MEM, opts);
+}
+
+jenc_enc *
+jenc_get_fd(int fd, const jenc_opts *opts)
+{
+	jenc_enc *e = enc_get(K_FD, opts);
+
+	if (e != NULL)
+		e->fd = fd;
+	return e;
+}
+
+jenc_enc *
+jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
+{
+	jenc_enc *e = enc_get(K_SINK, opts);
+
+	if (e != NULL) {
+		e->fn = fn;
+		e->ctx = ctx;
+	}
+	return e;
+}
+
+int
+jenc_flush(jenc_enc *e)
+{
+	if (e->err)
+		return e->err;
+	if (e->kind == K_MEM || e->tail == NULL)
+		return 0;
+	sync_tail(e);
+	if ((e->flags & JENC_HOLD) && !e->cut)
+		return write_out(e, e->committed);
+	return write_out(e, held(e));
+}
+
+int
+jenc_release(jenc_enc *e)
+{
+	int rc;
+
+	if (e == NULL)
+		return 0;
+	rc = e->err;
+	if (rc == 0 && e->kind != K_MEM && e->tail != NULL) {
+		sync_tail(e);
+		rc = write_out(e, held(e));
+	}
+	if (rc == 0 && e->depth > 0)
+		rc = JENC_E_INCOMPLETE;
+	jenc_seg_put_list(e->head);
+	e->head = e->tail = NULL;
+	if (e->stack != e->stack_inline)
+		jenc_mem_free(e->stack, e->stack_cap);
+	e->stack = e->stack_inline;
+	pthread_mutex_lock(&enc_lock);
+	if (enc_free_count < ENC_POOL_MAX) {
+		e->pool_next = enc_free;
+		enc_free = e;
+		enc_free_count++;
+		e = NULL;
+	}
+	pthread_mutex_unlock(&enc_lock);
+	if (e != NULL)
+		jenc_mem_free(e, sizeof(*e));
+	return rc;
+}
+
+/* Drop every held byte, keeping the first segment for reuse. */
+static void
+drop_held(jenc_enc *e)
+{
+	if (e->head == NULL)
+		return;
+	jenc_seg_put_list(e->head->next);
+	e->head->next = NULL;
+	e->tail = e->head;
+	e->tail->off = e->tail->len = 0;
+	e->base = 0;
+	e->committed = 0;
+	set_cursor(e);
+}
+
+void
+jenc_reset(jenc_enc *e)
+{
+	drop_held(e);
+	state_reset(e);
+}
+
+char *
+jenc_take(jenc_enc *e, size_t *len)
+{
+	size_t n = held(e), at = 0;
+	char *out;
+	jenc_seg *s;
+
+	sync_tail(e);
+	out = jenc_mem_alloc(n ? n : 1);
+	if (out == NULL) {
+		fail(e, JENC_E_NOMEM);
+		return NULL;
+	}
+	for (s = e->head; s != NULL; s = s->next) {
+		memcpy(out + at, JENC_SEG_DATA(s) + s->off, s->len - s->off);
+		at += s->len - s->off;
+	}
+	drop_held(e);
+	if (len != NULL)
+		*len = n;
+	return out;
+}
+
+const char *
+jenc_segments(const jenc_enc *e, size_t *it, size_t *len)
+{
+	const jenc_seg *s;
+
+	if (*it == (size_t)-1)
+		return NULL;
+	s = *it == 0 ? e->head : (const jenc_seg *)(uintptr_t)*it;
+	if (s == NULL) {
+		*it = (size_t)-1;
+		return NULL;
+	}
+	*it = s->next != NULL ? (size_t)(uintptr_t)s->next : (size_t)-1;
+	*len = (s == e->tail ? (size_t)(e->p - JENC_SEG_DATA(s)) : s->len) - s->off;
+	return JENC_SEG_DATA(s) + s->off;
+}
+
+int
+jenc_discard(jenc_enc *e)
+{
+	int cut = e->cut;
+
+	if (e->tail != NULL) {
+		sync_tail(e);
+		truncate_held(e, e->committed);
+	}
+	e->err = e->sys_errno = 0;
+	e->depth = 0;
+	e->st = ST_TOP;
+	e->cut = 0;
+	return cut;
+}
+
+/* ---- structure ---------------------------------------------------------- */
+
+static int
+newline_indent(jenc_enc *e, unsigned depth)
+{
+	size_t n = (size_t)depth * e->indent;
+
+	if (n < 1024) {
+		if (need(e, n + 1) != 0)
+			return e->err;
+		*e->p++ = '\n';
+		memset(e->p, e->ichar, n);
+		e->p += n;
+		return 0;
+	}
+	char fill[256];
+	memset(fill, e->ichar, sizeof(fill));
+	if (put(e, "\n", 1) != 0)
+		return e->err;
+	while (n > 0) {
+		size_t k = n < sizeof(fill) ? n : sizeof(fill);
+
+		if (put(e, fill, k) != 0)
+			return e->err;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Separators before a value; checks that a value may come here. */
+static inline int
+value_prefix(jenc_enc *e)
+{
+	if (e->err)
+		return e->err;
+	switch (e->st) {
+	case ST_TOP:
+		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
+			return fail(e, JENC_E_SECOND);
+		return 0;
+	case ST_ARR_FIRST:
+		e->st = ST_ARR_NEXT;
+		return e->indent ? newline_indent(e, e->depth) : 0;
+	case ST_ARR_NEXT:
+		if (need(e, 1) != 0)
+			return e->err;
+		*e->p++ = ',';
+		return e->indent ? newline_indent(e, e->depth) : 0;
+	case ST_OBJ_VAL:
+		e->st = ST_OBJ_NEXT;
+		return 0;
+	}
+	return fail(e, JENC_E_STATE);
+}
+
+/* After a complete value: at top level, the newline and the commit point. */
+static inline int
+value_done(jenc_enc *e)
+{
+	if (e->depth > 0)
+		return 0;
+	e->top_done = 1;
+	if (!(e->flags & JENC_NO_NEWLINE)) {
+		if (need(e, 1) != 0)
+			return e->err;
+		*e->p++ = '\n';
+	}
+	e->committed = held(e);
+	e->cut = 0;
+	return 0;
+}
+
+static int
+push(jenc_enc *e, unsigned char c)
+{
+	if (e->depth == e->stack_cap) {
+		size_t ncap = e->stack_cap * 2;
+		unsigned char *ns = jenc_mem_alloc(ncap);
+
+		if (ns == NULL)
+			return fail(e, JENC_E_NOMEM);
+		memcpy(ns, e->stack, e->stack_cap);
+		if (e->stack != e->stack_inline)
+			jenc_mem_free(e->stack, e->stack_cap);
+		e->stack = ns;
+		e->stack_cap = ncap;
+	}
+	e->stack[e->depth++] = c;
+	return 0;
+}
+
+static int
+begin(jenc_enc *e, char c)
+{
+	if (value_prefix(e) != 0 || push(e, (unsigned char)c) != 0 ||
+	    need(e, 1) != 0)
+		return e->err;
+	*e->p++ = c;
+	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
+	return 0;
+}
+
+static int
+end(jenc_enc *e, char c)
+{
+	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
+
+	if (e->err)
+		return e->err;
+	if (e->st != first && e->st != first + 1)
+		return fail(e, JENC_E_STATE);
+	if (e->st == first + 1 && e->indent &&
+	    newline_indent(e, e->depth - 1) != 0)
+		return e->err;
+	if (need(e, 1) != 0)
+		return e->err;
+	*e->p++ = c;
+	e->depth--;
+	if (e->depth == 0)
+		e->st = ST_TOP;
+	else
+		e->st = e->stack[e->depth - 1] == '{' ? ST_OBJ_NEXT : ST_ARR_NEXT;
+	return value_done(e);
+}
+
+int
+jenc_obj_begin(jenc_enc *e)
+{
+	return begin(e, '{');
+}
+
+int
+jenc_arr_begin(jenc_enc *e)
+{
+	return begin(e, '[');
+}
+
+int
+jenc_obj_end(jenc_enc *e)
+{
+	return end(e, '}');
+}
+
+int
+jenc_arr_end(jenc_enc *e)
+{
+	return end(e, ']');
+}
+
+/* ---- strings -------------------------------------------------------------- */
+
+static int
+put_u(jenc_enc *e, unsigned cp)
+{
+	if (need(e, 6) != 0)
+		return e->err;
+	e->p[0] = '\\';
+	e->p[1] = 'u';
+	e->p[2] = e->hex[(cp >> 12) & 15];
+	e->p[3] = e->hex[(cp >> 8) & 15];
+	e->p[4] = e->hex[(cp >> 4) & 15];
+	e->p[5] = e->hex[cp & 15];
+	e->p += 6;
+	return 0;
+}
+
+/* Copy s[0..n) escaping per tab; s is valid UTF-8. */
+static int
+put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
+    const unsigned char *tab)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		while (j < n && tab[s[j]] == 0)
+			j++;
+		if (j > i && put(e, s + i, j - i) != 0)
+			return e->err;
+		if (j == n)
+			break;
+		i = j;
+		unsigned char c = s[i], cls = tab[c];
+		if (cls == C_DECODE) {
+			uint32_t cp = 0;
+			size_t k = jenc_utf8_seq(s + i, n - i, &cp);
+
+			if (k == 0)
+				k = 1, cp = 0xfffd;
+			if (cp >= 0x10000) {
+				cp -= 0x10000;
+				if (put_u(e, 0xd800 + (cp >> 10)) != 0 ||
+				    put_u(e, 0xdc00 + (cp & 0x3ff)) != 0)
+					return e->err;
+			} else if (put_u(e, cp) != 0) {
+				return e->err;
+			}
+			i += k;
+		} else if (cls == C_E2) {
+			if (i + 2 < n && s[i + 1] == 0x80 &&
+			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
+				if (put_u(e, s[i + 2] == 0xa8 ? 0x2028 : 0x2029) != 0)
+					return e->err;
+				i += 3;
+			} else {
+				if (put(e, s + i, 1) != 0)
+					return e->err;
+				i++;
+			}
+		} else if (cls == 'u') {
+			if (put_u(e, c) != 0)
+				return e->err;
+			i++;
+		} else {
+			if (need(e, 2) != 0)
+				return e->err;
+			e->p[0] = '\\';
+			e->p[1] = (char)cls;
+			e->p += 2;
+			i++;
+		}
+	}
+	return 0;
+}
+
+static int
+put_string(jenc_enc *e, const char *s, size_t len, int raw)
+{
+	if (put(e, "\"", 1) != 0)
+		return e->err;
+	if (raw && e->rawesc == NULL) {
+		if (put(e, s, len) != 0)
+			return e->err;
+	} else if (put_escaped(e, (const unsigned char *)s, len,
+	    raw ? e->rawesc : e->esc) != 0) {
+		return e->err;
+	}
+	return put(e, "\"", 1);
+}
+
+/* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
+static int
+text_ok(const char *s, size_t len)
+{
+	size_t bad, at = 0;
+
+	while (!jenc_utf8_check(s + at, len - at, &bad)) {
+		if (s[at + bad] != '\0')
+			return 0;
+		at += bad + 1;
+	}
+	return 1;
+}
+
+static int
+key(jenc_enc *e, const char *s, size_t len, int raw)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
+		return fail(e, JENC_E_STATE);
+	if (!raw && !text_ok(s, len))
+		return fail(e, JENC_E_UTF8);
+	if (e->st == ST_OBJ_NEXT) {
+		if (need(e, 1) != 0)
+			return e->err;
+		*e->p++ = ',';
+	}
+	if (e->indent && newline_indent(e, e->depth) != 0)
+		return e->err;
+	if (put_string(e, s, len, raw) != 0 || need(e, 2) != 0)
+		return e->err;
+	*e->p++ = ':';
+	if (e->indent)
+		*e->p++ = ' ';
+	e->st = ST_OBJ_VAL;
+	return 0;
+}
+
+int
+jenc_key(jenc_enc *e, const char *s, size_t len)
+{
+	return key(e, s, len, 0);
+}
+
+int
+jenc_raw_key(jenc_enc *e, const char *body, size_t len)
+{
+	return key(e, body, len, 1);
+}
+
+int
+jenc_str(jenc_enc *e, const char *s, size_t len)
+{
+	if (e->err)
+		return e->err;
+	if (!text_ok(s, len))
+		return fail(e, JENC_E_UTF8);
+	if (value_prefix(e) != 0 || put_string(e, s, len, 0) != 0)
+		return e->err;
+	return value_done(e);
+}
+
+int
+jenc_raw_str(jenc_enc *e, const char *body, size_t len)
+{
+	if (value_prefix(e) != 0 || put_string(e, body, len, 1) != 0)
+		return e->err;
+	return value_done(e);
+}
+
+/* ---- scalars ------------------------------------------------------------- */
+
+int
+jenc_raw(jenc_enc *e, const char *json, size_t len)
+{
+	if (value_prefix(e) != 0)
+		return e->err;
+	if (json[0] == '"' && len >= 2) {
+		if (put_string(e, json + 1, len - 2, 1) != 0)
+			return e->err;
+	} else if (put(e, json, len) != 0) {
+		return e->err;
+	}
+	return value_done(e);
+}
+
+int
+jenc_i64(jenc_enc *e, int64_t v)
+{
+	if (value_prefix(e) != 0 || need(e, 24) != 0)
+		return e->err;
+	e->p += jenc_fmt_i64(e->p, v);
+	return value_done(e);
+}
+
+int
+jenc_u64(jenc_enc *e, uint64_t v)
+{
+	if (value_prefix(e) != 0 || need(e, 24) != 0)
+		return e->err;
+	e->p += jenc_fmt_u64(e->p, v);
+	return value_done(e);
+}
+
+int
+jenc_f64(jenc_enc *e, double v)
+{
+	if (e->err)
+		return e->err;
+	if (!isfinite(v))
+		return fail(e, JENC_E_NUMBER);
+	if (value_prefix(e) != 0 || need(e, 32) != 0)
+		return e->err;
+	e->p += jenc_fmt_f64(e->p, v);
+	return value_done(e);
+}
+
+int
+jenc_bool(jenc_enc *e, int v)
+{
+	if (value_prefix(e) != 0)
+		return e->err;
+	if (put(e, v ? "true" : "false", v ? 4 : 5) != 0)
+		return e->err;
+	return value_done(e);
+}
+
+int
+jenc_null(jenc_enc *e)
+{
+	if (value_prefix(e) != 0 || put(e, "null", 4) != 0)
+		return e->err;
+	return value_done(e);
+}
+
+int
+jenc_time_utc(jenc_enc *e, int64_t secs)
+{
+	char buf[32];
+	size_t n;
+
+	if (e->err)
+		return e->err;
+	n = jenc_fmt_time_utc(buf + 1, secs);
+	if (n == 0)
+		return fail(e, JENC_E_RANGE);
+	buf[0] = '"';
+	buf[n + 1] = '"';
+	if (value_prefix(e) != 0 || put(e, buf, n + 2) != 0)
+		return e->err;
+	return value_done(e);
+}
+
+int
+jenc_time_unix(jenc_enc *e, int64_t secs)
+{
+	return jenc_i64(e, secs);
+}
+
+/* ---- key-value shorthands --------------------------------------------- */
+
+int
+jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
+{
+	if (e->err)
+		return e->err;
+	if (!text_ok(s, len))
+		return fail(e, JENC_E_UTF8);
+	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
+}
+
+int
+jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v)
+{
+	return jenc_key(e, k, klen) ? e->err : jenc_i64(e, v);
+}
+
+int
+jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v)
+{
+	return jenc_key(e, k, klen) ? e->err : jenc_u64(e, v);
+}
+
+int
+jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
+{
+	if (e->err)
+		return e->err;
+	if (!isfinite(v))
+		return fail(e, JENC_E_NUMBER);
+	return jenc_key(e, k, klen) ? e->err : jenc_f64(e, v);
+}
+
+int
+jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v)
+{
+	return jenc_key(e, k, klen) ? e->err : jenc_bool(e, v);
+}
+
+int
+jenc_kv_null(jenc_enc *e, const char *k, size_t klen)
+{
+	return jenc_key(e, k, klen) ? e->err : jenc_null(e);
+}
+
+int
+jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs)
+{
+	char buf[32];
+
+	if (e->err)
+		return e->err;
+	if (jenc_fmt_time_utc(buf, secs) == 0)
+		return fail(e, JENC_E_RANGE);
+	return jenc_key(e, k, klen) ? e->err : jenc_time_utc(e, secs);
+}
+
+int
+jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs)
+{
+	return jenc_key(e, k, klen) ? e->err : jenc_time_unix(e, secs);
+}

@@ -1,0 +1,51 @@
+/*
+ * internal.h - declarations shared inside lib/, not part of the public API.
+ */
+#ifndef JENC_INTERNAL_H
+#define JENC_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jenc.h"
+
+/* ---- counted allocation (pool.c) ---- */
+void *jenc_mem_alloc(size_t n);
+void *jenc_mem_realloc(void *p, size_t old_n, size_t n);
+void jenc_mem_free(void *p, size_t n);
+
+/* ---- number and time text (num.c) ---- */
+/* Each writes text without a terminating NUL and returns its length. */
+size_t jenc_fmt_i64(char *out, int64_t v);	/* out: 20+ bytes */
+size_t jenc_fmt_u64(char *out, uint64_t v);	/* out: 20+ bytes */
+size_t jenc_fmt_f64(char *out, double v);	/* out: 32 bytes, v finite */
+/* "YYYY-MM-DDTHH:MM:SSZ" (20 bytes, no quotes); 0 if the year is outside
+ * 1..9999. */
+size_t jenc_fmt_time_utc(char *out, int64_t secs);
+
+/* ---- UTF-8 (utf8.c) ---- */
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if p[0..n) does not
+ * start with one (overlong, surrogate, > U+10FFFF, truncated, stray
+ * continuation).  p[0] must be >= 0x80. */
+size_t jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
+/* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
+ * the first offending byte. */
+int jenc_utf8_check(const char *p, size_t n, size_t *bad);
+
+/* ---- JSON grammar (json.c) ---- */
+/* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
+int jenc_json_number_ok(const char *p, size_t n);
+
+/* ---- reader errors (err.c) ---- */
+void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
+ * input when avail is 0. */
+void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
+/* Fill err->excerpt and err->caret: line is the known start of the line
+ * holding the spot (n bytes available from it, stopping at the line end is
+ * done here), spot is the spot's index from line. */
+void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot);
+
+#endif

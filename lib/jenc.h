@@ -1,0 +1,284 @@
+/*
+ * jenc.h - the public interface of libjenc, a pooled segmented JSON encoder
+ * and the streaming JSON/CSV readers that re-encode through it.
+ *
+ * Invariants
+ * ----------
+ * - Output is held in a list of segments drawn from size-class pools
+ *   (4, 8, 16, 32 and 64 KiB).  An encoder's segments double in size until
+ *   64 KiB, then stay 64 KiB; a single append larger than that gets a
+ *   segment of its own exact size.  Pools keep a bounded number of free
+ *   segments per class and never keep one larger than 64 KiB.
+ * - Encoders themselves come from a pool: jenc_get_*() followed by
+ *   jenc_release() performs no allocation once the pools are warm.
+ * - An encoder writes to its sink (fd or callback) only when a segment is
+ *   full, on jenc_flush() and on jenc_release(); never per token.
+ * - Every call checks that the value sequence stays valid JSON.  A call
+ *   that would make it invalid writes nothing, returns an error code and
+ *   makes the error sticky: every later call returns the same code until
+ *   jenc_reset().
+ * - The pools are the only global state.  They are thread-safe (one lock
+ *   per size class).  A single jenc_enc must not be used from two threads
+ *   at once.
+ *
+ * Errors are negative int codes (JENC_E_*), 0 is success.
+ *
+ * Example
+ * -------
+ *	jenc_opts o = { .indent = 2 };
+ *	jenc_enc *e = jenc_get_fd(STDOUT_FILENO, &o);
+ *	jenc_obj_begin(e);
+ *	jenc_kv_str(e, "name", 4, "jenc", 4);
+ *	jenc_kv_i64(e, "stars", 5, 42);
+ *	jenc_key(e, "tags", 4);
+ *	jenc_arr_begin(e);
+ *	jenc_str(e, "json", 4);
+ *	jenc_arr_end(e);
+ *	jenc_obj_end(e);
+ *	int err = jenc_release(e);	// flushes; 0 or the first error
+ */
+#ifndef JENC_H
+#define JENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define JENC_VERSION "1.0.0"
+
+/* ---- error codes --------------------------------------------------- */
+
+#define JENC_OK 0
+#define JENC_E_NOMEM (-1)  /* an allocation failed */
+#define JENC_E_IO (-2)     /* write or read failed; errno kept, see jenc_errno() */
+#define JENC_E_STATE (-3)  /* call not valid here: key outside an object,
+			      value where a key is due, end without begin,
+			      mismatched end, a key with no value */
+#define JENC_E_UTF8 (-4)   /* string is not valid UTF-8 */
+#define JENC_E_NUMBER (-5) /* NaN or infinity given to jenc_f64() */
+#define JENC_E_SECOND (-6) /* second top-level value with JENC_NO_NEWLINE */
+#define JENC_E_RANGE (-7)  /* time outside years 1..9999 */
+#define JENC_E_INCOMPLETE (-8) /* jenc_take() or jenc_release() with
+				  containers still open */
+#define JENC_E_SYNTAX (-9) /* reader: input is not valid JSON / CSV */
+#define JENC_E_DEPTH (-10) /* reader: nesting deeper than max_depth */
+#define JENC_E_SINK (-11)  /* the sink callback returned non-zero */
+
+/* Returns a static, lowercase description of code (never NULL). */
+const char *jenc_strerror(int code);
+
+/* ---- options -------------------------------------------------------- */
+
+#define JENC_TAB 0x01	    /* indent with one tab per level (indent ignored) */
+#define JENC_HTML 0x02	    /* escape < > & U+2028 U+2029 as \u003c ... */
+#define JENC_ASCII 0x04	    /* escape all non-ASCII as \uXXXX (pairs > U+FFFF) */
+#define JENC_LOWER_HEX 0x08 /* hex digits of \u escapes in lowercase */
+#define JENC_NO_NEWLINE 0x10 /* no newline after a top-level value; a
+				second top-level value is JENC_E_SECOND */
+#define JENC_HOLD 0x20	    /* hold each top-level value until complete:
+			       the sink only ever sees whole values, unless
+			       one grows past hold_max bytes */
+
+typedef struct jenc_opts {
+	unsigned indent;  /* spaces per level: 0 = compact, 1..16 */
+	unsigned flags;	  /* JENC_* bits above, 0 = plain compact */
+	size_t hold_max;  /* with JENC_HOLD: bytes of one incomplete value
+			     held before it streams; 0 = 1 MiB */
+} jenc_opts;
+
+/* ---- getting and releasing encoders -------------------------------- */
+
+typedef struct jenc_enc jenc_enc;
+
+/*
+ * A sink receives output bytes in order.  It returns 0 on success or
+ * non-zero to fail the encoder with JENC_E_SINK.  buf is only valid during
+ * the call.
+ */
+typedef int (*jenc_sink_fn)(void *ctx, const char *buf, size_t len);
+
+/*
+ * jenc_get_fd - an encoder writing to fd with writev(2), retrying partial
+ * writes and EINTR.  fd stays owned by the caller.  opts NULL means compact.
+ * Returns NULL only if an allocation fails.
+ */
+jenc_enc *jenc_get_fd(int fd, const jenc_opts *opts);
+
+/* jenc_get_mem - an encoder that keeps its output; read it with
+ * jenc_take() or jenc_segments(). */
+jenc_enc *jenc_get_mem(const jenc_opts *opts);
+
+/* jenc_get_sink - an encoder writing through fn(ctx, ...). */
+jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts);
+
+/*
+ * jenc_release - flush what is held (sink encoders), give the encoder and
+ * its segments back to the pools.  Returns the first error the encoder
+ * met (0 if none); JENC_E_INCOMPLETE if containers were left open (what
+ * was written is still flushed).  e NULL is a no-op returning 0.
+ */
+int jenc_release(jenc_enc *e);
+
+/* ---- structure ------------------------------------------------------ */
+
+int jenc_obj_begin(jenc_enc *e);
+int jenc_obj_end(jenc_enc *e);
+int jenc_arr_begin(jenc_enc *e);
+int jenc_arr_end(jenc_enc *e);
+/* jenc_key - an object member's name; s is UTF-8 text, escaped here. */
+int jenc_key(jenc_enc *e, const char *s, size_t len);
+
+/* ---- values --------------------------------------------------------- */
+
+/* jenc_str - a string value; s is UTF-8 text (validated), escaped here. */
+int jenc_str(jenc_enc *e, const char *s, size_t len);
+int jenc_i64(jenc_enc *e, int64_t v);
+int jenc_u64(jenc_enc *e, uint64_t v);
+/* jenc_f64 - shortest text that parses back to v (Go's float format:
+ * exponent form below 1e-6 and from 1e21); NaN/inf -> JENC_E_NUMBER. */
+int jenc_f64(jenc_enc *e, double v);
+int jenc_bool(jenc_enc *e, int v);
+int jenc_null(jenc_enc *e);
+/* jenc_raw - an already valid JSON scalar (number, literal or quoted
+ * string), copied verbatim; not validated.  Not for containers. */
+int jenc_raw(jenc_enc *e, const char *json, size_t len);
+/* jenc_time_utc - RFC 3339 "YYYY-MM-DDTHH:MM:SSZ"; JENC_E_RANGE outside
+ * years 1..9999. */
+int jenc_time_utc(jenc_enc *e, int64_t unix_seconds);
+/* jenc_time_unix - the seconds as a JSON integer. */
+int jenc_time_unix(jenc_enc *e, int64_t unix_seconds);
+
+/* jenc_raw_str - a JSON string body (without quotes) that is already
+ * valid JSON string content (escapes kept as written); surrounded with
+ * quotes and copied verbatim except for JENC_HTML/JENC_ASCII escapes.
+ * jenc_raw_key is the same as an object key.  Not validated. */
+int jenc_raw_str(jenc_enc *e, const char *body, size_t len);
+int jenc_raw_key(jenc_enc *e, const char *body, size_t len);
+
+/* Key-value shorthands: jenc_key() then the value. */
+int jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len);
+int jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v);
+int jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v);
+int jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v);
+int jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v);
+int jenc_kv_null(jenc_enc *e, const char *k, size_t klen);
+int jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs);
+int jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs);
+
+/* ---- output ---------------------------------------------------------- */
+
+/* jenc_flush - write held bytes to the sink (with JENC_HOLD: the complete
+ * values only).  No-op for memory encoders.  Returns 0 or the error. */
+int jenc_flush(jenc_enc *e);
+/* jenc_len - bytes held (not yet written to a sink). */
+size_t jenc_len(const jenc_enc *e);
+/* jenc_take - the held output as one malloc'd block the caller frees
+ * with free(3); *len gets its length.  The encoder is emptied (state
+ * kept).  NULL on allocation failure (JENC_E_NOMEM, sticky). */
+char *jenc_take(jenc_enc *e, size_t *len);
+/* jenc_segments - iterate held output without copying: call with *it = 0;
+ * returns each segment's bytes and length until it returns NULL. */
+const char *jenc_segments(const jenc_enc *e, size_t *it, size_t *len);
+/* jenc_reset - drop held output and any sticky error, back to the state
+ * of a fresh encoder (segments kept for reuse). */
+void jenc_reset(jenc_enc *e);
+/* jenc_error - the sticky error, 0 if none. */
+int jenc_error(const jenc_enc *e);
+/* jenc_errno - errno of the failed write for JENC_E_IO. */
+int jenc_errno(const jenc_enc *e);
+/* jenc_depth - number of open containers. */
+unsigned jenc_depth(const jenc_enc *e);
+/* jenc_discard - drop the incomplete top-level value (JENC_HOLD): its
+ * held bytes are dropped and the encoder is back at top level, error
+ * cleared.  Returns 1 if part of it had already been written (it grew past
+ * hold_max), else 0. */
+int jenc_discard(jenc_enc *e);
+
+/* ---- pools ------------------------------------------------------------ */
+
+typedef struct jenc_pool_stats {
+	uint64_t mallocs;     /* allocations made by the library */
+	uint64_t frees;
+	uint64_t bytes;	      /* bytes requested by those allocations */
+	size_t held_bytes;    /* bytes of free segments kept by the pools */
+	size_t held_segments;
+} jenc_pool_stats;
+
+/* jenc_pool_stats_get - counters since start (thread-safe snapshot). */
+void jenc_pool_stats_get(jenc_pool_stats *st);
+/* jenc_pool_trim - free every segment and encoder the pools keep. */
+void jenc_pool_trim(void);
+
+/* ---- readers ------------------------------------------------------------ */
+
+/* Position and description of bad input. */
+typedef struct jenc_err {
+	int code;	  /* JENC_E_* */
+	int sys_errno;	  /* for JENC_E_IO */
+	uint64_t offset;  /* 0-based byte offset in the input */
+	uint64_t line;	  /* 1-based */
+	uint64_t col;	  /* 1-based byte column */
+	int cut;	  /* 1: part of the bad value's output had been written */
+	char msg[192];	  /* what was found and what was expected */
+	char excerpt[336]; /* the offending line, at most 80 columns around
+			      the spot, NUL-terminated; control bytes shown as
+			      spaces, bytes that are not UTF-8 as '?' */
+	size_t caret;	  /* display column (0-based) of the spot in excerpt;
+			     an empty excerpt means there is none to show */
+} jenc_err;
+
+#define JENC_READ_SINGLE 0x01 /* exactly one value per input (RFC 8259) */
+
+typedef struct jenc_read_opts {
+	unsigned flags;	      /* JENC_READ_* */
+	unsigned max_depth;   /* 0 = 10000 */
+} jenc_read_opts;
+
+/*
+ * jenc_json_copy_fd - read a stream of JSON values from fd (until EOF) and
+ * re-encode each through e as it completes.  e NULL only validates.
+ * Strings and numbers are copied verbatim (jenc_raw_str, jenc_raw).
+ * Before each blocking read, e is flushed.  Returns 0, or a code with err
+ * filled in.  Memory stays bounded: a 256 KiB window that grows only for a
+ * single token longer than it.
+ */
+int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err);
+/* jenc_json_copy_mem - the same over a buffer. */
+int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
+    const jenc_read_opts *o, jenc_err *err);
+
+/* ---- CSV / TSV reader ------------------------------------------------- */
+
+#define JENC_CSV_TSV 0x01	 /* TSV: no quoting, \t \n \r \\ escapes */
+#define JENC_CSV_NO_HEADER 0x02	 /* each record an array of its fields */
+#define JENC_CSV_TYPES 0x04	 /* numbers, true/false, empty -> null */
+#define JENC_CSV_LINES 0x08	 /* each record a top-level value, not one array */
+#define JENC_CSV_RAGGED_PAD 0x10 /* pad short rows with null, extra fields
+				    under _N keys, instead of an error */
+
+typedef struct jenc_csv_opts {
+	unsigned flags;		   /* JENC_CSV_* */
+	char delim;		   /* 0 = ',' (CSV) or '\t' (TSV) */
+	const char *const *header; /* names given by the caller (the first
+				      row is then data), or NULL */
+	size_t nheader;
+} jenc_csv_opts;
+
+/*
+ * jenc_csv_copy_fd - convert CSV/TSV records from fd to JSON through e,
+ * each record as it completes.  Returns 0 or a code with err filled in;
+ * in array mode the array is closed before an error returns, so what was
+ * written is valid JSON holding every record before the bad one.
+ */
+int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err);
+int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
+    const jenc_csv_opts *o, jenc_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* JENC_H */

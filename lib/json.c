@@ -1,0 +1,874 @@
+/*
+ * json.c - the streaming JSON reader: jsmn finds the tokens, this file
+ * checks everything jsmn lets through and re-encodes each value as it
+ * completes.
+ *
+ * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input with a
+ * small token array.  Each time it returns, the new tokens are walked in
+ * order, and the bytes between them (separators, closing brackets) go
+ * through our own state machine, so trailing or missing commas, stray
+ * colons and brackets, bad literals and numbers, raw control bytes and
+ * invalid UTF-8 are caught at their exact position.  Then the token array
+ * is compacted to what jsmn still needs (the chain of open containers from
+ * toksuper up, and a key still waiting for its ':'), and the window slides
+ * past the consumed bytes so positions never approach jsmn's int limit.
+ * When jsmn reports an error, a slow scanner of ours re-reads from that
+ * point to say precisely what is wrong.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "internal.h"
+
+#define WIN_INIT ((size_t)256 * 1024)
+#define WIN_MAX ((size_t)INT_MAX - 64)
+#define TOK_INIT 4096u
+#define DEPTH_DEFAULT 10000u
+
+enum {
+	S_TOP,		/* between top-level values */
+	S_ARR_FIRST,	/* after '[' */
+	S_ARR_VAL,	/* after ',' in an array */
+	S_ARR_NEXT,	/* after an element */
+	S_OBJ_FIRST,	/* after '{' */
+	S_OBJ_KEY,	/* after ',' in an object */
+	S_OBJ_COLON,	/* after a key */
+	S_OBJ_VAL,	/* after ':' */
+	S_OBJ_NEXT,	/* after a member value */
+};
+
+static const char *const state_expect[] = {
+	[S_TOP] = "expected value or end of input",
+	[S_ARR_FIRST] = "expected value or ']'",
+	[S_ARR_VAL] = "expected value after ','",
+	[S_ARR_NEXT] = "expected ',' or ']' after array element",
+	[S_OBJ_FIRST] = "expected string key or '}'",
+	[S_OBJ_KEY] = "expected string key after ','",
+	[S_OBJ_COLON] = "expected ':' after object key",
+	[S_OBJ_VAL] = "expected value after ':'",
+	[S_OBJ_NEXT] = "expected ',' or '}' after object member",
+};
+
+struct rd {
+	const char *win;	/* the window: win[0..wlen) */
+	size_t wlen;
+	char *buf;		/* fd mode: our buffer, win == buf */
+	size_t cap;
+	const char *mem;	/* mem mode: the caller's buffer */
+	size_t memlen;
+	int fd;
+	int eof;		/* nothing more after win[wlen) */
+	uint64_t base_off;	/* input offset of win[0] */
+	uint64_t base_line;	/* line number at win[0] */
+	uint64_t base_col;	/* 0-based column of win[0] */
+
+	jsmn_parser jp;
+	jsmntok_t *tok;
+	unsigned ntok, done;
+	size_t cur;		/* win[0..cur) has been checked */
+
+	unsigned char *stk;	/* open containers, '{' or '[' */
+	size_t stk_cap;
+	unsigned depth, max_depth;
+	int st;
+	int single;
+	uint64_t values;	/* complete top-level values */
+
+	jenc_enc *e;
+	jenc_err *err;
+};
+
+/* ---- errors ------------------------------------------------------------ */
+
+static int
+rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
+{
+	jenc_err *err = r->err;
+	size_t i, line_start = 0, nl = 0;
+	va_list ap;
+
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (pos > r->wlen)
+		pos = r->wlen;
+	for (i = 0; i < pos; i++)
+		if (r->win[i] == '\n') {
+			nl++;
+			line_start = i + 1;
+		}
+	err->offset = r->base_off + pos;
+	err->line = r->base_line + nl;
+	err->col = (nl ? pos - line_start : r->base_col + pos) + 1;
+	jenc_err_excerpt(err, r->win + line_start, r->wlen - line_start,
+	    pos - line_start);
+	if (r->e != NULL && (err->cut = jenc_discard(r->e)) != 0) {
+		size_t n = strlen(err->msg);
+
+		snprintf(err->msg + n, sizeof(err->msg) - n,
+		    " (output of this value was cut)");
+	}
+	return code;
+}
+
+static int
+state_fail(struct rd *r, size_t pos)
+{
+	char found[32];
+	size_t avail = pos < r->wlen ? r->wlen - pos : 0;
+
+	jenc_err_found(found, sizeof(found), r->win + pos, avail);
+	if (r->st == S_TOP && r->single && r->values > 0)
+		return rd_fail(r, pos, JENC_E_SYNTAX,
+		    "expected end of input after the value, found %s", found);
+	if (r->st == S_TOP && r->single)
+		return rd_fail(r, pos, JENC_E_SYNTAX,
+		    "expected value, found %s", found);
+	return rd_fail(r, pos, JENC_E_SYNTAX, "%s, found %s",
+	    state_expect[r->st], found);
+}
+
+/* The encoder failed (a write error): report its code. */
+static int
+enc_fail(struct rd *r)
+{
+	memset(r->err, 0, sizeof(*r->err));
+	r->err->code = jenc_error(r->e);
+	r->err->sys_errno = jenc_errno(r->e);
+	snprintf(r->err->msg, sizeof(r->err->msg), "%s",
+	    jenc_strerror(r->err->code));
+	return r->err->code;
+}
+
+#define EMIT(call) do { \
+	if (r->e != NULL && (call) != 0) \
+		return enc_fail(r); \
+} while (0)
+
+/* ---- grammar ------------------------------------------------------------ */
+
+int
+jenc_json_number_ok(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && p[i] == '-')
+		i++;
+	if (i >= n)
+		return 0;
+	if (p[i] == '0') {
+		i++;
+	} else if (p[i] >= '1' && p[i] <= '9') {
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+	} else {
+		return 0;
+	}
+	if (i < n && p[i] == '.') {
+		size_t d = ++i;
+
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		size_t d;
+
+		i++;
+		if (i < n && (p[i] == '+' || p[i] == '-'))
+			i++;
+		d = i;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i == n;
+}
+
+static void
+after_value(struct rd *r)
+{
+	if (r->depth == 0) {
+		r->st = S_TOP;
+		r->values++;
+	} else {
+		r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
+	}
+}
+
+/* May a value start at pos? */
+static int
+value_ok(struct rd *r, size_t pos)
+{
+	switch (r->st) {
+	case S_TOP:
+		if (r->single && r->values > 0)
+			return state_fail(r, pos);
+		return 0;
+	case S_ARR_FIRST:
+	case S_ARR_VAL:
+	case S_OBJ_VAL:
+		return 0;
+	}
+	return state_fail(r, pos);
+}
+
+static int
+open_container(struct rd *r, size_t pos, char c)
+{
+	if (value_ok(r, pos) != 0)
+		return JENC_E_SYNTAX;
+	if (r->depth >= r->max_depth)
+		return rd_fail(r, pos, JENC_E_DEPTH,
+		    "nesting deeper than %u levels (see --max-depth)",
+		    r->max_depth);
+	if (r->depth == r->stk_cap) {
+		size_t ncap = r->stk_cap * 2;
+		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
+
+		if (ns == NULL)
+			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
+		r->stk = ns;
+		r->stk_cap = ncap;
+	}
+	r->stk[r->depth++] = (unsigned char)c;
+	if (c == '{') {
+		EMIT(jenc_obj_begin(r->e));
+		r->st = S_OBJ_FIRST;
+	} else {
+		EMIT(jenc_arr_begin(r->e));
+		r->st = S_ARR_FIRST;
+	}
+	return 0;
+}
+
+static int
+close_container(struct rd *r, char c)
+{
+	r->depth--;
+	EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
+	after_value(r);
+	return 0;
+}
+
+/* One byte between tokens. */
+static int
+sep(struct rd *r, size_t pos)
+{
+	switch (r->win[pos]) {
+	case ' ':
+	case '\t':
+	case '\n':
+	case '\r':
+		return 0;
+	case ',':
+		if (r->st == S_ARR_NEXT) {
+			r->st = S_ARR_VAL;
+			return 0;
+		}
+		if (r->st == S_OBJ_NEXT) {
+			r->st = S_OBJ_KEY;
+			return 0;
+		}
+		break;
+	case ':':
+		if (r->st == S_OBJ_COLON) {
+			r->st = S_OBJ_VAL;
+			return 0;
+		}
+		break;
+	case ']':
+		if (r->st == S_ARR_FIRST || r->st == S_ARR_NEXT)
+			return close_container(r, ']');
+		break;
+	case '}':
+		if (r->st == S_OBJ_FIRST || r->st == S_OBJ_NEXT)
+			return close_container(r, '}');
+		break;
+	}
+	return state_fail(r, pos);
+}
+
+static int
+gap(struct rd *r, size_t from, size_t to)
+{
+	for (; from < to; from++) {
+		unsigned char c = (unsigned char)r->win[from];
+
+		if (c == ' ' || c == '\n')
+			continue;
+		if (sep(r, from) != 0)
+			return JENC_E_SYNTAX;
+	}
+	return 0;
+}
+
+static int
+is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/*
+ * Check a string body from b: returns the index of the closing quote, or
+ * `limit` if there is none before it, or (size_t)-1 after reporting an
+ * error.
+ */
+static size_t
+str_scan(struct rd *r, size_t b, size_t limit)
+{
+	const unsigned char *p = (const unsigned char *)r->win;
+	size_t i = b;
+
+	while (i < limit) {
+		/* Skip eight bytes with no '"', '\\', control or non-ASCII. */
+		while (i + 8 <= limit) {
+			uint64_t w, q, bs;
+
+			memcpy(&w, p + i, 8);
+			q = w ^ (ONES * '"');
+			bs = w ^ (ONES * '\\');
+			if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+			    ((bs - ONES) & ~bs) | w) & HIGHS)
+				break;
+			i += 8;
+		}
+		if (i >= limit)
+			break;
+		unsigned char c = p[i];
+		if (c == '"')
+			return i;
+		if (c == '\\') {
+			if (i + 1 >= limit)
+				return limit;
+			switch (p[i + 1]) {
+			case '"': case '\\': case '/': case 'b':
+			case 'f': case 'n': case 'r': case 't':
+				i += 2;
+				continue;
+			case 'u':
+				for (size_t k = 2; k < 6; k++) {
+					if (i + k >= limit)
+						return limit;
+					if (!is_hex(p[i + k])) {
+						rd_fail(r, i, JENC_E_SYNTAX,
+						    "invalid \\u escape in string, "
+						    "expected 4 hex digits");
+						return (size_t)-1;
+					}
+				}
+				i += 6;
+				continue;
+			}
+			char found[32];
+			if (p[i + 1] > 0x20 && p[i + 1] < 0x7f)
+				snprintf(found, sizeof(found), "'\\%c'", p[i + 1]);
+			else
+				snprintf(found, sizeof(found), "'\\' + byte 0x%02x",
+				    p[i + 1]);
+			rd_fail(r, i, JENC_E_SYNTAX, "invalid escape %s in string",
+			    found);
+			return (size_t)-1;
+		}
+		if (c < 0x20) {
+			rd_fail(r, i, JENC_E_SYNTAX,
+			    "unescaped control character 0x%02x in string", c);
+			return (size_t)-1;
+		}
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		size_t k = jenc_utf8_seq(p + i, limit - i, &cp);
+		if (k == 0) {
+			/* A sequence cut by the window end may complete later. */
+			if (!r->eof && limit == r->wlen) {
+				size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+
+				if (i + need > limit && c >= 0xc2 && c <= 0xf4) {
+					size_t j;
+
+					for (j = i + 1; j < limit; j++)
+						if ((p[j] & 0xc0) != 0x80)
+							break;
+					if (j == limit)
+						return limit;
+				}
+			}
+			rd_fail(r, i, JENC_E_SYNTAX,
+			    "invalid UTF-8 byte 0x%02x in string", c);
+			return (size_t)-1;
+		}
+		i += k;
+	}
+	return limit;
+}
+
+/* A string token: quote at q, body [q+1, end), closing quote at end. */
+static int
+string(struct rd *r, size_t q, size_t end)
+{
+	int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
+
+	if (!is_key && value_ok(r, q) != 0)
+		return JENC_E_SYNTAX;
+	if (str_scan(r, q + 1, end) != end)
+		return JENC_E_SYNTAX;
+	if (is_key) {
+		EMIT(jenc_raw_key(r->e, r->win + q + 1, end - q - 1));
+		r->st = S_OBJ_COLON;
+	} else {
+		EMIT(jenc_raw_str(r->e, r->win + q + 1, end - q - 1));
+		after_value(r);
+	}
+	return 0;
+}
+
+static int
+word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+/* A primitive starting at pos and ending at or before end. */
+static int
+primitive(struct rd *r, size_t pos, size_t end)
+{
+	const char *s = r->win + pos;
+	size_t k = 0, n = end - pos;
+	int ok;
+
+	if (value_ok(r, pos) != 0)
+		return JENC_E_SYNTAX;
+	while (k < n && word_byte((unsigned char)s[k]))
+		k++;
+	if (k == 0)
+		return state_fail(r, pos);
+	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n' ||
+	    (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
+		ok = (k == 4 && memcmp(s, "true", 4) == 0) ||
+		    (k == 5 && memcmp(s, "false", 5) == 0) ||
+		    (k == 4 && memcmp(s, "null", 4) == 0);
+		if (!ok)
+			return rd_fail(r, pos, JENC_E_SYNTAX,
+			    "invalid literal '%.*s%s', expected true, false or null",
+			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
+	} else if (!jenc_json_number_ok(s, k)) {
+		return rd_fail(r, pos, JENC_E_SYNTAX, "invalid number '%.*s%s'",
+		    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
+	}
+	EMIT(jenc_raw(r->e, s, k));
+	after_value(r);
+	if (k < n)
+		return state_fail(r, pos + k);
+	return 0;
+}
+
+/*
+ * The slow path: check win[pos..limit) byte by byte with our own grammar,
+ * after jsmn stopped with an error, at a NUL byte, or at the end of input.
+ * Returns 0 if everything up to limit is fine so far.
+ */
+static int
+slow_scan(struct rd *r, size_t pos, size_t limit)
+{
+	while (pos < limit) {
+		unsigned char c = (unsigned char)r->win[pos];
+
+		if (c == '"') {
+			int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
+			size_t q;
+
+			if (!is_key && value_ok(r, pos) != 0)
+				return JENC_E_SYNTAX;
+			q = str_scan(r, pos + 1, limit);
+			if (q == (size_t)-1)
+				return JENC_E_SYNTAX;
+			if (q == limit) {
+				if (!r->eof)
+					return 0;
+				return rd_fail(r, pos, JENC_E_SYNTAX,
+				    "unterminated string, found end of input");
+			}
+			if (string(r, pos, q) != 0)
+				return JENC_E_SYNTAX;
+			pos = q + 1;
+		} else if (c == '{' || c == '[') {
+			if (open_container(r, pos, (char)c) != 0)
+				return JENC_E_SYNTAX;
+			pos++;
+		} else if (word_byte(c)) {
+			size_t k = pos;
+
+			while (k < limit && word_byte((unsigned char)r->win[k]))
+				k++;
+			if (k == limit && !r->eof)
+				return 0;
+			if (primitive(r, pos, k) != 0)
+				return JENC_E_SYNTAX;
+			pos = k;
+		} else {
+			if (sep(r, pos) != 0)
+				return JENC_E_SYNTAX;
+			pos++;
+		}
+	}
+	return 0;
+}
+
+/* ---- the token walk -------------------------------------------------------- */
+
+static int
+walk(struct rd *r)
+{
+	unsigned i;
+
+	for (i = r->done; i < r->jp.toknext; i++) {
+		const jsmntok_t *t = &r->tok[i];
+		size_t first;
+
+		if (t->start < 0)	/* allocated just before an error */
+			break;
+		first = (size_t)t->start - (t->type == JSMN_STRING);
+		if (gap(r, r->cur, first) != 0)
+			return JENC_E_SYNTAX;
+		switch (t->type) {
+		case JSMN_OBJECT:
+		case JSMN_ARRAY:
+			if (open_container(r, first,
+			    t->type == JSMN_OBJECT ? '{' : '[') != 0)
+				return JENC_E_SYNTAX;
+			r->cur = first + 1;
+			break;
+		case JSMN_STRING:
+			if (string(r, first, (size_t)t->end) != 0)
+				return JENC_E_SYNTAX;
+			r->cur = (size_t)t->end + 1;
+			break;
+		default:
+			if (primitive(r, first, (size_t)t->end) != 0)
+				return JENC_E_SYNTAX;
+			r->cur = (size_t)t->end;
+			break;
+		}
+	}
+	r->done = r->jp.toknext;
+	if (gap(r, r->cur, r->jp.pos) != 0)
+		return JENC_E_SYNTAX;
+	r->cur = r->jp.pos;
+	return 0;
+}
+
+/*
+ * Keep only the tokens jsmn still needs: the chain of open containers (and
+ * keys awaiting values) from toksuper up, plus a key still waiting for its
+ * ':' (jsmn takes toknext - 1 as the key).  Their byte positions are no
+ * longer needed: open containers get start 0, end -1; keys start 0, end 0.
+ */
+static int
+compact(struct rd *r)
+{
+	jsmntok_t *t = r->tok;
+	int chain[64], *ch = chain, *heap = NULL;
+	int n = 0, i, cap = 64, super = r->jp.toksuper;
+	int pending = r->st == S_OBJ_COLON && r->jp.toknext > 0 ?
+	    (int)r->jp.toknext - 1 : -1;
+
+	for (i = super; i >= 0; i = t[i].parent) {
+		if (n == cap) {
+			int *nh = jenc_mem_alloc((size_t)cap * 2 * sizeof(int));
+
+			if (nh == NULL) {
+				jenc_mem_free(heap, (size_t)cap * sizeof(int));
+				return -1;
+			}
+			memcpy(nh, ch, (size_t)cap * sizeof(int));
+			jenc_mem_free(heap, (size_t)cap * sizeof(int));
+			heap = ch = nh;
+			cap *= 2;
+		}
+		ch[n++] = i;
+	}
+	/*
+	 * ch[n-1] is the root.  A parent's index is below its child's, so
+	 * moving the chain down to 0..n-1, root first, only overwrites slots
+	 * already read.
+	 */
+	for (i = 0; i < n; i++) {
+		jsmntok_t k = t[ch[n - 1 - i]];
+
+		k.parent = i - 1;
+		k.start = 0;
+		if (k.type != JSMN_OBJECT && k.type != JSMN_ARRAY)
+			k.end = 0;
+		t[i] = k;
+	}
+	jenc_mem_free(heap, (size_t)cap * sizeof(int));
+	r->jp.toksuper = n - 1;
+	if (pending >= 0) {
+		/* The key is the newest token, above every chain slot. */
+		jsmntok_t k = t[pending];
+
+		k.parent = n - 1;
+		k.start = 0;
+		k.end = 0;
+		t[n++] = k;
+	}
+	r->jp.toknext = (unsigned)n;
+	r->done = (unsigned)n;
+	if ((unsigned)n * 2 > r->ntok) {
+		unsigned nn = r->ntok * 2;
+		jsmntok_t *nt = jenc_mem_realloc(r->tok,
+		    r->ntok * sizeof(jsmntok_t), nn * sizeof(jsmntok_t));
+
+		if (nt == NULL)
+			return -1;
+		r->tok = nt;
+		r->ntok = nn;
+	}
+	return 0;
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+/* Drop win[0..pos): count its lines, move the rest to the front. */
+static void
+slide(struct rd *r, size_t pos)
+{
+	const char *p = r->win, *nl, *last = NULL;
+	size_t left = pos;
+
+	while ((nl = memchr(p, '\n', left)) != NULL) {
+		r->base_line++;
+		last = nl;
+		left -= (size_t)(nl + 1 - p);
+		p = nl + 1;
+	}
+	if (last != NULL)
+		r->base_col = (size_t)(r->win + pos - (last + 1));
+	else
+		r->base_col += pos;
+	r->base_off += pos;
+	if (r->mem != NULL) {
+		r->win += pos;
+		r->wlen -= pos;
+	} else {
+		memmove(r->buf, r->buf + pos, r->wlen - pos);
+		r->wlen -= pos;
+	}
+	r->jp.pos -= (unsigned)pos;
+	r->cur -= pos;
+}
+
+/* Get more input after win[wlen).  Returns 0, or an error code. */
+static int
+fill(struct rd *r)
+{
+	if (r->mem != NULL) {
+		size_t have = (size_t)(r->win - r->mem) + r->wlen;
+		size_t more = r->memlen - have;
+
+		if (r->wlen >= WIN_MAX)
+			return rd_fail(r, 0, JENC_E_SYNTAX,
+			    "token longer than 2 GiB");
+		if (more > WIN_MAX - r->wlen)
+			more = WIN_MAX - r->wlen;
+		r->wlen += more;
+		r->eof = (size_t)(r->win - r->mem) + r->wlen == r->memlen;
+		return 0;
+	}
+	if (r->wlen == r->cap) {
+		size_t ncap = r->cap * 2;
+		char *nb;
+
+		if (r->cap >= WIN_MAX)
+			return rd_fail(r, 0, JENC_E_SYNTAX,
+			    "token longer than 2 GiB");
+		if (ncap > WIN_MAX)
+			ncap = WIN_MAX;
+		nb = jenc_mem_realloc(r->buf, r->cap, ncap);
+		if (nb == NULL)
+			return rd_fail(r, 0, JENC_E_NOMEM, "out of memory");
+		r->buf = nb;
+		r->win = nb;
+		r->cap = ncap;
+	}
+	if (r->e != NULL && jenc_flush(r->e) != 0)
+		return enc_fail(r);
+	for (;;) {
+		ssize_t n = read(r->fd, r->buf + r->wlen, r->cap - r->wlen);
+
+		if (n > 0) {
+			r->wlen += (size_t)n;
+			return 0;
+		}
+		if (n == 0) {
+			r->eof = 1;
+			return 0;
+		}
+		if (errno == EINTR)
+			continue;
+		memset(r->err, 0, sizeof(*r->err));
+		r->err->code = JENC_E_IO;
+		r->err->sys_errno = errno;
+		r->err->offset = r->base_off + r->wlen;
+		snprintf(r->err->msg, sizeof(r->err->msg), "read error");
+		if (r->e != NULL)
+			r->err->cut = jenc_discard(r->e);
+		return JENC_E_IO;
+	}
+}
+
+/* The end of all input: is the state complete? */
+static int
+finish(struct rd *r)
+{
+	if (r->st != S_TOP || (r->single && r->values == 0))
+		return state_fail(r, r->wlen);
+	return 0;
+}
+
+static int
+run(struct rd *r)
+{
+	int rc;
+
+	/* Skip a byte order mark, once at least 3 bytes (or EOF) are in. */
+	while (r->wlen < 3 && !r->eof)
+		if ((rc = fill(r)) != 0)
+			return rc;
+	if (r->wlen >= 3 && memcmp(r->win, "\xef\xbb\xbf", 3) == 0)
+		r->jp.pos = (unsigned)(r->cur = 3);
+
+	for (;;) {
+		int res = jsmn_parse(&r->jp, r->win, r->wlen, r->tok, r->ntok);
+
+		if (walk(r) != 0)
+			return r->err->code;
+		if (res == JSMN_ERROR_INVAL) {
+			if (slow_scan(r, r->jp.pos, r->wlen) != 0)
+				return r->err->code;
+			return rd_fail(r, r->jp.pos, JENC_E_SYNTAX,
+			    "invalid input");
+		}
+		if (res == JSMN_ERROR_NOMEM) {
+			if (compact(r) != 0)
+				return rd_fail(r, r->jp.pos, JENC_E_NOMEM,
+				    "out of memory");
+			continue;
+		}
+		size_t pos = r->jp.pos;
+		if (res >= 0 && pos < r->wlen) {
+			/* jsmn stops at a NUL byte */
+			if (slow_scan(r, pos, pos + 1) != 0)
+				return r->err->code;
+			return rd_fail(r, pos, JENC_E_SYNTAX, "invalid input");
+		}
+		if (res == JSMN_ERROR_PART &&
+		    memchr(r->win + pos, '\0', r->wlen - pos) != NULL) {
+			if (slow_scan(r, pos, r->wlen) != 0)
+				return r->err->code;
+			return rd_fail(r, pos, JENC_E_SYNTAX, "invalid input");
+		}
+		if (r->eof) {
+			/* A trailing primitive, an unterminated string, or
+			 * open containers. */
+			if (slow_scan(r, pos, r->wlen) != 0)
+				return r->err->code;
+			return finish(r);
+		}
+		if (compact(r) != 0)
+			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
+		slide(r, pos);
+		if ((rc = fill(r)) != 0)
+			return rc;
+	}
+}
+
+static int
+rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
+{
+	int rc;
+	jenc_err dummy;
+
+	r->e = e;
+	r->err = err != NULL ? err : &dummy;
+	memset(r->err, 0, sizeof(*r->err));
+	r->base_line = 1;
+	r->max_depth = o != NULL && o->max_depth ? o->max_depth : DEPTH_DEFAULT;
+	r->single = o != NULL && (o->flags & JENC_READ_SINGLE);
+	r->st = S_TOP;
+	r->ntok = TOK_INIT;
+	r->tok = jenc_mem_alloc(r->ntok * sizeof(jsmntok_t));
+	r->stk_cap = 64;
+	r->stk = jenc_mem_alloc(r->stk_cap);
+	jsmn_init(&r->jp);
+	if (r->tok == NULL || r->stk == NULL) {
+		rc = rd_fail(r, 0, JENC_E_NOMEM, "out of memory");
+	} else {
+		rc = run(r);
+	}
+	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
+	jenc_mem_free(r->stk, r->stk_cap);
+	return rc;
+}
+
+int
+jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
+{
+	struct rd r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = fd;
+	r.cap = WIN_INIT;
+	r.buf = jenc_mem_alloc(r.cap);
+	r.win = r.buf;
+	if (r.buf == NULL) {
+		if (err != NULL) {
+			memset(err, 0, sizeof(*err));
+			err->code = JENC_E_NOMEM;
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		}
+		return JENC_E_NOMEM;
+	}
+	rc = rd_run(&r, e, o, err);
+	jenc_mem_free(r.buf, r.cap);
+	return rc;
+}
+
+int
+jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
+    const jenc_read_opts *o, jenc_err *err)
+{
+	struct rd r;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = -1;
+	r.mem = p != NULL ? p : "";
+	r.memlen = p != NULL ? len : 0;
+	r.win = r.mem;
+	r.wlen = r.memlen < WIN_MAX ? r.memlen : WIN_MAX;
+	r.eof = r.wlen == r.memlen;
+	return rd_run(&r, e, o, err);
+}

@@ -1,0 +1,200 @@
+/*
+ * pool.c - size-class pools of output segments and encoders, and the one
+ * place where the library allocates (so that allocations can be counted).
+ *
+ * Classes are powers of two from 4 KiB to 64 KiB.  Each class keeps at most
+ * POOL_CLASS_BUDGET bytes of free segments under its own lock; a segment
+ * larger than 64 KiB is never kept.  These pools, the encoder pool and the
+ * counters are the library's only global state.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "seg.h"
+
+#define POOL_CLASS_BUDGET (256u * 1024u)
+
+struct pool_class {
+	pthread_mutex_t lock;
+	jenc_seg *free;
+	size_t count;
+};
+
+static struct pool_class classes[JENC_SEG_NCLASS] = {
+	{ PTHREAD_MUTEX_INITIALIZER, NULL, 0 },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL, 0 },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL, 0 },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL, 0 },
+	{ PTHREAD_MUTEX_INITIALIZER, NULL, 0 },
+};
+
+static _Atomic uint64_t stat_mallocs, stat_frees, stat_bytes;
+
+void *
+jenc_mem_alloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p != NULL) {
+		atomic_fetch_add_explicit(&stat_mallocs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&stat_bytes, n, memory_order_relaxed);
+	}
+	return p;
+}
+
+void *
+jenc_mem_realloc(void *p, size_t old_n, size_t n)
+{
+	void *q = realloc(p, n);
+
+	(void)old_n;
+	if (q != NULL) {
+		atomic_fetch_add_explicit(&stat_mallocs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&stat_bytes, n, memory_order_relaxed);
+		if (p != NULL)
+			atomic_fetch_add_explicit(&stat_frees, 1,
+			    memory_order_relaxed);
+	}
+	return q;
+}
+
+void
+jenc_mem_free(void *p, size_t n)
+{
+	(void)n;
+	if (p == NULL)
+		return;
+	atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
+	free(p);
+}
+
+/* Class index for a capacity that is a class size, or -1. */
+static int
+class_of(size_t cap)
+{
+	int c = 0;
+	size_t sz = JENC_SEG_MIN;
+
+	for (; c < JENC_SEG_NCLASS; c++, sz <<= 1)
+		if (sz == cap)
+			return c;
+	return -1;
+}
+
+jenc_seg *
+jenc_seg_get(size_t want)
+{
+	size_t cap = JENC_SEG_MIN;
+	jenc_seg *s;
+	int c = 0;
+
+	while (cap < want && cap < JENC_SEG_MAX) {
+		cap <<= 1;
+		c++;
+	}
+	if (want > JENC_SEG_MAX) {
+		cap = want;
+		c = -1;
+	}
+	if (c >= 0) {
+		struct pool_class *pc = &classes[c];
+
+		pthread_mutex_lock(&pc->lock);
+		s = pc->free;
+		if (s != NULL) {
+			pc->free = s->next;
+			pc->count--;
+		}
+		pthread_mutex_unlock(&pc->lock);
+		if (s != NULL) {
+			s->next = NULL;
+			s->len = s->off = 0;
+			return s;
+		}
+	}
+	s = jenc_mem_alloc(sizeof(*s) + cap);
+	if (s == NULL)
+		return NULL;
+	s->next = NULL;
+	s->cap = cap;
+	s->len = s->off = 0;
+	return s;
+}
+
+void
+jenc_seg_put(jenc_seg *s)
+{
+	int c;
+
+	if (s == NULL)
+		return;
+	c = class_of(s->cap);
+	if (c >= 0) {
+		struct pool_class *pc = &classes[c];
+
+		pthread_mutex_lock(&pc->lock);
+		if (pc->count * s->cap < POOL_CLASS_BUDGET) {
+			s->next = pc->free;
+			pc->free = s;
+			pc->count++;
+			s = NULL;
+		}
+		pthread_mutex_unlock(&pc->lock);
+	}
+	if (s != NULL)
+		jenc_mem_free(s, sizeof(*s) + s->cap);
+}
+
+void
+jenc_seg_put_list(jenc_seg *s)
+{
+	while (s != NULL) {
+		jenc_seg *next = s->next;
+
+		jenc_seg_put(s);
+		s = next;
+	}
+}
+
+void
+jenc_pool_stats_get(jenc_pool_stats *st)
+{
+	size_t c, sz = JENC_SEG_MIN;
+
+	st->mallocs = atomic_load(&stat_mallocs);
+	st->frees = atomic_load(&stat_frees);
+	st->bytes = atomic_load(&stat_bytes);
+	st->held_bytes = 0;
+	st->held_segments = 0;
+	for (c = 0; c < JENC_SEG_NCLASS; c++, sz <<= 1) {
+		pthread_mutex_lock(&classes[c].lock);
+		st->held_segments += classes[c].count;
+		st->held_bytes += classes[c].count * sz;
+		pthread_mutex_unlock(&classes[c].lock);
+	}
+}
+
+void
+jenc_pool_trim(void)
+{
+	size_t c;
+
+	for (c = 0; c < JENC_SEG_NCLASS; c++) {
+		jenc_seg *list;
+
+		pthread_mutex_lock(&classes[c].lock);
+		list = classes[c].free;
+		classes[c].free = NULL;
+		classes[c].count = 0;
+		pthread_mutex_unlock(&classes[c].lock);
+		while (list != NULL) {
+			jenc_seg *next = list->next;
+
+			jenc_mem_free(list, sizeof(*list) + list->cap);
+			list = next;
+		}
+	}
+	jenc_enc_pool_trim();
+}
