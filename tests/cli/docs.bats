@@ -103,7 +103,7 @@ expected_example_output() {
 	printf '%s\n' "$output" | grep -o -- '--[a-z][a-z-]*' | sort -u \
 	    >"$BATS_TEST_TMPDIR/help"
 	sed 's/Fl Fl /Fl -/g' "$REPO/man/jenc.1" |
-	    grep -o 'Fl -[a-z][a-z-]*' | sed 's/^Fl //' | sort -u \
+	    grep -o 'Fl -[a-z][a-z-]*' | sed 's/^Fl /-/' | sort -u \
 	    >"$BATS_TEST_TMPDIR/man"
 	# The contract's options, so that neither list can lose one unseen.
 	for o in --from --compact --indent --tab --lines --html-escape \
