@@ -93,7 +93,7 @@ expected_example_output() {
 	# What the manual and the README show as its output.
 	man3_example_block 2 >"$d/man-out"
 	same "$d/want" "$d/man-out"
-	readme_block_after 'or, inside the tree after `make`,' >"$d/readme-out"
+	readme_block_after 'The program prints:' >"$d/readme-out"
 	same "$d/want" "$d/readme-out"
 }
 
