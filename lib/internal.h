@@ -28,7 +28,46 @@ size_t jenc_fmt_time_utc(char *out, int64_t secs);
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if p[0..n) does not
  * start with one (overlong, surrogate, > U+10FFFF, truncated, stray
  * continuation).  p[0] must be >= 0x80. */
-size_t jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp);
+static inline size_t
+jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	unsigned char c = p[0];
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		if (n < 2 || (p[1] & 0xc0) != 0x80)
+			return 0;
+		*cp = (uint32_t)(c & 0x1f) << 6 | (p[1] & 0x3f);
+		return 2;
+	}
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && p[1] < 0xa0)	/* overlong */
+			return 0;
+		if (c == 0xed && p[1] >= 0xa0)	/* surrogate */
+			return 0;
+		*cp = (uint32_t)(c & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 |
+		    (p[2] & 0x3f);
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
+		    (p[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && p[1] < 0x90)	/* overlong */
+			return 0;
+		if (c == 0xf4 && p[1] >= 0x90)	/* above U+10FFFF */
+			return 0;
+		*cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+		    (uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+		return 4;
+	}
+	return 0;
+}
 /* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,6 +79,7 @@ struct rd {
 	unsigned depth, max_depth;
 	int st;
 	int single;
+	int bom;		/* the input started with a byte order mark */
 	uint64_t values;	/* complete top-level values */
 
 	jenc_enc *e;
@@ -162,41 +164,46 @@ enc_fail(struct rd *r)
 int
 jenc_json_number_ok(const char *p, size_t n)
 {
-	size_t i = 0;
+	const char *end = p + n;
 
-	if (i < n && p[i] == '-')
-		i++;
-	if (i >= n)
+	if (p < end && *p == '-')
+		p++;
+	if (p == end)
 		return 0;
-	if (p[i] == '0') {
-		i++;
-	} else if (p[i] >= '1' && p[i] <= '9') {
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++;
+	if (*p == '0') {
+		p++;
+	} else if ((unsigned)(*p - '1') < 9) {
+		p++;
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
 	} else {
 		return 0;
 	}
-	if (i < n && p[i] == '.') {
-		size_t d = ++i;
+	if (p == end)
+		return 1;
+	if (*p == '.') {
+		const char *d = ++p;
 
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++;
-		if (i == d)
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
+		if (p == d)
+			return 0;
+		if (p == end)
+			return 1;
+	}
+	if (*p == 'e' || *p == 'E') {
+		const char *d;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		d = p;
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
+		if (p == d)
 			return 0;
 	}
-	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
-		size_t d;
-
-		i++;
-		if (i < n && (p[i] == '+' || p[i] == '-'))
-			i++;
-		d = i;
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++;
-		if (i == d)
-			return 0;
-	}
-	return i == n;
+	return p == end;
 }
 
 static void
@@ -460,12 +467,32 @@ primitive(struct rd *r, size_t pos, size_t end)
 
 	if (value_ok(r, pos) != 0)
 		return JENC_E_SYNTAX;
+	/* The common case: the whole token is a number or a literal. */
+	switch (s[0]) {
+	case 't':
+		ok = n == 4 && memcmp(s, "true", 4) == 0;
+		break;
+	case 'f':
+		ok = n == 5 && memcmp(s, "false", 5) == 0;
+		break;
+	case 'n':
+		ok = n == 4 && memcmp(s, "null", 4) == 0;
+		break;
+	default:
+		ok = jenc_json_number_ok(s, n);
+		break;
+	}
+	if (ok) {
+		EMIT(jenc_raw(r->e, s, n));
+		after_value(r);
+		return 0;
+	}
+	/* Say what is wrong: a bad word, or a good one with junk after it. */
 	while (k < n && word_byte((unsigned char)s[k]))
 		k++;
 	if (k == 0)
 		return state_fail(r, pos);
-	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n' ||
-	    (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
+	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
 		ok = (k == 4 && memcmp(s, "true", 4) == 0) ||
 		    (k == 5 && memcmp(s, "false", 5) == 0) ||
 		    (k == 4 && memcmp(s, "null", 4) == 0);
@@ -479,9 +506,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	}
 	EMIT(jenc_raw(r->e, s, k));
 	after_value(r);
-	if (k < n)
-		return state_fail(r, pos + k);
-	return 0;
+	return state_fail(r, pos + k);
 }
 
 /*
@@ -745,6 +770,10 @@ finish(struct rd *r)
 {
 	if (r->st != S_TOP || (r->single && r->values == 0))
 		return state_fail(r, r->wlen);
+	/* A byte order mark announces a text: it may not stand alone. */
+	if (r->bom && r->values == 0)
+		return rd_fail(r, r->wlen, JENC_E_SYNTAX,
+		    "expected value after the byte order mark, found end of input");
 	return 0;
 }
 
@@ -757,8 +786,10 @@ run(struct rd *r)
 	while (r->wlen < 3 && !r->eof)
 		if ((rc = fill(r)) != 0)
 			return rc;
-	if (r->wlen >= 3 && memcmp(r->win, "\xef\xbb\xbf", 3) == 0)
+	if (r->wlen >= 3 && memcmp(r->win, "\xef\xbb\xbf", 3) == 0) {
 		r->jp.pos = (unsigned)(r->cur = 3);
+		r->bom = 1;
+	}
 
 	for (;;) {
 		int res = jsmn_parse(&r->jp, r->win, r->wlen, r->tok, r->ntok);
