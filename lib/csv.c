@@ -113,6 +113,10 @@ struct csv {
 	uint64_t rec_line;	/* line the record starts on */
 	size_t rec;		/* the complete record is at data + rec */
 
+	/* An error's line, to be shown whole once read (see csv_excerpt). */
+	int x_pending;
+	size_t x_line, x_spot;	/* line start from c->pos; spot in the line */
+
 	/* Field names, in header mode. */
 	struct csv_names nm;
 	int have_hdr;
@@ -144,6 +148,9 @@ csv_fail(struct csv *c, int code, const char *rec, size_t n, size_t at,
 	if (col_known) {
 		c->err->col = (uint64_t)(at - lstart) + 1;
 		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart);
+		c->x_pending = 1;
+		c->x_line = (size_t)(rec - c->data) + lstart - c->pos;
+		c->x_spot = at - lstart;
 	} else {
 		c->err->col = 0;
 		c->err->excerpt[0] = '\0';
@@ -907,16 +914,13 @@ csv_record(struct csv *c)
 
 /* ---- input ------------------------------------------------------------------- */
 
-/* Flushes the output, then reads more input into the window, keeping the
- * record in progress (moved to the front). */
+/* Reads more input into the window, keeping the record in progress (moved
+ * to the front).  Returns 0, JENC_E_NOMEM, or JENC_E_IO with errno set. */
 static int
-csv_fill(struct csv *c, int fd)
+csv_read(struct csv *c, int fd)
 {
 	ssize_t k;
-	int r;
 
-	if (c->e != NULL && (r = jenc_flush(c->e)) != 0)
-		return csv_enc_fail(c, r);
 	if (c->pos > 0) {
 		memmove(c->win, c->win + c->pos, c->fill - c->pos);
 		c->base += c->pos;
@@ -925,7 +929,7 @@ csv_fill(struct csv *c, int fd)
 	}
 	if (c->fill == c->cap) {
 		if (csv_grow((void **)&c->win, &c->cap, c->cap + 1, CSV_WINDOW))
-			return csv_nomem(c);
+			return JENC_E_NOMEM;
 	} else if (c->cap > CSV_WINDOW && c->fill <= CSV_WINDOW / 2) {
 		/* a large record is gone: give its memory back */
 		char *w = jenc_mem_realloc(c->win, c->cap, CSV_WINDOW);
@@ -959,8 +963,49 @@ csv_fill(struct csv *c, int fd)
 			(void)poll(&pfd, 1, -1);
 			continue;
 		}
-		return csv_fail_plain(c, JENC_E_IO, errno, strerror(errno));
+		return JENC_E_IO;
 	}
+}
+
+/* Flushes the output (a slow producer's records appear at once), then
+ * reads more input. */
+static int
+csv_fill(struct csv *c, int fd)
+{
+	int r;
+
+	if (c->e != NULL && (r = jenc_flush(c->e)) != 0)
+		return csv_enc_fail(c, r);
+	r = csv_read(c, fd);
+	if (r == JENC_E_NOMEM)
+		return csv_nomem(c);
+	if (r == JENC_E_IO)
+		return csv_fail_plain(c, JENC_E_IO, errno, strerror(errno));
+	return 0;
+}
+
+/*
+ * The window may end inside the line of an error: read on (a little) so
+ * that the excerpt shows the line as far as the contract asks, then make
+ * it again.  A failed read just leaves the excerpt shorter.
+ */
+static void
+csv_excerpt(struct csv *c, int fd)
+{
+	const char *l;
+	size_t n, k;
+
+	for (;;) {
+		l = c->data + c->pos + c->x_line;
+		n = c->fill - c->pos - c->x_line;
+		for (k = c->x_spot; k < n && l[k] != '\n' && l[k] != '\r'; k++)
+			;
+		if (k < n || k - c->x_spot >= 512 || c->eof)
+			break;
+		if (csv_read(c, fd) != 0)
+			break;
+	}
+	jenc_err_excerpt(c->err, l, n, c->x_spot);
 }
 
 /* ---- driver ---------------------------------------------------------------- */
@@ -1030,8 +1075,8 @@ csv_release(struct csv *c)
 	csv_names_release(&c->nm);
 }
 
-/* Reads every record (from fd, or from the buffer already in c when fd is
- * -1) and emits it. */
+/* Reads every record (from fd into c->win, or from the buffer c->data when
+ * c->win is NULL) and emits it. */
 static int
 csv_run(struct csv *c, int fd)
 {
@@ -1042,7 +1087,7 @@ csv_run(struct csv *c, int fd)
 	for (;;) {
 		r = csv_next(c);
 		if (r == R_MORE) {
-			if (fd < 0) {
+			if (c->win == NULL) {
 				/* cannot happen: a buffer is all the input */
 				r = csv_fail_plain(c, JENC_E_STATE, 0,
 				    "reader stopped before the end of its buffer");
@@ -1061,11 +1106,13 @@ csv_run(struct csv *c, int fd)
 		if ((r = csv_record(c)) != 0)
 			break;
 	}
+	if (r < 0 && c->x_pending && c->err != NULL)
+		csv_excerpt(c, fd);
 	if (c->e == NULL)
 		return r;
 	if (!lines && jenc_error(c->e) == 0)
 		jenc_arr_end(c->e);
-	if (fd >= 0 && jenc_error(c->e) == 0)
+	if (c->win != NULL && jenc_error(c->e) == 0)
 		jenc_flush(c->e);
 	if (r == 0 && (er = jenc_error(c->e)) != 0)
 		r = csv_enc_fail(c, er);

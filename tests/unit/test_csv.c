@@ -1,0 +1,628 @@
+/*
+ * test_csv.c - jenc_csv_copy_mem / jenc_csv_copy_fd: exact output bytes for
+ * each CSV and TSV edge case, and code, line, column and message of each
+ * error.  Every case is also read through a packet socket in chunks of 1,
+ * 2, 3 and 7 bytes, which must give the same output and error as reading
+ * it from memory (the parser resumes wherever a read ends).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "jenc.h"
+
+/* The conversion's settings, set by each test before run(). */
+static unsigned enc_indent, enc_flags;
+static jenc_csv_opts copts;
+
+/* The last conversion's result. */
+static char *out;
+static size_t outlen;
+static jenc_err err;
+static int rc;
+
+static void
+take(jenc_enc *e)
+{
+	free(out);
+	out = jenc_take(e, &outlen);
+	if (out == NULL && outlen == 0)
+		out = calloc(1, 1);
+	jenc_release(e);
+}
+
+/* Converts in[0..n) from memory. */
+static int
+runn(const char *in, size_t n)
+{
+	jenc_opts o = { .indent = enc_indent, .flags = enc_flags };
+	jenc_enc *e = jenc_get_mem(&o);
+
+	rc = jenc_csv_copy_mem(in, n, e, &copts, &err);
+	take(e);
+	return rc;
+}
+
+static int
+run(const char *in)
+{
+	return runn(in, strlen(in));
+}
+
+/* Converts in[0..n) read from a SOCK_SEQPACKET socket that a child fills
+ * with packets of chunk bytes, so each read() returns exactly one chunk. */
+static int
+run_chunked(const char *in, size_t n, size_t chunk)
+{
+	jenc_opts o = { .indent = enc_indent, .flags = enc_flags };
+	jenc_enc *e;
+	int sv[2], st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0)
+		return -100;
+	pid = fork();
+	if (pid < 0)
+		return -101;
+	if (pid == 0) {
+		size_t i;
+
+		close(sv[0]);
+		for (i = 0; i < n; i += chunk) {
+			size_t k = n - i < chunk ? n - i : chunk;
+
+			if (write(sv[1], in + i, k) != (ssize_t)k)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(sv[1]);
+	e = jenc_get_mem(&o);
+	rc = jenc_csv_copy_fd(sv[0], e, &copts, &err);
+	take(e);
+	close(sv[0]);
+	waitpid(pid, &st, 0);
+	return rc;
+}
+
+/*
+ * Checks that reading in[0..n) in chunks gives what reading it from memory
+ * gives (output bytes, code, line, column, message).
+ */
+static void
+check_chunks(const char *in, size_t n)
+{
+	static const size_t chunks[] = { 1, 2, 3, 7 };
+	char *want;
+	size_t wantlen, k;
+	jenc_err werr;
+	int wrc;
+
+	runn(in, n);
+	want = out;
+	wantlen = outlen;
+	out = NULL;
+	wrc = rc;
+	werr = err;
+	for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+		run_chunked(in, n, chunks[k]);
+		if (outlen != wantlen || memcmp(out, want, wantlen) != 0 ||
+		    rc != wrc || err.line != werr.line || err.col != werr.col ||
+		    strcmp(err.msg, werr.msg) != 0 ||
+		    strcmp(err.excerpt, werr.excerpt) != 0) {
+			fprintf(stderr, "in chunks of %zu: [%.*s] rc %d %llu:%llu "
+			    "%s; from memory: [%.*s] rc %d %llu:%llu %s\n",
+			    chunks[k], (int)outlen, out, rc,
+			    (unsigned long long)err.line,
+			    (unsigned long long)err.col, err.msg,
+			    (int)wantlen, want, wrc,
+			    (unsigned long long)werr.line,
+			    (unsigned long long)werr.col, werr.msg);
+			CHECK(0);	/* the difference is printed above */
+		} else {
+			CHECK(1);
+		}
+	}
+	free(want);
+}
+
+/* CHECK_OUT(input, expected): converts from memory and checks the bytes
+ * and success, then the same in chunks. */
+#define CHECK_OUT(in, want) do { \
+	CHECK_EQ(runn((in), sizeof(in) - 1), 0); \
+	CHECK_STR(out, outlen, want); \
+	check_chunks((in), sizeof(in) - 1); \
+} while (0)
+
+/* CHECK_ERR(input, output before the error, line, col, msg) */
+#define CHECK_ERR(in, want, ln, cl, m) do { \
+	CHECK_EQ(runn((in), sizeof(in) - 1), JENC_E_SYNTAX); \
+	CHECK_EQ(err.code, JENC_E_SYNTAX); \
+	CHECK_STR(out, outlen, want); \
+	CHECK_EQ(err.line, (ln)); \
+	CHECK_EQ(err.col, (cl)); \
+	CHECK_STR(err.msg, strlen(err.msg), m); \
+	check_chunks((in), sizeof(in) - 1); \
+} while (0)
+
+static void
+reset(void)
+{
+	enc_indent = 0;
+	enc_flags = 0;
+	memset(&copts, 0, sizeof copts);
+}
+
+static void
+test_basic(void)
+{
+	reset();
+	TEST("jenc_csv_copy_mem: header row keys each record") {
+		CHECK_OUT("a,b\n1,2\n3,4\n",
+		    "[{\"a\":\"1\",\"b\":\"2\"},{\"a\":\"3\",\"b\":\"4\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: empty input is an empty array") {
+		CHECK_OUT("", "[]\n");
+		CHECK_OUT("\n\r\n\n", "[]\n");
+		CHECK_OUT("\xef\xbb\xbf", "[]\n");
+	}
+	TEST("jenc_csv_copy_mem: a header and no records") {
+		CHECK_OUT("a,b\n", "[]\n");
+		CHECK_OUT("a,b", "[]\n");
+	}
+	TEST("jenc_csv_copy_mem: LF, CRLF and lone CR end records") {
+		CHECK_OUT("a\r\n1\r2\n3\r\n", "[{\"a\":\"1\"},{\"a\":\"2\"},"
+		    "{\"a\":\"3\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: the last record needs no line end") {
+		CHECK_OUT("a,b\n1,2", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a,b\n1,\"2\"", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a,b\n1,", "[{\"a\":\"1\",\"b\":\"\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: blank lines are skipped") {
+		CHECK_OUT("\n\na\n\n\r\n\r1\n\n\n2\r\n\r\n",
+		    "[{\"a\":\"1\"},{\"a\":\"2\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: a byte order mark at the start is skipped") {
+		CHECK_OUT("\xef\xbb\xbf" "a\n1\n", "[{\"a\":\"1\"}]\n");
+		/* only at the start: later it is data */
+		CHECK_OUT("a\n\xef\xbb\xbf" "1\n",
+		    "[{\"a\":\"\xef\xbb\xbf" "1\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: the encoder's indent applies") {
+		enc_indent = 2;
+		CHECK_OUT("a,b\n1,2\n",
+		    "[\n  {\n    \"a\": \"1\",\n    \"b\": \"2\"\n  }\n]\n");
+		CHECK_OUT("a\n", "[]\n");
+		reset();
+	}
+}
+
+static void
+test_quotes(void)
+{
+	reset();
+	copts.flags = JENC_CSV_NO_HEADER;
+	TEST("jenc_csv_copy_mem: quoted fields keep delimiters and quotes") {
+		CHECK_OUT("\"a,b\",\"say \"\"hi\"\"\",\"\"\"\"\n",
+		    "[[\"a,b\",\"say \\\"hi\\\"\",\"\\\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: line breaks inside quotes are kept byte for byte") {
+		CHECK_OUT("\"1\n2\",\"3\r\n4\",\"5\r6\"\nx\n",
+		    "[[\"1\\n2\",\"3\\r\\n4\",\"5\\r6\"],[\"x\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: empty fields, quoted or not") {
+		CHECK_OUT("\"\"\n,\n\"\",\"\"\n",
+		    "[[\"\"],[\"\",\"\"],[\"\",\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: a quote inside an unquoted field is literal") {
+		CHECK_OUT("a\"b,c\"\" ,\"d\"\n",
+		    "[[\"a\\\"b\",\"c\\\"\\\" \",\"d\"]]\n");
+		CHECK_OUT(" \"a\",b\n", "[[\" \\\"a\\\"\",\"b\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: text after a closing quote is appended") {
+		CHECK_OUT("\"ab\"cd,\"x\"y\"z\",\"p\"\"q\"r\n",
+		    "[[\"abcd\",\"xy\\\"z\\\"\",\"p\\\"qr\"]]\n");
+		CHECK_OUT("\"a\" \n", "[[\"a \"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: records of any number of fields without a header") {
+		CHECK_OUT("1\n1,2,3\n,\n", "[[\"1\"],[\"1\",\"2\",\"3\"],[\"\",\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: bytes JSON must escape") {
+		CHECK_OUT("a\tb,\x01,\\,\x7f\n",
+		    "[[\"a\\tb\",\"\\u0001\",\"\\\\\",\"\x7f\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: UTF-8 is copied") {
+		CHECK_OUT("\xc3\xa9,\xe2\x82\xac,\xf0\x9f\x98\x80,\"\xc3\xa9\"\"\"\n",
+		    "[[\"\xc3\xa9\",\"\xe2\x82\xac\",\"\xf0\x9f\x98\x80\","
+		    "\"\xc3\xa9\\\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: -H and -a escapes reach every field") {
+		enc_flags = JENC_HTML | JENC_ASCII | JENC_LOWER_HEX;
+		CHECK_OUT("<a&b>,\xc3\xa9,\"\xe2\x80\xa8\"\n",
+		    "[[\"\\u003ca\\u0026b\\u003e\",\"\\u00e9\",\"\\u2028\"]]\n");
+		enc_flags = 0;
+	}
+	TEST("jenc_csv_copy_mem: another delimiter") {
+		copts.delim = ';';
+		CHECK_OUT("a;\"b;c\";d,e\n", "[[\"a\",\"b;c\",\"d,e\"]]\n");
+		/* a comma after the closing quote is text, not a delimiter */
+		CHECK_OUT("\"a\",b\n", "[[\"a,b\"]]\n");
+		copts.delim = '\t';
+		CHECK_OUT("a\t\"b\tc\"\t,\n", "[[\"a\",\"b\\tc\",\",\"]]\n");
+		copts.delim = 0;
+	}
+	TEST("jenc_csv_copy_mem: one record per line with JENC_CSV_LINES") {
+		copts.flags = JENC_CSV_NO_HEADER | JENC_CSV_LINES;
+		CHECK_OUT("a,b\n\"c\nd\"\n", "[\"a\",\"b\"]\n[\"c\\nd\"]\n");
+		CHECK_OUT("", "");
+		copts.flags = JENC_CSV_LINES;
+		CHECK_OUT("a,b\n1,2\n3,4", "{\"a\":\"1\",\"b\":\"2\"}\n"
+		    "{\"a\":\"3\",\"b\":\"4\"}\n");
+		CHECK_OUT("a,b\n", "");
+	}
+}
+
+static void
+test_types(void)
+{
+	reset();
+	copts.flags = JENC_CSV_NO_HEADER | JENC_CSV_TYPES;
+	TEST("jenc_csv_copy_mem: JSON numbers are written verbatim") {
+		CHECK_OUT("0,-0,42,-1.5,6.02e23,1E+2,1e-400,123456789012345678901234567890\n",
+		    "[[0,-0,42,-1.5,6.02e23,1E+2,1e-400,"
+		    "123456789012345678901234567890]]\n");
+	}
+	TEST("jenc_csv_copy_mem: what is not a JSON number stays a string") {
+		CHECK_OUT("007,+1,.5,1.,0x10,NaN,-,1e, 1,1 ,Infinity,-.5\n",
+		    "[[\"007\",\"+1\",\".5\",\"1.\",\"0x10\",\"NaN\",\"-\",\"1e\","
+		    "\" 1\",\"1 \",\"Infinity\",\"-.5\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: true, false, and empty as null") {
+		CHECK_OUT("true,false,,True,FALSE,null,\"\"\n",
+		    "[[true,false,null,\"True\",\"FALSE\",\"null\",null]]\n");
+	}
+	TEST("jenc_csv_copy_mem: quoting does not change the inferred type") {
+		CHECK_OUT("\"1\",\"true\",\"a\"\"\"\n", "[[1,true,\"a\\\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: types in objects") {
+		copts.flags = JENC_CSV_TYPES;
+		CHECK_OUT("n,b,s,e\n1.5,true,x,\n",
+		    "[{\"n\":1.5,\"b\":true,\"s\":\"x\",\"e\":null}]\n");
+	}
+	TEST("jenc_csv_copy_mem: without JENC_CSV_TYPES every field is a string") {
+		copts.flags = 0;
+		CHECK_OUT("n,b,e\n1.5,true,\n",
+		    "[{\"n\":\"1.5\",\"b\":\"true\",\"e\":\"\"}]\n");
+	}
+}
+
+static void
+test_header(void)
+{
+	static const char *const given[] = { "x", "y", "x", "" };
+	static const char *const bad[] = { "ok", "b\xff" };
+
+	reset();
+	TEST("jenc_csv_copy_mem: duplicate names get _2, _3 ...") {
+		CHECK_OUT("a,a,b,a,a_2\n1,2,3,4,5\n",
+		    "[{\"a\":\"1\",\"a_2\":\"2\",\"b\":\"3\",\"a_3\":\"4\","
+		    "\"a_2_2\":\"5\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: an empty name becomes _N, its column") {
+		CHECK_OUT(",x,\"\",_2\n1,2,3,4\n",
+		    "[{\"_1\":\"1\",\"x\":\"2\",\"_3\":\"3\",\"_2\":\"4\"}]\n");
+		CHECK_OUT("_2,\n1,2\n", "[{\"_2\":\"1\",\"_2_2\":\"2\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: names are escaped as keys") {
+		CHECK_OUT("\"a\"\"b\",\"c\\d\",\"e\nf\"\n1,2,3\n",
+		    "[{\"a\\\"b\":\"1\",\"c\\\\d\":\"2\",\"e\\nf\":\"3\"}]\n");
+	}
+	TEST("jenc_csv_copy_mem: -H and -a apply to keys") {
+		enc_flags = JENC_HTML | JENC_ASCII | JENC_LOWER_HEX;
+		CHECK_OUT("<\xc3\xa9>\n1\n", "[{\"\\u003c\\u00e9\\u003e\":\"1\"}]\n");
+		enc_flags = 0;
+	}
+	TEST("jenc_csv_copy_mem: names given by the caller; the first row is data") {
+		copts.header = given;
+		copts.nheader = 4;
+		CHECK_OUT("1,2,3,4\n5,6,7,8\n",
+		    "[{\"x\":\"1\",\"y\":\"2\",\"x_2\":\"3\",\"_4\":\"4\"},"
+		    "{\"x\":\"5\",\"y\":\"6\",\"x_2\":\"7\",\"_4\":\"8\"}]\n");
+		CHECK_ERR("1,2,3\n", "[]\n", 1, 0,
+		    "record has 3 fields, header has 4");
+	}
+	TEST("jenc_csv_copy_mem: a given name that is not UTF-8") {
+		copts.header = bad;
+		copts.nheader = 2;
+		CHECK_EQ(run("1,2\n"), JENC_E_UTF8);
+		CHECK_EQ(err.code, JENC_E_UTF8);
+		CHECK_EQ(outlen, 0);
+		CHECK_STR(err.msg, strlen(err.msg),
+		    "invalid UTF-8 byte 0xff in header name 2");
+	}
+	TEST("jenc_csv_copy_mem: JENC_CSV_NO_HEADER wins over given names") {
+		copts.header = given;
+		copts.nheader = 4;
+		copts.flags = JENC_CSV_NO_HEADER;
+		CHECK_OUT("1,2\n", "[[\"1\",\"2\"]]\n");
+	}
+}
+
+static void
+test_ragged(void)
+{
+	reset();
+	TEST("jenc_csv_copy_mem: a record with too many fields") {
+		/* line 4: the blank line 3 counts, the record starts on 4 */
+		CHECK_ERR("a,b\n1,2\n\n1,2,3\n4,5\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n",
+		    4, 0, "record has 3 fields, header has 2");
+		CHECK_EQ(err.offset, 9);
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "");
+	}
+	TEST("jenc_csv_copy_mem: a record with too few fields") {
+		CHECK_ERR("a,b\n1\n", "[]\n", 2, 0,
+		    "record has 1 field, header has 2");
+	}
+	TEST("jenc_csv_copy_mem: the line is where the record starts") {
+		CHECK_ERR("a,b\n\"x\ny\",2\n\"p\nq\"\n", "[{\"a\":\"x\\ny\",\"b\":\"2\"}]\n",
+		    4, 0, "record has 1 field, header has 2");
+		CHECK_ERR("a,b\r1,2\r\r\n3\r", "[{\"a\":\"1\",\"b\":\"2\"}]\n",
+		    4, 0, "record has 1 field, header has 2");
+	}
+	TEST("jenc_csv_copy_mem: JENC_CSV_LINES writes the records before it") {
+		copts.flags = JENC_CSV_LINES;
+		CHECK_ERR("a,b\n1,2\n3\n", "{\"a\":\"1\",\"b\":\"2\"}\n", 3, 0,
+		    "record has 1 field, header has 2");
+		copts.flags = 0;
+	}
+	TEST("jenc_csv_copy_mem: padding with JENC_CSV_RAGGED_PAD") {
+		copts.flags = JENC_CSV_RAGGED_PAD;
+		CHECK_OUT("a,b,c\n1\n1,2,3,4,5\n1,2,3\n",
+		    "[{\"a\":\"1\",\"b\":null,\"c\":null},"
+		    "{\"a\":\"1\",\"b\":\"2\",\"c\":\"3\",\"_4\":\"4\",\"_5\":\"5\"},"
+		    "{\"a\":\"1\",\"b\":\"2\",\"c\":\"3\"}]\n");
+		/* an extra key never repeats a header name */
+		CHECK_OUT("_2\n1,2\n", "[{\"_2\":\"1\",\"_2_2\":\"2\"}]\n");
+		copts.flags = JENC_CSV_RAGGED_PAD | JENC_CSV_TYPES;
+		CHECK_OUT("a,b\n,\n1\n", "[{\"a\":null,\"b\":null},"
+		    "{\"a\":1,\"b\":null}]\n");
+	}
+}
+
+static void
+test_errors(void)
+{
+	reset();
+	TEST("jenc_csv_copy_mem: invalid UTF-8") {
+		/* a\n1,x\xff\n
+		 *      ^ line 2, column 4 */
+		CHECK_ERR("a,b\n1,x\xff\n", "[]\n", 2, 4, "invalid UTF-8 byte 0xff");
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "1,x?");
+		CHECK_EQ(err.caret, 3);
+		CHECK_EQ(err.offset, 7);
+		/* an overlong form, a surrogate, a stray continuation, a
+		 * truncated sequence at the end */
+		CHECK_ERR("a\n\xc0\xaf\n", "[]\n", 2, 1, "invalid UTF-8 byte 0xc0");
+		CHECK_ERR("a\n\xed\xa0\x80\n", "[]\n", 2, 1, "invalid UTF-8 byte 0xed");
+		CHECK_ERR("a\n1\n\x80\n", "[{\"a\":\"1\"}]\n", 3, 1,
+		    "invalid UTF-8 byte 0x80");
+		CHECK_ERR("a\n1\n\xe2\x82", "[{\"a\":\"1\"}]\n", 3, 1,
+		    "invalid UTF-8 byte 0xe2");
+		CHECK_ERR("a\n\xc3(\n", "[]\n", 2, 1, "invalid UTF-8 byte 0xc3");
+	}
+	TEST("jenc_csv_copy_mem: invalid UTF-8 inside quotes, lines counted") {
+		/* "x\r\ny\xfe": the quoted line break makes it line 3 */
+		CHECK_ERR("a\n\"x\r\ny\xfe\"\n", "[]\n", 3, 2,
+		    "invalid UTF-8 byte 0xfe");
+		CHECK_EQ(err.caret, 1);
+		CHECK_ERR("a\n\"x\ry\xfe\"\n", "[]\n", 3, 2,
+		    "invalid UTF-8 byte 0xfe");
+	}
+	TEST("jenc_csv_copy_mem: invalid UTF-8 in the header row") {
+		CHECK_ERR("a,\xff\n1,2\n", "[]\n", 1, 3, "invalid UTF-8 byte 0xff");
+	}
+	TEST("jenc_csv_copy_mem: a NUL byte") {
+		CHECK_ERR("a\n1\nx\0y\n", "[{\"a\":\"1\"}]\n", 3, 2,
+		    "NUL byte in input");
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "x y");
+		CHECK_ERR("a\n\"x\0\"\n", "[]\n", 2, 3, "NUL byte in input");
+	}
+	TEST("jenc_csv_copy_mem: an unterminated quoted field") {
+		/* a,b\n1,"abc\nd\n: the quote opened at 2:3 */
+		CHECK_ERR("a,b\n1,\"abc\nd\n", "[]\n", 2, 3,
+		    "unterminated quoted field, opened here");
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "1,\"abc");
+		CHECK_EQ(err.caret, 2);
+		CHECK_EQ(err.offset, 6);
+		CHECK_ERR("a\n1\n\"", "[{\"a\":\"1\"}]\n", 3, 1,
+		    "unterminated quoted field, opened here");
+		/* a doubled quote at the end does not close it */
+		CHECK_ERR("a\n\"x\"\"", "[]\n", 2, 1,
+		    "unterminated quoted field, opened here");
+	}
+	TEST("jenc_csv_copy_mem: after a byte order mark, columns start after it") {
+		CHECK_ERR("\xef\xbb\xbf" "a\xff\n", "[]\n", 1, 2,
+		    "invalid UTF-8 byte 0xff");
+		CHECK_EQ(err.offset, 4);
+	}
+	TEST("jenc_csv_copy_mem: a bad delimiter") {
+		copts.delim = '"';
+		CHECK_EQ(run("a\n"), JENC_E_STATE);
+		CHECK_EQ(outlen, 0);
+		copts.delim = '\n';
+		CHECK_EQ(run("a\n"), JENC_E_STATE);
+		copts.delim = 0;
+	}
+	TEST("jenc_csv_copy_fd: a read error") {
+		jenc_opts o = { 0 };
+		jenc_enc *e = jenc_get_mem(&o);
+
+		CHECK_EQ(jenc_csv_copy_fd(-1, e, &copts, &err), JENC_E_IO);
+		CHECK_EQ(err.code, JENC_E_IO);
+		CHECK_EQ(err.sys_errno, EBADF);
+		CHECK_EQ(err.col, 0);
+		take(e);
+		CHECK_STR(out, outlen, "[]\n");
+	}
+	TEST("jenc_csv_copy_mem: a NULL encoder only checks") {
+		CHECK_EQ(jenc_csv_copy_mem("a\n1\n", 4, NULL, NULL, &err), 0);
+		CHECK_EQ(jenc_csv_copy_mem("a\n1,2\n", 6, NULL, NULL, &err),
+		    JENC_E_SYNTAX);
+		CHECK_EQ(err.line, 2);
+		CHECK_EQ(jenc_csv_copy_mem("a\n\"", 3, NULL, NULL, NULL),
+		    JENC_E_SYNTAX);
+	}
+}
+
+static void
+test_tsv(void)
+{
+	reset();
+	copts.flags = JENC_CSV_TSV | JENC_CSV_NO_HEADER;
+	TEST("jenc_csv_copy_mem: TSV splits on tabs and LF") {
+		CHECK_OUT("a\tb\n\tc\t\n", "[[\"a\",\"b\"],[\"\",\"c\",\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: TSV drops a CR before LF only") {
+		CHECK_OUT("a\tb\r\nc\rd\n\r\n\re\r\n",
+		    "[[\"a\",\"b\"],[\"c\\rd\"],[\"\\re\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: TSV has no quoting") {
+		CHECK_OUT("\"a\tb\"\t\"\"\n", "[[\"\\\"a\",\"b\\\"\",\"\\\"\\\"\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: TSV escapes are decoded") {
+		CHECK_OUT("a\\tb\tc\\nd\\re\t\\\\\t\\\\n\n",
+		    "[[\"a\\tb\",\"c\\nd\\re\",\"\\\\\",\"\\\\n\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: other backslashes stay") {
+		CHECK_OUT("\\x\t\\\ta\\\n\\", "[[\"\\\\x\",\"\\\\\",\"a\\\\\"],"
+		    "[\"\\\\\"]]\n");
+	}
+	TEST("jenc_csv_copy_mem: TSV with a header, types, another delimiter") {
+		copts.flags = JENC_CSV_TSV | JENC_CSV_TYPES;
+		CHECK_OUT("n\ts\tb\n1\tx\\ty\ttrue\n\t\\t\tfalse\n",
+		    "[{\"n\":1,\"s\":\"x\\ty\",\"b\":true},"
+		    "{\"n\":null,\"s\":\"\\t\",\"b\":false}]\n");
+		copts.flags = JENC_CSV_TSV | JENC_CSV_NO_HEADER;
+		copts.delim = '|';
+		CHECK_OUT("a|b\tc\n", "[[\"a\",\"b\\tc\"]]\n");
+		copts.delim = 0;
+	}
+	TEST("jenc_csv_copy_mem: TSV errors") {
+		copts.flags = JENC_CSV_TSV;
+		CHECK_ERR("a\tb\n1\t2\n3\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n", 3, 0,
+		    "record has 1 field, header has 2");
+		CHECK_ERR("a\n\"\\t\xff\n", "[]\n", 2, 4, "invalid UTF-8 byte 0xff");
+		CHECK_ERR("a\nb\0\n", "[]\n", 2, 2, "NUL byte in input");
+	}
+}
+
+/* A record far larger than the read window, through a pipe. */
+static void
+test_large(void)
+{
+	size_t n = 700 * 1024, k;
+	char *in = malloc(n + 16), *want = malloc(n + 32);
+	size_t wlen;
+
+	reset();
+	copts.flags = JENC_CSV_NO_HEADER;
+	memcpy(in, "x,\"", 3);
+	for (k = 3; k < n; k++)
+		in[k] = (char)('a' + k % 26);
+	in[n - 200] = '"';
+	in[n - 199] = '"';
+	memcpy(in + n, "\"\ny\n", 4);
+	/* the expected output: the field with one quote escaped */
+	wlen = 0;
+	memcpy(want, "[[\"x\",\"", 7);
+	wlen = 7;
+	for (k = 3; k < n; k++) {
+		if (k == n - 199)
+			continue;
+		if (in[k] == '"')
+			want[wlen++] = '\\';
+		want[wlen++] = in[k];
+	}
+	memcpy(want + wlen, "\"],[\"y\"]]\n", 10);
+	wlen += 10;
+	TEST("jenc_csv_copy_fd: a record larger than the window") {
+		run_chunked(in, n + 4, 65536);
+		CHECK_EQ(rc, 0);
+		CHECK(outlen == wlen && memcmp(out, want, wlen) == 0);
+		runn(in, n + 4);
+		CHECK(outlen == wlen && memcmp(out, want, wlen) == 0);
+	}
+	free(in);
+	free(want);
+}
+
+static int
+discard(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+/* Allocations made converting n generated records through a sink. */
+static uint64_t
+allocs_for(size_t n, unsigned flags)
+{
+	jenc_csv_opts o = { .flags = flags };
+	jenc_pool_stats a, b;
+	char *in = malloc(n * 40 + 64);
+	size_t len, k;
+	jenc_enc *e;
+
+	len = (size_t)sprintf(in, "id,name,note,x\n");
+	for (k = 0; k < n; k++)
+		len += (size_t)sprintf(in + len, "%zu,n%zu,\"a \"\"q\"\" %zu\",%s\n",
+		    k, k, k % 7, k % 2 ? "true" : "1.5");
+	e = jenc_get_sink(discard, NULL, NULL);
+	jenc_pool_stats_get(&a);
+	rc = jenc_csv_copy_mem(in, len, e, &o, &err);
+	jenc_pool_stats_get(&b);
+	jenc_release(e);
+	free(in);
+	return b.mallocs - a.mallocs;
+}
+
+static void
+test_allocs(void)
+{
+	TEST("jenc_csv_copy_mem: no allocation per record") {
+		/* warm the pools: segments of every size class */
+		allocs_for(20000, 0);
+		CHECK_EQ(allocs_for(100, 0), allocs_for(20000, 0));
+		CHECK_EQ(allocs_for(100, JENC_CSV_TYPES | JENC_CSV_LINES),
+		    allocs_for(20000, JENC_CSV_TYPES | JENC_CSV_LINES));
+		CHECK_EQ(allocs_for(100, JENC_CSV_NO_HEADER),
+		    allocs_for(20000, JENC_CSV_NO_HEADER));
+	}
+}
+
+int
+main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	test_basic();
+	test_quotes();
+	test_types();
+	test_header();
+	test_ragged();
+	test_errors();
+	test_tsv();
+	test_large();
+	test_allocs();
+	free(out);
+	return harness_done();
+}
