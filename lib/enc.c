@@ -523,8 +523,11 @@ jenc_flush(jenc_enc *e)
 	if (e->kind == K_MEM || e->tail == NULL)
 		return 0;
 	sync_tail(e);
-	if ((e->flags & JENC_HOLD) && !e->cut)
+	if ((e->flags & JENC_HOLD) && !e->cut &&
+	    held(e) - e->committed <= e->hold_max)
 		return write_out(e, e->committed);
+	if (e->flags & JENC_HOLD)
+		e->cut = 1;
 	return write_out(e, held(e));
 }
 
