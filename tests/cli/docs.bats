@@ -8,6 +8,11 @@
 
 REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 : "${JENC:=$REPO/build/jenc}"
+# The README transcripts run in $REPO: make the binary's path absolute.
+case $JENC in
+/*) ;;
+*/*) JENC="$(cd "$(dirname "$JENC")" && pwd)/$(basename "$JENC")" ;;
+esac
 
 # same EXPECTED ACTUAL: compare two files byte for byte; on a mismatch show
 # a diff and a hexdump of both.
