@@ -1,0 +1,188 @@
+/*
+ * fuzz_csv.c - libFuzzer harness for the CSV/TSV reader.
+ *
+ * Input: two option bytes, then the text given to jenc_csv_copy_mem.
+ *	byte 0, bits 0-4: JENC_CSV_TSV, _NO_HEADER, _TYPES, _LINES,
+ *		_RAGGED_PAD
+ *	byte 0, bits 5-7: delimiter: default, ';', '|', ' ', ':', '\t',
+ *		',', 'x'
+ *	byte 1, bits 0-2: number of names given as the header (0: none),
+ *		taken in order from a list with an empty name, a repeated
+ *		name, a quote, non-ASCII, < & > and (the 7th) invalid UTF-8
+ *	byte 1, bits 3-4: layout: compact, indent 2, tab, indent 4
+ *	byte 1, bits 5-7: JENC_HTML, JENC_ASCII, JENC_LOWER_HEX
+ *
+ * Properties checked besides the sanitizers:
+ * - accepted: the output is valid JSON (one value in array mode, a stream
+ *   in JENC_CSV_LINES mode) ending in "\n", a fixpoint of the JSON reader
+ *   in the same output mode, and obeys JENC_HTML / JENC_ASCII;
+ * - without JENC_CSV_TYPES every value is a string (or null with
+ *   JENC_CSV_RAGGED_PAD): no number or true/false appears;
+ * - rejected: err fields are sane and, as jenc.h promises for array mode,
+ *   what was output is valid JSON holding the records before the bad one
+ *   (in lines mode: a valid stream);
+ * - jenc_csv_copy_fd on a pipe fed in chunks gives the same code, error
+ *   and output as jenc_csv_copy_mem.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "jenc.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static fz_buf out, tmp;
+
+static const char *const names[7] = {
+	"a", "", "a", "x\"y", "\xc3\xa9t\xc3\xa9", "<&>", "\xff"
+};
+
+struct csv_run {
+	jenc_enc *e;
+	const jenc_csv_opts *co;
+	jenc_err *err;
+};
+
+static int
+run_fd(int fd, void *ctx)
+{
+	struct csv_run *r = ctx;
+
+	return jenc_csv_copy_fd(fd, r->e, r->co, r->err);
+}
+
+static int
+run(const char *p, size_t n, const jenc_opts *eo, const jenc_csv_opts *co,
+    jenc_err *err, uint32_t seed, fz_buf *o, unsigned *depth, int *sticky)
+{
+	struct csv_run r;
+	int rc;
+
+	memset(err, 0, sizeof(*err));
+	r.e = jenc_get_mem(eo);
+	if (r.e == NULL)
+		fz_fail("jenc_get_mem returned NULL");
+	r.co = co;
+	r.err = err;
+	if (seed == 0)
+		rc = jenc_csv_copy_mem(p, n, r.e, co, err);
+	else
+		rc = fz_pipe_run(p, n, seed, run_fd, &r);
+	*depth = jenc_depth(r.e);
+	*sticky = jenc_error(r.e);
+	o->len = 0;
+	fz_take(r.e, o);
+	(void)jenc_release(r.e);
+	return rc;
+}
+
+/* Outside strings, a compact stream of strings (and nulls) only has
+ * brackets, braces, commas, colons, newlines and "null". */
+static void
+only_strings(const char *c, size_t n, int nulls)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		char ch = c[i];
+
+		if (ch == '"') {
+			for (i++; i < n && c[i] != '"'; i++)
+				if (c[i] == '\\')
+					i++;
+			i++;
+		} else if (strchr("[]{},:\n", ch) != NULL) {
+			i++;
+		} else if (nulls && n - i >= 4 && memcmp(c + i, "null", 4) == 0) {
+			i += 4;
+		} else {
+			fz_fail("value that is not a string at compact offset "
+			    "%zu without JENC_CSV_TYPES", i);
+		}
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char delims[8] = { 0, ';', '|', ' ', ':', '\t', ',', 'x' };
+	static const unsigned indents[4] = { 0, 2, 0, 4 };
+	jenc_opts eo = { 0, 0, 0 }, ec = { 0, 0, 0 };
+	jenc_csv_opts co;
+	jenc_read_opts ro = { 0, 0 };
+	jenc_err err, ferr, terr;
+	unsigned escf, depth, fdepth;
+	const char *p, *why;
+	size_t n, where;
+	int rc, frc, lines, sticky, fsticky;
+
+	if (size < 2)
+		return 0;
+	memset(&co, 0, sizeof(co));
+	co.flags = data[0] & 0x1f;
+	co.delim = delims[data[0] >> 5];
+	co.nheader = data[1] & 7;
+	co.header = co.nheader ? names : NULL;
+	escf = (data[1] & 0x20 ? JENC_HTML : 0) |
+	    (data[1] & 0x40 ? JENC_ASCII : 0) |
+	    (data[1] & 0x80 ? JENC_LOWER_HEX : 0);
+	eo.flags = ec.flags = escf;
+	eo.indent = indents[(data[1] >> 3) & 3];
+	if (((data[1] >> 3) & 3) == 2)
+		eo.flags |= JENC_TAB;
+	lines = (co.flags & JENC_CSV_LINES) != 0;
+	p = (const char *)data + 2;
+	n = size - 2;
+
+	rc = run(p, n, &eo, &co, &err, 0, &out, &depth, &sticky);
+	if ((why = fz_flags_violation(out.p, out.len, escf, &where)) != NULL)
+		fz_fail("%s at output offset %zu", why, where);
+	if (out.len != 0 && out.p[out.len - 1] != '\n')
+		fz_fail("output does not end in a newline");
+	if (rc == 0) {
+		if (depth != 0 || sticky != 0)
+			fz_fail("success with depth %u, error %d", depth,
+			    sticky);
+		if (!fz_valid(out.p, out.len, lines ? 0 : JENC_READ_SINGLE) &&
+		    !(out.len == 0 && !lines))
+			fz_fail("output is not valid JSON");
+	} else {
+		fz_check_err(&err, rc, p, n);
+		if (!lines && out.len != 0 &&
+		    !fz_valid(out.p, out.len, JENC_READ_SINGLE))
+			fz_fail("array mode output after an error is not one "
+			    "JSON value (%s)", err.msg);
+		if (lines && depth == 0 && sticky == 0 &&
+		    !fz_valid(out.p, out.len, 0))
+			fz_fail("lines output after an error is not valid "
+			    "(%s)", err.msg);
+	}
+
+	if (fz_valid(out.p, out.len, 0)) {
+		if (fz_json(out.p, out.len, &eo, &ro, &tmp, &terr) != 0 ||
+		    tmp.len != out.len || memcmp(tmp.p, out.p, out.len) != 0)
+			fz_fail("output is not a fixpoint of the JSON reader");
+		if (!(co.flags & JENC_CSV_TYPES)) {
+			if (fz_json(out.p, out.len, &ec, &ro, &tmp, &terr) != 0)
+				fz_fail("compacting the output failed");
+			only_strings(tmp.p, tmp.len,
+			    (co.flags & JENC_CSV_RAGGED_PAD) != 0);
+		}
+	}
+
+	frc = run(p, n, &eo, &co, &ferr, fz_hash(data, size) | 1, &tmp,
+	    &fdepth, &fsticky);
+	if (frc != rc)
+		fz_fail("jenc_csv_copy_fd returned %d, _mem %d (%s / %s)", frc,
+		    rc, ferr.msg, err.msg);
+	if (rc != 0 && !fz_same_err(&err, &ferr))
+		fz_fail("_fd error '%s' at %llu:%llu, _mem '%s' at %llu:%llu",
+		    ferr.msg, (unsigned long long)ferr.line,
+		    (unsigned long long)ferr.col, err.msg,
+		    (unsigned long long)err.line, (unsigned long long)err.col);
+	if (tmp.len != out.len || (out.len && memcmp(tmp.p, out.p, out.len)))
+		fz_fail("jenc_csv_copy_fd output differs from _mem");
+	return 0;
+}

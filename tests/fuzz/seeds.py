@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Build the fuzzers' seed corpora and dictionaries from ../shared.
+
+usage: seeds.py SHARED OUTDIR
+
+Writes OUTDIR/seeds/{json,csv,api}/ and OUTDIR/{json,csv,api}.dict.
+Nothing from SHARED is copied whole: big corpus files are cut into the
+byte ranges of their smaller arrays and objects (verbatim, so escapes and
+number spellings survive), plus a short prefix of each (truncated input).
+Each seed starts with the option bytes its harness reads (see the comment
+at the top of tests/fuzz/fuzz_*.c).
+"""
+
+import csv
+import hashlib
+import io
+import json
+import os
+import struct
+import sys
+
+MAX_PIECE = 2048
+PIECES_PER_FILE = 60
+
+# Mode bytes of fuzz_json.c: layout in bits 0-1 (compact, indent, tab,
+# small max_depth), N/D in bits 2-3, HTML 0x10, ASCII 0x20, LOWER_HEX
+# 0x40, READ_SINGLE 0x80.
+JSON_MODES = [0x00, 0x01, 0x02, 0x05, 0x10, 0x20, 0x60, 0x31, 0x80,
+              0x81, 0x03, 0x0f, 0x72, 0xb0]
+
+# Operation numbers of fuzz_api.c's enum op.
+OP = {name: i for i, name in enumerate(
+    "obj_begin obj_end arr_begin arr_end key str raw_str raw_key raw i64 "
+    "u64 f64 bool null time_utc time_unix kv_str kv_i64 kv_u64 kv_f64 "
+    "kv_bool kv_null kv_time_utc kv_time_unix flush reset discard take "
+    "query trim".split())}
+
+
+def write(dirpath, data):
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(dirpath, name), "wb") as f:
+        f.write(data)
+
+
+def value_ranges(b):
+    """(start, end) of every array and object in JSON text b."""
+    out, stack, i, n = [], [], 0, len(b)
+    while i < n:
+        c = b[i]
+        if c == 0x22:  # string: skip to the closing quote
+            i += 1
+            while i < n and b[i] != 0x22:
+                i += 2 if b[i] == 0x5C else 1
+        elif c in (0x7B, 0x5B):
+            stack.append(i)
+        elif c in (0x7D, 0x5D) and stack:
+            out.append((stack.pop(), i + 1))
+        i += 1
+    return out
+
+
+def pieces(b):
+    """Distinct small values of b, spread over the file, and a prefix."""
+    seen, got = set(), []
+    for s, e in value_ranges(b):
+        if 8 <= e - s <= MAX_PIECE and b[s:e] not in seen:
+            seen.add(b[s:e])
+            got.append(b[s:e])
+    step = max(1, len(got) // PIECES_PER_FILE)
+    return got[::step][:PIECES_PER_FILE] + [b[:1024]]
+
+
+def json_seeds(shared, out):
+    d = os.path.join(out, "seeds", "json")
+    os.makedirs(d, exist_ok=True)
+    k = 0
+    suite = os.path.join(shared, "conformance", "JSONTestSuite")
+    for name in sorted(os.listdir(suite)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(suite, name), "rb") as f:
+            data = f.read(4096)
+        write(d, bytes([JSON_MODES[k % len(JSON_MODES)]]) + data)
+        k += 1
+    corpus = os.path.join(shared, "corpus")
+    for name in sorted(os.listdir(corpus)):
+        with open(os.path.join(corpus, name), "rb") as f:
+            data = f.read()
+        ps = pieces(data)
+        if name.endswith(".ndjson"):
+            lines = data.split(b"\n")
+            ps += [l + b"\n" for l in lines[:20] if len(l) <= MAX_PIECE]
+            ps.append(b"\r\n".join(lines[20:26]))
+        for p in ps:
+            write(d, bytes([JSON_MODES[k % len(JSON_MODES)]]) + p)
+            k += 1
+    return d
+
+
+def records(shared, n):
+    """The first n records of the NDJSON corpus as lists of strings."""
+    with open(os.path.join(shared, "corpus", "amazon_cellphones.ndjson"),
+              "rb") as f:
+        rows = [json.loads(l) for l in f.read().split(b"\n")[:n] if l]
+    return [[str(v) for v in r] for r in rows]
+
+
+def tsv_field(s):
+    return (s.replace("\\", "\\\\").replace("\t", "\\t")
+            .replace("\n", "\\n").replace("\r", "\\r"))
+
+
+def csv_seeds(shared, out):
+    # fuzz_csv.c: byte 0 = CSV flags (TSV 1, NO_HEADER 2, TYPES 4,
+    # LINES 8, RAGGED_PAD 0x10) | delimiter index << 5; byte 1 = header
+    # names | layout << 3 | HTML 0x20 | ASCII 0x40 | LOWER_HEX 0x80.
+    opts = [(0x00, 0x00), (0x02, 0x00), (0x04, 0x08), (0x08, 0x20),
+            (0x10, 0x43), (0x0c, 0x10), (0x16, 0x61), (0x00, 0x85)]
+    d = os.path.join(out, "seeds", "csv")
+    os.makedirs(d, exist_ok=True)
+    k = 0
+    spec = os.path.join(shared, "conformance", "csv-spectrum", "csvs")
+    for name in sorted(os.listdir(spec)):
+        with open(os.path.join(spec, name), "rb") as f:
+            data = f.read()
+        for _ in range(4):
+            write(d, bytes(opts[k % len(opts)]) + data)
+            k += 1
+    rows = records(shared, 40)
+    for i in range(0, len(rows) - 5, 5):
+        part = [rows[0]] + rows[i + 1:i + 6]
+        s = io.StringIO()
+        csv.writer(s, lineterminator="\r\n" if i % 10 else "\n") \
+            .writerows(part)
+        write(d, bytes(opts[k % len(opts)]) + s.getvalue().encode())
+        k += 1
+        t = "".join("\t".join(tsv_field(x) for x in r) + "\n" for r in part)
+        write(d, bytes([0x01 | (opts[k % len(opts)][0] & 0x1e),
+                        opts[k % len(opts)][1]]) + t.encode())
+        k += 1
+    return d
+
+
+def text_arg(s):
+    b = s.encode("utf-8", "surrogatepass")[:63]
+    while b:
+        try:
+            b.decode("utf-8", "surrogatepass")
+            break
+        except UnicodeDecodeError:
+            b = b[:-1]
+    return bytes([0x80 | len(b)]) + b
+
+
+def ops_of(v):
+    """fuzz_api.c operations that write JSON value v."""
+    if isinstance(v, dict):
+        b = bytes([OP["obj_begin"]])
+        for key, x in v.items():
+            b += bytes([OP["key"]]) + text_arg(key) + ops_of(x)
+        return b + bytes([OP["obj_end"]])
+    if isinstance(v, list):
+        return (bytes([OP["arr_begin"]]) + b"".join(ops_of(x) for x in v)
+                + bytes([OP["arr_end"]]))
+    if isinstance(v, bool):
+        return bytes([OP["bool"], int(v)])
+    if v is None:
+        return bytes([OP["null"], 0])
+    if isinstance(v, int):
+        return bytes([OP["i64"]]) + (v & (2**64 - 1)).to_bytes(8, "big")
+    if isinstance(v, float):
+        return bytes([OP["f64"], 0]) + struct.pack(">d", v)
+    return bytes([OP["str"]]) + text_arg(v)
+
+
+def api_seeds(shared, json_dir, out):
+    d = os.path.join(out, "seeds", "api")
+    os.makedirs(d, exist_ok=True)
+    heads = [(0x00, 0x00), (0x01, 0x00), (0x83, 0x01), (0x89, 0x10),
+             (0x95, 0x20), (0x41, 0x00), (0xc1, 0x30), (0x21, 0x40)]
+    extras = [bytes([OP["take"]]), bytes([OP["flush"]]),
+              bytes([OP["query"]]), bytes([OP["reset"]]),
+              bytes([OP["discard"]]), bytes([OP["trim"]])]
+    k = 0
+    for name in sorted(os.listdir(json_dir)):
+        with open(os.path.join(json_dir, name), "rb") as f:
+            data = f.read()[1:]
+        try:
+            b = ops_of(json.loads(data))
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        if len(b) > 4096:
+            continue
+        h = heads[k % len(heads)]
+        cut = len(b) // 2
+        write(d, bytes(h) + b[:cut] + extras[k % len(extras)] + b[cut:] +
+              bytes([OP["query"], OP["take"]]))
+        k += 1
+    # time, raw and key-value calls with in-range arguments
+    t = (1700000000).to_bytes(8, "big")
+    write(d, bytes([0x01, 0x00, OP["obj_begin"], OP["kv_time_utc"], 1]) + t +
+          text_arg("t") + bytes([OP["kv_time_unix"]]) + t + text_arg("u") +
+          bytes([OP["key"]]) + text_arg("r") + bytes([OP["raw"], 3,
+          OP["raw_key"], 2, 0, 15, OP["raw_str"], 3, 16, 20, 22,
+          OP["obj_end"], OP["flush"]]))
+    return d
+
+
+def dict_line(b):
+    s = "".join(chr(c) if 0x20 <= c < 0x7f and c not in (0x22, 0x5c)
+                else "\\x%02x" % c for c in b)
+    return '"%s"\n' % s
+
+
+JSON_TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"true", b"false",
+               b"null", b"-0", b"0.5", b"1e-7", b"1E+400", b"-1.5e-07",
+               b"\\u", b"\\uD83D\\uDE00", b"\\udc00", b'\\"', b"\\\\",
+               b"\\/", b"\\b", b"\\f", b"\\n", b"\\u0000", b"\xef\xbb\xbf",
+               b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xf0\x9f\x98\x80",
+               b"\xc3\xa9", b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\r\n",
+               b"\t", b"<", b">", b"&", b'{"a":', b"[[[[", b"]]]]",
+               b'"":', b"\x00"]
+CSV_TOKENS = [b",", b";", b"\t", b'"', b'""', b"\r\n", b"\n", b"\r",
+              b"\\t", b"\\n", b"\\r", b"\\\\", b"true", b"false", b"null",
+              b"-1.5e3", b"0x1", b"1_000", b"NaN", b"01", b"-0", b"1e400",
+              b"\xef\xbb\xbf", b"\xc3\xa9", b"\xff", b'"a,b"', b"<&>",
+              b"\x00"]
+
+
+def keys(shared):
+    """The most frequent object keys of the corpus, as '"key":'."""
+    count = {}
+    for name in ("twitter.json", "citm_catalog.json"):
+        with open(os.path.join(shared, "corpus", name), "rb") as f:
+            data = f.read()
+        for part in data.split(b'":')[:-1]:
+            k = part[part.rfind(b'"') + 1:]
+            if 0 < len(k) <= 24:
+                count[k] = count.get(k, 0) + 1
+    top = sorted(count, key=lambda k: -count[k])[:40]
+    return [b'"' + k + b'":' for k in top]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: seeds.py SHARED OUTDIR")
+    shared, out = sys.argv[1], sys.argv[2]
+    if not os.path.isdir(os.path.join(shared, "conformance")):
+        sys.exit("seeds.py: %s: no conformance/ there" % shared)
+    jd = json_seeds(shared, out)
+    csv_seeds(shared, out)
+    api_seeds(shared, jd, out)
+    with open(os.path.join(out, "json.dict"), "w") as f:
+        f.writelines(dict_line(t) for t in JSON_TOKENS + keys(shared))
+    with open(os.path.join(out, "csv.dict"), "w") as f:
+        f.writelines(dict_line(t) for t in CSV_TOKENS)
+    with open(os.path.join(out, "api.dict"), "w") as f:
+        f.writelines(dict_line(bytes([OP[o]])) for o in
+                     ("obj_begin", "obj_end", "arr_begin", "arr_end"))
+        f.write(dict_line(bytes([OP["key"], 0x81, 0x61])))
+        f.write(dict_line(bytes([OP["kv_str"], 0x81, 0x62, 0x81, 0x61])))
+        f.write(dict_line(bytes([OP["raw_str"], 4, 15, 18, 19, 20])))
+
+
+if __name__ == "__main__":
+    main()
