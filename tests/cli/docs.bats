@@ -74,7 +74,7 @@ expected_example_output() {
 
 @test "the example program is the one tests/unit/test_example.c runs" {
 	local t="$REPO/tests/unit/test_example.c"
-	[ -f "$t" ] || skip "tests/unit/test_example.c is not there"
+	[ -f "$t" ]
 	sed -n '/\/\* example begin \*\//,/\/\* example end \*\//p' "$t" |
 	    sed -e '1d' -e '$d' >"$BATS_TEST_TMPDIR/unit.c"
 	[ -s "$BATS_TEST_TMPDIR/unit.c" ]
