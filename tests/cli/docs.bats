@@ -75,8 +75,10 @@ expected_example_output() {
 @test "the example program is the one tests/unit/test_example.c runs" {
 	local t="$REPO/tests/unit/test_example.c"
 	[ -f "$t" ]
-	sed -n '/\/\* example begin \*\//,/\/\* example end \*\//p' "$t" |
-	    sed -e '1d' -e '$d' >"$BATS_TEST_TMPDIR/unit.c"
+	awk '$0 == "/* example end */" { exit }
+	    inblk { print }
+	    $0 == "/* example begin */" { inblk = 1 }' "$t" \
+	    >"$BATS_TEST_TMPDIR/unit.c"
 	[ -s "$BATS_TEST_TMPDIR/unit.c" ]
 	man3_example_block 1 >"$BATS_TEST_TMPDIR/man.c"
 	same "$BATS_TEST_TMPDIR/unit.c" "$BATS_TEST_TMPDIR/man.c"
