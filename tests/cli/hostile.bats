@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# hostile.bats - inputs built to hurt: deep nesting, huge flat containers,
+# a 1 GiB string, a million-digit number, a fast trickle of tiny values.
+# Checks exact results, bounded memory (peak RSS from /usr/bin/time) and
+# linear CPU time (a proportionality check, never a wall-clock limit).
+# Inputs over 4 GiB are in slow.bats.
+
+load helpers
+
+GEN=$BATS_TEST_DIRNAME/../data/h_gen.py
+
+# sanitized - true when $JENC is an ASan build (make check-asan): its
+# shadow memory and quarantine make RSS meaningless.
+sanitized() {
+	grep -q __asan_init "$JENC"
+}
+
+need_time() {
+	[ -x /usr/bin/time ] || skip "/usr/bin/time not installed (package time)"
+}
+
+# measure OUT ARGS... - run jenc ARGS with stdin from the caller, stdout to
+# OUT; sets status, CPU (user+sys seconds) and RSS (peak KiB).
+measure() {
+	local out=$1
+	shift
+	JCMD="jenc $*"
+	status=0
+	/usr/bin/time -f '%U %S %M' -o "$T/time" "$JENC" "$@" >"$out" \
+	    2>"$T/err" || status=$?
+	read -r CPU RSS <<EOF
+$(tail -n 1 "$T/time" | awk '{ printf "%.2f %d\n", $1 + $2, $3 }')
+EOF
+}
+
+# per_element_ratio CPU_BIG N_BIG CPU_SMALL N_SMALL - how many times more
+# CPU an element costs in the big run than in the small one (the small
+# run's time is taken as at least 0.01 s, the resolution of time(1)).
+per_element_ratio() {
+	awk -v cb="$1" -v nb="$2" -v cs="$3" -v ns="$4" 'BEGIN {
+		if (cs < 0.01) cs = 0.01
+		printf "%.2f\n", (cb / nb) / (cs / ns) }'
+}
+
+check_rss() {
+	echo "# $1: peak RSS $RSS KiB, CPU $CPU s" >&3
+	sanitized && return 0
+	[ "$RSS" -lt 16384 ] || fail "$1: peak RSS $RSS KiB, over 16 MiB"
+}
+
+@test "a million nested '[': depth error at the 10001st, nothing written" {
+	setup_jenc
+	python3 "$GEN" nested 1000000 >deep.json
+	jrun deep.json
+	expect_status 1
+	expect_out ''
+	[ "$(head -n 1 err)" = "jenc: deep.json:1:10001: nesting deeper than 10000 levels (see --max-depth)" ] ||
+	    fail "first line: $(head -n 1 err | head -c 300)"
+	check_error_reports deep.json="$T/err"
+}
+
+@test "a million nested '[' on stdin with --max-depth=2000000: end of input reported" {
+	setup_jenc
+	python3 "$GEN" nested 1000000 >deep.json
+	jrun --max-depth=2000000 < <(cat deep.json)
+	expect_status 1
+	expect_out ''
+	[ "$(head -n 1 err)" = "jenc: <stdin>:1:1000001: expected value or ']', found end of input" ] ||
+	    fail "first line: $(head -n 1 err | head -c 300)"
+	[ "$(wc -l <err)" = 3 ] || fail "stderr has $(wc -l <err) lines, not 3"
+}
+
+@test "a million nested arrays, balanced, with --max-depth=2000000: copied" {
+	setup_jenc
+	python3 "$GEN" nested 1000000 close >deep.json
+	jrun -c --max-depth=2000000 deep.json
+	expect_status 0
+	expect_err ''
+	{ cat deep.json; echo; } >expected
+	same_bytes expected out
+}
+
+@test "a million nested objects: depth error at the 10001st '{'" {
+	setup_jenc
+	python3 "$GEN" nested-obj 1000000 >deep.json
+	jrun deep.json
+	expect_status 1
+	expect_out ''
+	[ "$(head -n 1 err)" = "jenc: deep.json:1:50001: nesting deeper than 10000 levels (see --max-depth)" ] ||
+	    fail "first line: $(head -n 1 err | head -c 300)"
+}
+
+@test "10 million elements in one array: all there, linear CPU, small RSS" {
+	need_time
+	setup_jenc
+	python3 "$GEN" array 100000 >small.json
+	python3 "$GEN" array 10000000 >big.json
+	# ten copies of the small array: the same 10^6 element total as a
+	# tenth of the big one, so the startup cost hardly counts
+	measure lines.small small.json small.json small.json small.json \
+	    small.json small.json small.json small.json small.json small.json
+	expect_status 0
+	cpu_small=$CPU
+	measure out big.json
+	expect_status 0
+	expect_err ''
+	check_rss "10^7 elements"
+	# default indent: "[", one line per element, "]"
+	[ "$(wc -l <out)" = 10000002 ] || fail "$(wc -l <out) lines, expected 10000002"
+	[ "$(head -n 2 out)" = "[
+  0," ] || fail "output starts with $(head -c 40 out | od -c)"
+	[ "$(tail -n 2 out)" = "  0
+]" ] || fail "output ends with $(tail -c 40 out | od -c)"
+	[ "$(wc -l <lines.small)" = 1000020 ] || fail "small run: $(wc -l <lines.small) lines"
+	ratio=$(per_element_ratio "$CPU" 10000000 "$cpu_small" 1000000)
+	echo "# CPU per element, 10^7 vs 10^5 elements: ${ratio}x ($CPU s vs $cpu_small s for 10^6)" >&3
+	awk -v r="$ratio" 'BEGIN { exit !(r < 3) }' ||
+	    fail "an element of the 10^7 array costs ${ratio}x one of the 10^5 arrays"
+}
+
+@test "a million keys in one object: all there, linear CPU, small RSS" {
+	need_time
+	setup_jenc
+	python3 "$GEN" object 100000 >small.json
+	python3 "$GEN" object 1000000 >big.json
+	measure lines.small small.json small.json small.json small.json \
+	    small.json small.json small.json small.json small.json small.json
+	expect_status 0
+	cpu_small=$CPU
+	measure out big.json
+	expect_status 0
+	expect_err ''
+	check_rss "10^6 keys"
+	[ "$(wc -l <out)" = 1000002 ] || fail "$(wc -l <out) lines, expected 1000002"
+	[ "$(sed -n '2p;1000001p' out)" = '  "k0": 0,
+  "k999999": 999999' ] || fail "members: $(sed -n '2p;1000001p' out)"
+	ratio=$(per_element_ratio "$CPU" 1000000 "$cpu_small" 1000000)
+	echo "# CPU per key, 10^6 vs 10^5 keys: ${ratio}x" >&3
+	awk -v r="$ratio" 'BEGIN { exit !(r < 3) }' ||
+	    fail "a key of the 10^6 object costs ${ratio}x one of the 10^5 objects"
+}
+
+@test "a 1 GiB string through a pipe: copied whole, memory proportional" {
+	need_time
+	setup_jenc
+	n=1073741824
+	# an ASan build needs several times the memory and time
+	sanitized && n=67108864
+	mkfifo in.fifo out.fifo
+	python3 "$GEN" string $n >in.fifo 3>&- &
+	# count the output, check its first and last bytes and that all
+	# the others are 'a'
+	python3 -c '
+import sys
+f = sys.stdin.buffer
+n, first, tail, good = 0, b"", b"", True
+while True:
+    b = f.read(1 << 20)
+    if not b:
+        break
+    if n == 0:
+        first = b[:1]
+    body = (tail + b)[:-2] if n else b[1:-2]
+    good = good and body.count(b"a") == len(body)
+    tail = (tail + b)[-2:]
+    n += len(b)
+print(n, first.decode(), tail == b"\"\n", good)
+' <out.fifo >summary 3>&- &
+	checker=$!
+	measure out.fifo -c <in.fifo
+	wait "$checker"
+	expect_status 0
+	expect_err ''
+	[ "$(cat summary)" = "$((n + 3)) \" True True" ] ||
+	    fail "output summary (bytes, first byte, ends in quote-newline, all a): $(cat summary)"
+	echo "# string of $n bytes: peak RSS $RSS KiB, CPU $CPU s" >&3
+	sanitized || [ "$RSS" -lt $((3 * 1024 * 1024)) ] ||
+	    fail "peak RSS $RSS KiB for a 1 GiB string, over 3 GiB"
+}
+
+@test "a number with a million digits: copied verbatim" {
+	setup_jenc
+	python3 "$GEN" number 1000000 >num.json
+	jrun -c num.json
+	expect_status 0
+	expect_err ''
+	{ cat num.json; echo; } >expected
+	same_bytes expected out
+	{ printf '['; cat num.json; printf ']'; } >arr.json
+	jrun arr.json
+	expect_status 0
+	{ printf '[\n  '; cat num.json; printf '\n]\n'; } >expected
+	same_bytes expected out
+}
+
+@test "100,000 tiny values a second through a pipe: all arrive in order" {
+	setup_jenc
+	jrun -c < <(python3 "$GEN" bursts 20 10000 0.1)
+	expect_status 0
+	expect_err ''
+	seq 0 199999 >expected
+	same_bytes expected out
+}
