@@ -1,0 +1,57 @@
+# bench.mk - `make bench`: libjenc and the jenc CLI against other JSON tools
+# and libraries.  Included by the top Makefile.  See bench/RESULTS.md.
+#
+#   make bench           full run (about 20 minutes on 2 cores), writes
+#                        bench/RESULTS.md, bench/results.svg, bench/raw.txt
+#   make bench QUICK=1   smaller inputs and fewer runs (under 2 minutes);
+#                        writes the same files under build/bench/ only
+#   make deps-bench      install the peers (as root; else prints the
+#                        apt-get line)
+#
+# Generated inputs go to $(O)/bench/in/ (deterministic, seeded) and are
+# kept between runs.
+
+BENCH_O = $(O)/bench
+
+# The tools and libraries jenc is compared with, and what runs them.
+BENCH_PKGS = jq gojq yajl-tools python3 miller csvkit gnuplot-nox golang-go \
+	libyajl-dev libcjson-dev libjansson-dev libjson-c-dev libjsmn-dev
+
+BENCH_LIBS = -lyajl -lcjson -ljansson -ljson-c
+
+BENCH_BIN = $(BENCH_O)/libbench $(BENCH_O)/jsmnbench $(BENCH_O)/cmdbench \
+	$(BENCH_O)/jsoncanon $(BENCH_O)/gen
+
+.PHONY: deps-bench bench-bin
+
+deps-bench:
+	$(MAKE) deps EXTRA_PKGS='$(BENCH_PKGS)'
+
+bench-bin: $(BENCH_BIN)
+
+bench: deps-bench
+	$(MAKE) all
+	$(MAKE) bench-bin
+	O='$(O)' QUICK='$(QUICK)' bash bench/run.sh
+
+$(BENCH_O)/libbench: bench/libbench.c bench/libbench_jsonc.c bench/libbench.h \
+    bench/sha256.h lib/jenc.h $(O)/libjenc.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/libbench.c bench/libbench_jsonc.c \
+	    $(O)/libjenc.a $(BENCH_LIBS) $(LDLIBS)
+
+$(BENCH_O)/jsmnbench: bench/jsmnbench.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/jsmnbench.c
+
+$(BENCH_O)/cmdbench: bench/cmdbench.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/cmdbench.c
+
+$(BENCH_O)/jsoncanon: bench/jsoncanon.c bench/sha256.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/jsoncanon.c -lyajl
+
+$(BENCH_O)/gen: bench/gen.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/gen.c
