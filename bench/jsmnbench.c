@@ -46,7 +46,7 @@ slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *p;
-	long n;
+	long n = 0;
 
 	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET) != 0)

@@ -1007,7 +1007,7 @@ run_compare_memory(void)
 	static const struct cmp c = {
 		"CompareMemory",
 		{ mem_jenc, mem_yajl, mem_cjson, mem_jansson, mem_jsonc },
-		mem_capture, NULL, 1,
+		mem_capture, NULL, 1, 0,
 	};
 	jenc_opts o = { .flags = JENC_NO_NEWLINE };
 	struct memctx m = { 0 };
@@ -1269,7 +1269,7 @@ run_compare_stream(void)
 		"CompareStream",
 		{ stream_jenc, stream_yajl, stream_cjson, stream_jansson,
 		    stream_jsonc },
-		stream_capture, NULL, 1,
+		stream_capture, NULL, 1, 0,
 	};
 	struct streamctx s;
 
@@ -1448,7 +1448,7 @@ run_new_encoder_encode(void)
 	static const struct cmp c = {
 		"NewEncoderEncode",
 		{ map_jenc, map_yajl, map_cjson, map_jansson, map_jsonc },
-		map_capture, NULL, 1,
+		map_capture, NULL, 1, 0,
 	};
 	struct mapctx m;
 	int k;
@@ -1860,7 +1860,7 @@ run_large_output(const char *code_path, int copies)
 		"LargeOutput",
 		{ large_jenc, large_yajl, large_cjson, large_jansson,
 		    large_jsonc },
-		large_capture, NULL, 0,
+		large_capture, NULL, 0, 0,
 	};
 	jenc_opts o = { .flags = JENC_NO_NEWLINE };
 	struct largectx l;
