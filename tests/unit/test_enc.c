@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -717,6 +718,22 @@ test_output_calls(void)
 		CHECK_EQ(jenc_release(e), 0);
 	}
 
+	TEST("jenc_take in the middle of a value") {
+		e = mem(2, 0);
+		CHECK_EQ(jenc_obj_begin(e), 0);
+		CHECK_EQ(jenc_key(e, "a", 1), 0);
+		CHECK_TAKE(e, "{\n  \"a\": ");
+		CHECK_EQ(jenc_depth(e), 1);
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_i64(e, 1), 0);
+		CHECK_TAKE(e, "[\n    1");
+		CHECK_EQ(jenc_i64(e, 2), 0);
+		CHECK_EQ(jenc_arr_end(e), 0);
+		CHECK_EQ(jenc_obj_end(e), 0);
+		CHECK_TAKE(e, ",\n    2\n  ]\n}\n");
+		CHECK_EQ(jenc_release(e), 0);
+	}
+
 	TEST("jenc_segments over a multi-segment output equals jenc_take") {
 		e = mem(0, 0);
 		s = repeat("0123456789abcdef", 64);	/* 1 KiB */
@@ -953,6 +970,33 @@ test_sink(void)
 	free(c.buf);
 	memset(&c, 0, sizeof c);
 
+	TEST("sink: release after an error writes nothing more") {
+		e = jenc_get_sink(coll_sink, &c, NULL);
+		CHECK_EQ(jenc_i64(e, 1), 0);
+		CHECK_EQ(jenc_flush(e), 0);
+		CHECK_EQ(jenc_i64(e, 2), 0);
+		CHECK_EQ(jenc_key(e, "k", 1), JENC_E_STATE);
+		CHECK_EQ(jenc_release(e), JENC_E_STATE);
+		CHECK_STR(c.buf, c.len, "1\n");
+	}
+	free(c.buf);
+	memset(&c, 0, sizeof c);
+
+	TEST("sink: release with JENC_HOLD writes an incomplete value") {
+		jenc_opts h = { 0, JENC_HOLD, 0 };
+
+		e = jenc_get_sink(coll_sink, &c, &h);
+		CHECK_EQ(jenc_i64(e, 1), 0);
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_i64(e, 2), 0);
+		CHECK_EQ(jenc_flush(e), 0);
+		CHECK_STR(c.buf, c.len, "1\n");
+		CHECK_EQ(jenc_release(e), JENC_E_INCOMPLETE);
+		CHECK_STR(c.buf, c.len, "1\n[2");
+	}
+	free(c.buf);
+	memset(&c, 0, sizeof c);
+
 	TEST("sink: indented output through the sink") {
 		jenc_opts o = { .indent = 2 };
 
@@ -1011,6 +1055,51 @@ test_fd(void)
 		CHECK_STR(r.buf, r.len, want);
 		free(want);
 		free(r.buf);
+	}
+
+	TEST("jenc_get_fd on a non-blocking pipe waits and delivers all") {
+		memset(&r, 0, sizeof r);
+		CHECK_EQ(pipe(pfd), 0);
+		CHECK_EQ(fcntl(pfd[1], F_SETFL, O_NONBLOCK), 0);
+		r.fd = pfd[0];
+		e = jenc_get_fd(pfd[1], NULL);
+		s = repeat("nonblocking ", 100000);	/* 1.2 MB */
+		CHECK_EQ(pthread_create(&th, NULL, read_all, &r), 0);
+		/* Each write is far larger than the pipe's buffer, so some
+		 * must meet EAGAIN and wait. */
+		for (int i = 0; i < 4; i++)
+			CHECK_EQ(jenc_str(e, s, 1200000), 0);
+		CHECK_EQ(jenc_release(e), 0);
+		/* the descriptor is still the caller's, and open */
+		CHECK(fcntl(pfd[1], F_GETFD) != -1);
+		close(pfd[1]);
+		pthread_join(th, NULL);
+		close(pfd[0]);
+		{
+			char *item = cat("\"", s, "\"\n", NULL);
+
+			want = repeat(item, 4);
+			free(item);
+		}
+		CHECK_EQ(r.len, strlen(want));
+		CHECK(r.buf != NULL && strcmp(r.buf, want) == 0);
+		free(want);
+		free(s);
+		free(r.buf);
+	}
+
+	TEST("jenc_get_fd on a pipe with no reader: JENC_E_IO, EPIPE") {
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+
+		CHECK_EQ(pipe(pfd), 0);
+		close(pfd[0]);
+		e = jenc_get_fd(pfd[1], NULL);
+		CHECK_EQ(jenc_null(e), 0);
+		CHECK_EQ(jenc_flush(e), JENC_E_IO);
+		CHECK_EQ(jenc_errno(e), EPIPE);
+		CHECK_EQ(jenc_release(e), JENC_E_IO);
+		close(pfd[1]);
+		signal(SIGPIPE, old);
 	}
 
 	TEST("jenc_get_fd on /dev/full: JENC_E_IO, ENOSPC") {

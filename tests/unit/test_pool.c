@@ -256,6 +256,29 @@ test_steady(void)
 		CHECK_EQ(bad, 0);
 	}
 
+	TEST("32 encoders in use at once, 1000 times: no allocation") {
+		jenc_enc *many[32];
+
+		bad = 0;
+		for (int round = 0; round < 1001; round++) {
+			if (round == 1)
+				m0 = mallocs();
+			for (int j = 0; j < 32; j++) {
+				many[j] = jenc_get_mem(NULL);
+				small_doc(many[j], 7);
+			}
+			for (int j = 0; j < 32; j++) {
+				if (copy_out(many[j]) < 0 ||
+				    strcmp(outbuf, small_want) != 0)
+					bad++;
+				if (jenc_release(many[j]) != 0)
+					bad++;
+			}
+		}
+		CHECK_EQ(mallocs() - m0, 0);
+		CHECK_EQ(bad, 0);
+	}
+
 	TEST("one memory encoder, jenc_reset after each value: no allocation") {
 		e = jenc_get_mem(NULL);
 		small_doc(e, 7);
