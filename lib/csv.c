@@ -101,7 +101,7 @@ struct csv {
 
 	/* The record being parsed, and the parser's saved state. */
 	struct csv_field *f;
-	size_t nf, cap_f;
+	size_t nf, cap_f, nf_max;	/* cap_f in bytes, nf_max in fields */
 	char *scr;
 	size_t slen, cap_s;
 	int st;
@@ -231,6 +231,8 @@ csv_scr_add(struct csv *c, struct csv_field *cur, const char *s, size_t n)
 		cur->flags |= F_SCRATCH;
 		cur->off = c->slen;
 	}
+	if (n == 0)
+		return 0;
 	if (c->slen + n > c->cap_s &&
 	    csv_grow((void **)&c->scr, &c->cap_s, c->slen + n, 4096))
 		return -1;
@@ -239,7 +241,17 @@ csv_scr_add(struct csv *c, struct csv_field *cur, const char *s, size_t n)
 	return 0;
 }
 
-/* The field's last segment is rec[seg, end): finish it. */
+static int
+csv_fields_grow(struct csv *c)
+{
+	if (csv_grow((void **)&c->f, &c->cap_f, (c->nf + 1) * sizeof *c->f,
+	    64 * sizeof *c->f))
+		return -1;
+	c->nf_max = c->cap_f / sizeof *c->f;
+	return 0;
+}
+
+/* The field's last segment is rec[seg, end): add the field to the record. */
 static int
 csv_field_end(struct csv *c, struct csv_field *cur, const char *rec,
     size_t seg, size_t end)
@@ -252,11 +264,26 @@ csv_field_end(struct csv *c, struct csv_field *cur, const char *rec,
 		cur->off = seg;
 		cur->len = end - seg;
 	}
-	if ((c->nf + 1) * sizeof *c->f > c->cap_f &&
-	    csv_grow((void **)&c->f, &c->cap_f, (c->nf + 1) * sizeof *c->f,
-	    64 * sizeof *c->f))
+	if (c->nf == c->nf_max && csv_fields_grow(c))
 		return -1;
 	c->f[c->nf++] = *cur;
+	return 0;
+}
+
+/* csv_field_end() with the common case (a slice of the window, room in
+ * c->f) inline: it runs once per field. */
+static inline int
+csv_field_add(struct csv *c, struct csv_field *cur, const char *rec,
+    size_t seg, size_t end)
+{
+	struct csv_field *f;
+
+	if ((cur->flags & F_SCRATCH) || c->nf == c->nf_max)
+		return csv_field_end(c, cur, rec, seg, end);
+	f = &c->f[c->nf++];
+	f->off = seg;
+	f->len = end - seg;
+	f->flags = cur->flags;
 	return 0;
 }
 
@@ -282,6 +309,54 @@ csv_utf8(const unsigned char *u, size_t i, size_t n, int eof)
 	return jenc_utf8_seq(u + i, k, &cp) == k ? (int)k : -1;
 }
 
+/* ---- scanning ------------------------------------------------------------ */
+
+#define ONES ((uint64_t)0x0101010101010101ULL)
+#define HIGHS ((uint64_t)0x8080808080808080ULL)
+
+/*
+ * The index of the first byte of u[i..n) whose class in cls is not
+ * C_PLAIN, or n.  Eight bytes at a time where that is cheap (a little
+ * endian GCC or Clang): a word is skipped when it holds no byte below 0x20,
+ * none from 0x80, and none equal to the delimiter, '"' or '\\' (the only
+ * other bytes that can have a class; d is the delimiter times ONES).  In
+ * each test the lowest flagged byte is a true hit, so the first candidate
+ * is exact; the table decides whether it matters here.
+ */
+static inline size_t
+csv_skip(const unsigned char *u, size_t i, size_t n, const unsigned char *cls,
+    uint64_t d)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n - i >= 8) {
+		uint64_t w, m, q, b;
+
+		memcpy(&w, u + i, 8);
+		q = w ^ (ONES * '"');
+		b = w ^ (ONES * '\\');
+		d ^= w;
+		m = ((w - ONES * 0x20) & ~w) | w | ((d - ONES) & ~d) |
+		    ((q - ONES) & ~q) | ((b - ONES) & ~b);
+		d ^= w;
+		m &= HIGHS;
+		if (m == 0) {
+			i += 8;
+			continue;
+		}
+		i += (size_t)__builtin_ctzll(m) >> 3;
+		if (cls[u[i]] != C_PLAIN)
+			return i;
+		i++;
+	}
+#else
+	(void)d;
+#endif
+	while (i < n && cls[u[i]] == C_PLAIN)
+		i++;
+	return i;
+}
+
 /* ---- the record parsers ----------------------------------------------- */
 
 /*
@@ -302,6 +377,7 @@ csv_parse_csv(struct csv *c, const char *rec, size_t n, size_t *used)
 	size_t i = c->i, seg = c->seg, lstart = c->lstart;
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
+	uint64_t dw = ONES * c->delim;
 	int eof = c->eof, k;
 
 	switch (c->st) {
@@ -334,8 +410,7 @@ field:
 
 quoted:
 	for (;;) {
-		while (i < n && qcls[u[i]] == C_PLAIN)
-			i++;
+		i = csv_skip(u, i, n, qcls, dw);
 		if (i == n) {
 			if (!eof) {
 				c->st = S_QUOTED;
@@ -406,7 +481,7 @@ closed:
 		goto more;
 	}
 	if (i == n || ucls[u[i]] == C_DELIM || u[i] == '\n' || u[i] == '\r') {
-		if (csv_field_end(c, &cur, rec, seg, i - 1))
+		if (csv_field_add(c, &cur, rec, seg, i - 1))
 			return csv_nomem(c);
 		goto field_done;
 	}
@@ -418,8 +493,7 @@ closed:
 
 unquoted:
 	for (;;) {
-		while (i < n && ucls[u[i]] == C_PLAIN)
-			i++;
+		i = csv_skip(u, i, n, ucls, dw);
 		if (i == n) {
 			if (!eof) {
 				c->st = S_UNQUOTED;
@@ -452,7 +526,7 @@ unquoted:
 		}
 	}
 unquoted_end:
-	if (csv_field_end(c, &cur, rec, seg, i))
+	if (csv_field_add(c, &cur, rec, seg, i))
 		return csv_nomem(c);
 
 field_done:
@@ -520,6 +594,7 @@ csv_parse_tsv(struct csv *c, const char *rec, size_t n, size_t *used)
 	size_t i = c->i, seg = c->seg, lstart = c->lstart, end;
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
+	uint64_t dw = ONES * c->delim;
 	int eof = c->eof, k;
 	char d;
 
@@ -532,8 +607,7 @@ field:
 	seg = i;
 unquoted:
 	for (;;) {
-		while (i < n && ucls[u[i]] == C_PLAIN)
-			i++;
+		i = csv_skip(u, i, n, ucls, dw);
 		if (i == n) {
 			if (!eof)
 				goto more;
@@ -582,7 +656,7 @@ field_end:
 	/* a CR before the LF is part of the line end */
 	if (i < n && u[i] == '\n' && end > seg && u[end - 1] == '\r')
 		end--;
-	if (csv_field_end(c, &cur, rec, seg, end))
+	if (csv_field_add(c, &cur, rec, seg, end))
 		return csv_nomem(c);
 	if (i < n && u[i] != '\n') {
 		i++;
@@ -814,8 +888,9 @@ csv_names_release(struct csv_names *nm)
 static inline const char *
 csv_field_ptr(const struct csv *c, const struct csv_field *f)
 {
-	return (f->flags & F_SCRATCH) ? c->scr + f->off :
-	    c->data + c->rec + f->off;
+	if (f->flags & F_SCRATCH)
+		return f->len ? c->scr + f->off : "";
+	return c->data + c->rec + f->off;
 }
 
 static inline int

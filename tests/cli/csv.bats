@@ -529,13 +529,13 @@ PY
 	same_bytes file.out out "output from a pipe"
 	[ "$(head -c 60 out)" = '[{"id":17,"text":"a \"quoted\" text, with a comma","n":3.25,' ] ||
 	    fail "$(head -c 200 out)"
+	[ -x /usr/bin/time ] || skip "GNU time is not installed (apt-get install time)"
 	local kb
-	kb=$(python3 -c '
-import resource, subprocess, sys
-with open("big.csv", "rb") as f:
-    subprocess.run([sys.argv[1], "-f", "csv", "-l"], stdin=f, stdout=subprocess.DEVNULL, check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$JENC")
-	[ "$kb" -lt 16384 ] || fail "peak RSS $kb KiB, expected under 16 MiB"
+	kb=$(/usr/bin/time -f %M "$JENC" -f csv -l <big.csv 2>&1 >/dev/null)
+	echo "# peak RSS $kb KiB" >&3
+	# an ASan build (make check-asan): shadow memory makes RSS meaningless
+	grep -q __asan_init "$JENC" ||
+	    [ "$kb" -lt 16384 ] || fail "peak RSS $kb KiB, expected under 16 MiB"
 }
 
 # The FIFO tests: a writer sends input a piece at a time and reads the
