@@ -1,12 +1,13 @@
 /*
  * cmdbench.c - time a command over an input file, with its peak RSS.
  *
- *	cmdbench [-n RUNS] [-w WARMUPS] [-i FILE] [-p] [-s BYTES] [-l LABEL]
- *	    [-S SUMMARY] -- COMMAND [ARG]...
+ *	cmdbench [-n RUNS] [-w WARMUPS] [-i FILE] [-p] [-o OUT] [-s BYTES]
+ *	    [-l LABEL] [-S SUMMARY] -- COMMAND [ARG]...
  *
  * Runs COMMAND (no shell) WARMUPS times unmeasured, then RUNS times, with
  * stdin from FILE (-p: through a pipe that a feeder process fills from
- * FILE, as `cat FILE | COMMAND` would) and stdout to /dev/null.  For each
+ * FILE, as `cat FILE | COMMAND` would) and stdout to /dev/null, or to OUT
+ * (truncated each run) so that a single slow run can also be checked.  For each
  * measured run it prints a Go benchmark line, which benchstat reads:
  *
  *	BenchmarkLABEL 1 NS ns/op MBPS MB/s RSS peak-RSS-bytes
@@ -99,7 +100,8 @@ feed(const char *path, int wfd)
 
 /* One run: returns wall ns, sets *rss_kib. */
 static uint64_t
-run_once(char **argv, const char *input, int pipe_mode, long *rss_kib)
+run_once(char **argv, const char *input, int pipe_mode, const char *output,
+    long *rss_kib)
 {
 	struct rusage ru;
 	uint64_t t0, t1;
@@ -120,7 +122,8 @@ run_once(char **argv, const char *input, int pipe_mode, long *rss_kib)
 	if ((pid = fork()) < 0)
 		die("fork");
 	if (pid == 0) {
-		int in, out = open("/dev/null", O_WRONLY);
+		int in, out = open(output ? output : "/dev/null",
+		    O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		if (pipe_mode) {
 			in = pfd[0];
@@ -169,13 +172,13 @@ cmp_u64(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	const char *input = NULL, *label = "Cmd", *summary = NULL;
+	const char *input = NULL, *output = NULL, *label = "Cmd", *summary = NULL;
 	long runs = 5, warmups = 1, size = -1, rss, max_rss = 0;
 	uint64_t *ns, median;
 	int ch, pipe_mode = 0;
 	long i;
 
-	while ((ch = getopt(argc, argv, "n:w:i:ps:l:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "n:w:i:po:s:l:S:")) != -1) {
 		switch (ch) {
 		case 'n':
 			runs = parse_num(optarg, "-n");
@@ -188,6 +191,9 @@ main(int argc, char **argv)
 			break;
 		case 'p':
 			pipe_mode = 1;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 's':
 			size = parse_num(optarg, "-s");
@@ -205,7 +211,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (*argv == NULL || runs < 1 || (pipe_mode && input == NULL)) {
 		fprintf(stderr, "usage: cmdbench [-n runs] [-w warmups] [-i file]"
-		    " [-p] [-s bytes] [-l label] [-S summary] -- command...\n");
+		    " [-p] [-o out] [-s bytes] [-l label] [-S summary] -- command...\n");
 		return 2;
 	}
 	if (size < 0) {
@@ -218,9 +224,9 @@ main(int argc, char **argv)
 	if ((ns = calloc((size_t)runs, sizeof(*ns))) == NULL)
 		die("calloc");
 	for (i = 0; i < warmups; i++)
-		run_once(argv, input, pipe_mode, &rss);
+		run_once(argv, input, pipe_mode, output, &rss);
 	for (i = 0; i < runs; i++) {
-		ns[i] = run_once(argv, input, pipe_mode, &rss);
+		ns[i] = run_once(argv, input, pipe_mode, output, &rss);
 		if (rss > max_rss)
 			max_rss = rss;
 		printf("Benchmark%s 1 %llu ns/op %.2f MB/s %ld peak-RSS-bytes\n",

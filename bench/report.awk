@@ -1,0 +1,314 @@
+# report.awk - the tables of bench/RESULTS.md (called by bench/report.sh).
+#
+# Input files, in order: rows.tsv (one CLI comparison row per line:
+# key table input size tool cmd check runs median_ns min_ns max_ns
+# rss_kib note), raw-lib.txt (libbench's Go benchmark lines),
+# lib-checks.txt (libbench's "check NAME: RESULT" lines).  Writes
+# markdown to stdout and the chart's data to the file named by -v chart.
+
+function mbps(size, ns) { return ns > 0 ? size * 1000 / ns : 0 }
+function fnum(x) {
+	if (x >= 100) return sprintf("%.0f", x)
+	if (x >= 10) return sprintf("%.1f", x)
+	return sprintf("%.2f", x)
+}
+function ftime(ns) {
+	if (ns >= 1e10) return sprintf("%.1f s", ns / 1e9)
+	if (ns >= 1e9) return sprintf("%.2f s", ns / 1e9)
+	if (ns >= 1e6) return sprintf("%.1f ms", ns / 1e6)
+	return sprintf("%.0f µs", ns / 1e3)
+}
+function fsize(b) {
+	if (b >= 1e9) return sprintf("%.2f GB", b / 1e9)
+	if (b >= 1e6) return sprintf("%.1f MB", b / 1e6)
+	return sprintf("%.0f kB", b / 1e3)
+}
+function frss(kib) { return sprintf("%.1f MiB", kib / 1024) }
+function fratio(r) { return r >= 10 ? sprintf("%.0f×", r) : sprintf("%.2f×", r) }
+function md(s) { gsub(/\|/, "\\|", s); return s }
+
+# median of the space-separated numbers in s; sets MIN and MAX
+function median(s,    a, n, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	MIN = a[1]; MAX = a[n]
+	if (n % 2) return a[(n + 1) / 2]
+	return (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+# the row of a block whose tool name starts with prefix (timed rows only)
+function find(blk, prefix,    i) {
+	for (i = 1; i <= nrow; i++)
+		if (blockof[i] == blk && index(tool[i], prefix) == 1 && med[i] > 0)
+			return i
+	return 0
+}
+function findany(tbl, inpat, prefix,    b) {
+	for (b = 1; b <= nblk; b++)
+		if (btable[b] == tbl && binput[b] ~ inpat)
+			return find(b, prefix)
+	return 0
+}
+
+function target(what, figure, ok) {
+	ntarget++
+	printf("| %s | %s | %s |\n", what, figure, ok == "" ? "not measured" : (ok ? "**met**" : "**not met**"))
+}
+# ratio target: jenc row j at least k times the throughput of row p
+function ratio_target(what, j, p, k,    r) {
+	if (!j || !p) { target(what, "a row is missing (see the tables)", ""); return }
+	r = mbps(size[j], med[j]) / mbps(size[p], med[p])
+	target(what, sprintf("%s (%s vs %s MB/s)", fratio(r), fnum(mbps(size[j], med[j])), fnum(mbps(size[p], med[p]))), r >= k)
+}
+
+BEGIN { FS = "\t" }
+
+FILENAME ~ /rows\.tsv$/ {
+	nrow++
+	key[nrow] = $1; table[nrow] = $2; input[nrow] = $3; size[nrow] = $4
+	tool[nrow] = $5; cmd[nrow] = $6; check[nrow] = $7; runs[nrow] = $8
+	med[nrow] = $9; mn[nrow] = $10; mx[nrow] = $11; rss[nrow] = $12
+	note[nrow] = $13
+	bk = $2 == "csv" ? $2 : $2 SUBSEP $3
+	if (!(bk in blkid)) {
+		blkid[bk] = ++nblk; btable[nblk] = $2; binput[nblk] = $3
+	}
+	blockof[nrow] = blkid[bk]
+	next
+}
+
+FILENAME ~ /raw-lib\.txt$/ && /^Benchmark/ {
+	n = split($0, f, /[ \t]+/)
+	name = substr(f[1], 10)
+	if (!(name in lseen)) { lseen[name] = 1; lname[++nl] = name }
+	for (i = 3; i < n; i += 2) {
+		u = f[i + 1]; v = f[i]
+		if (u == "ns/op") lns[name] = lns[name] " " v
+		else if (u == "MB/s") lmb[name] = lmb[name] " " v
+		else if (u == "wasted-B/op") lwaste[name] = lwaste[name] " " v
+		else if (u == "B/op" || u == "allocs/op" || u == "malloc-calls/op") {
+			if (!((name, u) in lmax) || v + 0 > lmax[name, u] + 0)
+				lmax[name, u] = v
+		}
+	}
+	next
+}
+
+FILENAME ~ /lib-checks\.txt$/ && /^check / {
+	name = $0; sub(/^check /, "", name); sub(/: .*/, "", name)
+	res = $0; sub(/^check [^:]*: /, "", res)
+	lcheck[name] = res
+	if (!(name in lseen)) { lseen[name] = 1; lname[++nl] = name }
+	next
+}
+
+END {
+	title["compact"] = "Compact re-encoding (`jenc -c`, Go's json.Compact)"
+	title["indent2"] = "Indented with 2 spaces (jenc's default, Go's json.Indent)"
+	title["indent4"] = "Indented with 4 spaces (json_reformat's and python's own indent)"
+	title["html"] = "HTML-escaped compact output (Go's json.HTMLEscape)"
+	title["csv"] = "CSV to JSON"
+	order = "compact indent2 indent4 html csv"
+
+	# ---- targets ----
+	mixed = "^mixed-"; nd = "^amazon-"
+	print "## Targets"
+	print ""
+	print "| target | figure | result |"
+	print "| --- | --- | --- |"
+	j = findany("compact", mixed, "jenc"); p = findany("compact", mixed, "json_reformat")
+	ratio_target("50 MB document: `jenc -c` >= 2x faster than `json_reformat -m`", j, p, 2)
+	p = findany("compact", mixed, "jq ")
+	ratio_target("50 MB document: `jenc -c` >= 25x faster than `jq -c .`", j, p, 25)
+	j2 = findany("indent2", mixed, "jenc"); p = findany("indent2", mixed, "jq ")
+	ratio_target("50 MB document: `jenc` (indent 2) >= 20x faster than `jq .`", j2, p, 20)
+	j4 = findany("indent4", mixed, "jenc"); p = findany("indent4", mixed, "json_reformat")
+	ratio_target("50 MB document: `jenc --indent=4` >= 2x faster than `json_reformat` (4 spaces)", j4, p, 2)
+	jn = findany("compact", nd, "jenc"); p = findany("compact", nd, "jq ")
+	ratio_target("50 MB NDJSON: `jenc -c` >= 10x faster than `jq -c .`", jn, p, 10)
+	p = findany("compact", mixed, "jsmn")
+	if (j && p) {
+		r = mbps(size[j], med[j]) / mbps(size[p], med[p])
+		target("50 MB document: end-to-end `jenc -c` >= 60% of jsmn's tokenizing speed",
+		    sprintf("%.0f%% (%s vs %s MB/s)", 100 * r, fnum(mbps(size[j], med[j])), fnum(mbps(size[p], med[p]))), r >= 0.6)
+	} else
+		target("50 MB document: end-to-end `jenc -c` >= 60% of jsmn's tokenizing speed", "a row is missing", "")
+	maxr = 0; maxi = 0
+	for (i = 1; i <= nrow; i++)
+		if (index(tool[i], "jenc") == 1 && rss[i] > maxr) { maxr = rss[i]; maxi = i }
+	if (maxi)
+		target("peak RSS < 16 MiB in every jenc mode",
+		    sprintf("largest %s (`%s`, %s)", frss(maxr), md(tool[maxi]), input[maxi]), maxr < 16384)
+	c = findany("csv", ".", "jenc --from csv -c"); p = findany("csv", ".", "mlr --icsv --ojson")
+	ratio_target("CSV: `jenc --from csv -c` >= 20x faster than `mlr --icsv --ojson cat`", c, p, 20)
+	p = findany("csv", ".", "csvjson")
+	ratio_target("CSV: `jenc --from csv -c` >= 300x faster than csvjson (throughput; csvjson on a slice)", c, p, 300)
+	for (k = 1; k <= 2; k++) {
+		t = k == 1 ? "jenc --from csv --lines" : "jenc --from csv -c -t"
+		p = findany("csv", ".", t)
+		if (c && p) {
+			r = mbps(size[c], med[c]) / mbps(size[p], med[p])
+			target(sprintf("CSV: `%s` within 20%% of plain `-c`", t),
+			    sprintf("%+.0f%% time (%s vs %s MB/s)", 100 * (r - 1), fnum(mbps(size[p], med[p])), fnum(mbps(size[c], med[c]))), r <= 1.2)
+		} else
+			target(sprintf("CSV: `%s` within 20%% of plain `-c`", t), "a row is missing", "")
+	}
+	# library: zero allocations and 2x the fastest peer
+	bad = ""; njenc = 0
+	for (i = 1; i <= nl; i++) {
+		nm = lname[i]
+		if (!(nm in lns)) continue
+		if (nm ~ /\// && nm !~ /\/jenc$/ && nm !~ /^Timestamp\//) continue
+		njenc++
+		if (lmax[nm, "allocs/op"] + 0 != 0)
+			bad = bad sprintf("%s%s %s allocs/op", bad == "" ? "" : "; ", nm, lmax[nm, "allocs/op"])
+	}
+	if (njenc)
+		target("library: 0 allocs/op after warm-up in every jenc benchmark",
+		    bad == "" ? sprintf("0 in all %d", njenc) : "not 0: " bad, bad == "")
+	ncmp = split("CompareMemory CompareStream NewEncoderEncode LargeOutput AllocationWastage", cmps, " ")
+	for (k = 1; k <= ncmp; k++) {
+		cj = cmps[k] "/jenc"
+		if (!(cj in lns)) continue
+		jm = median(lns[cj]); best = 0; bestn = ""
+		for (i = 1; i <= nl; i++) {
+			nm = lname[i]
+			if (index(nm, cmps[k] "/") != 1 || nm == cj || !(nm in lns)) continue
+			m = median(lns[nm])
+			if (best == 0 || m < best) { best = m; bestn = substr(nm, length(cmps[k]) + 2) }
+		}
+		if (best > 0)
+			target(sprintf("library %s: >= 2x faster than the fastest other library", cmps[k]),
+			    sprintf("%s faster than %s (%s vs %s ns/op)", fratio(best / jm), bestn, fnum(jm), fnum(best)), best / jm >= 2)
+	}
+	print ""
+
+	# ---- CLI tables ----
+	print "## Command-line comparisons"
+	print ""
+	print "MB/s is input bytes (10^6) per second of wall time, median over the runs, with the"
+	print "fastest and slowest run; time is the median; peak RSS is the largest of the runs."
+	print "\"jenc ahead\" is jenc's throughput over the tool's (above 1: jenc is faster); for"
+	print "the jsmn row it is jenc's share of jsmn's tokenizing speed."
+	print ""
+	n = split(order, ord, " ")
+	for (o = 1; o <= n; o++) {
+		t = ord[o]
+		printed = 0
+		for (b = 1; b <= nblk; b++) {
+			if (btable[b] != t) continue
+			if (!printed) { printf("### %s\n\n", title[t]); printed = 1 }
+			ref = find(b, "jenc")
+			if (t == "csv")
+				printf("Input: generated CSV `%s`, %s; csvjson is too slow for it and runs on the first rows only (same generator and seed); its ratio compares throughputs, jenc on the full file against csvjson on the slice.\n\n",
+				    binput[b], fsize(size[ref ? ref : 1]))
+			else {
+				for (i = 1; i <= nrow; i++) if (blockof[i] == b) break
+				printf("Input: `%s`, %s%s\n\n", binput[b], fsize(size[i]),
+				    binput[b] ~ /^doc-/ ? ", fed through a pipe" : "")
+			}
+			print "| tool | command | output | MB/s (min–max) | time | peak RSS | jenc ahead |"
+			print "| --- | --- | --- | --- | --- | --- | --- |"
+			for (pass = 1; pass <= 2; pass++)
+				for (i = 1; i <= nrow; i++) {
+					if (blockof[i] != b) continue
+					if ((pass == 1) != (i == ref)) continue
+					if (med[i] <= 0) {
+						printf("| %s | `%s` | %s | – | – | – | – |\n", md(tool[i]), md(cmd[i]), check[i])
+						continue
+					}
+					r = ""
+					if (ref && i != ref) {
+						x = mbps(size[ref], med[ref]) / mbps(size[i], med[i])
+						if (tool[i] ~ /^jsmn/) r = sprintf("%.0f%% of it", 100 * x)
+						else if (index(tool[i], "jenc") == 1 && input[i] != input[ref]) r = "–"
+						else if (index(tool[i], "jenc") == 1) r = sprintf("takes %+.0f%% the time of `%s`", 100 * (x - 1), md(tool[ref]))
+						else r = fratio(x)
+					} else if (i == ref)
+						r = "1×"
+					printf("| %s | `%s` | %s | %s (%s–%s) | %s | %s | %s |\n", md(tool[i]), md(cmd[i]),
+					    check[i], fnum(mbps(size[i], med[i])), fnum(mbps(size[i], mx[i])), fnum(mbps(size[i], mn[i])),
+					    ftime(med[i]), tool[i] ~ /^jsmn/ ? "–" : frss(rss[i]),
+					    r (note[i] != "" && note[i] != "ceiling" ? " (" note[i] ")" : "") \
+					    (t == "csv" && input[i] != input[ref] ? " (" input[i] ", " fsize(size[i]) ")" : ""))
+				}
+			print ""
+		}
+	}
+
+	# ---- library tables ----
+	print "## Library benchmarks"
+	print ""
+	print "From `build/bench/libbench`; ns/op is the median of the reported loops (min–max);"
+	print "B/op and allocs/op are the largest of them.  For jenc they come from"
+	print "jenc_pool_stats_get(), and malloc-calls/op counts every allocation call the"
+	print "process made in the loop (a cross-check)."
+	print ""
+	print "### Go's streaming encoder benchmarks (jenc only)"
+	print ""
+	print "| benchmark | ns/op (min–max) | B/op | allocs/op | malloc-calls/op |"
+	print "| --- | --- | --- | --- | --- |"
+	for (i = 1; i <= nl; i++) {
+		nm = lname[i]
+		if (!(nm in lns) || (nm ~ /\// && nm !~ /^Timestamp\//)) continue
+		m = median(lns[nm])
+		printf("| %s | %s (%s–%s) | %s | %s | %s |\n", nm, fnum(m), fnum(MIN), fnum(MAX),
+		    lmax[nm, "B/op"], lmax[nm, "allocs/op"], lmax[nm, "malloc-calls/op"])
+	}
+	print ""
+	print "### Against yajl_gen, cJSON, jansson and json-c"
+	print ""
+	for (k = 1; k <= ncmp; k++) {
+		cj = cmps[k] "/jenc"
+		if (!(cj in lns) && !(cj in lcheck)) continue
+		printf("#### %s\n\n", cmps[k])
+		waste = cmps[k] == "AllocationWastage"
+		printf("| library | output | ns/op (min–max) | MB/s | B/op | allocs/op |%s jenc ahead |\n",
+		    waste ? " wasted B/op |" : "")
+		printf("| --- | --- | --- | --- | --- | --- |%s --- |\n", waste ? " --- |" : "")
+		jm = (cj in lns) ? median(lns[cj]) : 0
+		for (i = 1; i <= nl; i++) {
+			nm = lname[i]
+			if (index(nm, cmps[k] "/") != 1) continue
+			lib = substr(nm, length(cmps[k]) + 2)
+			ck = lcheck[nm]; sub(/ \(.*/, "", ck)
+			if (!(nm in lns)) {
+				printf("| %s | %s | – | – | – | – |%s – |\n", lib, ck, waste ? " – |" : "")
+				continue
+			}
+			m = median(lns[nm]); lo = MIN; hi = MAX
+			mb = (nm in lmb) ? fnum(median(lmb[nm])) : "–"
+			w = waste ? " " sprintf("%.0f", median(lwaste[nm])) " |" : ""
+			printf("| %s | %s | %s (%s–%s) | %s | %s | %s |%s %s |\n", lib, ck, fnum(m), fnum(lo), fnum(hi),
+			    mb, lmax[nm, "B/op"], lmax[nm, "allocs/op"], w, jm > 0 ? fratio(m / jm) : "–")
+		}
+		print ""
+	}
+
+	# ---- chart data ----
+	if (chart != "") {
+		ncol = split("jenc|Go encoding/json|json_reformat|jq |gojq|python3|mlr --icsv --ojson|csvjson|jsmn", col, "|")
+		split("jenc|Go encoding/json|json_reformat|jq|gojq|python3 json.tool|mlr|csvjson|jsmn (tokenize only)", hdr, "|")
+		printf("case") > chart
+		for (k = 1; k <= ncol; k++) printf("\t%s", hdr[k]) > chart
+		printf("\n") > chart
+		ncase = split("compact|indent2|compact|compact|csv", ctab, "|")
+		split(mixed "|" mixed "|" nd "|^doc-|.", cin, "|")
+		for (k = 1; k <= ncase; k++) {
+			for (b = 1; b <= nblk; b++)
+				if (btable[b] == ctab[k] && binput[b] ~ cin[k]) break
+			if (b > nblk) continue
+			lbl = ctab[k] == "csv" ? "CSV to JSON" : binput[b] " " (ctab[k] == "compact" ? "-c" : "indent 2")
+			printf("%s", lbl) > chart
+			for (c2 = 1; c2 <= ncol; c2++) {
+				i = find(b, col[c2])
+				printf("\t%s", i ? sprintf("%.1f", mbps(size[i], med[i])) : "-") > chart
+			}
+			printf("\n") > chart
+		}
+		close(chart)
+	}
+}

@@ -1,0 +1,358 @@
+#!/bin/bash
+# bench/run.sh - what `make bench` runs once the binaries are built: the
+# library benchmarks, then every CLI comparison side by side, then the
+# report (bench/report.sh).
+#
+# Environment: O (build directory, default build), QUICK (non-empty: small
+# inputs, one run each, results under $O/bench/ only).
+#
+# Every comparison first checks the tool's output against a reference:
+# byte-identical where the format is the same (jenc against Go's
+# encoding/json), equal as values otherwise (bench/jsoncanon digests), and
+# a tool whose output differs gets no speed.  Timing and peak RSS come
+# from bench/cmdbench (wait4(2)), the jsmn ceiling from bench/jsmnbench.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=$(cd "$REPO/../shared" && pwd)
+CORPUS=$SHARED/corpus
+O=${O:-build}
+case $O in /*) ;; *) O=$REPO/$O ;; esac
+B=$O/bench
+IN=$B/in
+W=$B/work
+QUICK=${QUICK:-}
+JENC=$O/jenc
+
+if [ -n "$QUICK" ]; then
+	MIXED_BYTES=3000000 MIXED_NAME=mixed-3MB.json
+	NDJSON_BYTES=3000000 NDJSON_NAME=amazon-3MB.ndjson
+	DOC_BYTES=10000000 DOC_NAME=doc-10MB.json
+	CSV_ROWS=20000 CSVJSON_ROWS=2000
+	RUNS_FAST=1 RUNS_SLOW=1 RUNS_HUGE=1 RUNS_CORPUS=1
+	LIB_ARGS="-benchtime 0.05 -count 1 -copies 5"
+	OUTDIR=$B
+	CORPUS_FILES="twitter.json"
+else
+	MIXED_BYTES=50000000 MIXED_NAME=mixed-50MB.json
+	NDJSON_BYTES=50000000 NDJSON_NAME=amazon-50MB.ndjson
+	DOC_BYTES=1000000000 DOC_NAME=doc-1GB.json
+	CSV_ROWS=500000 CSVJSON_ROWS=20000
+	RUNS_FAST=5 RUNS_SLOW=3 RUNS_HUGE=3 RUNS_CORPUS=3
+	LIB_ARGS="-benchtime 1 -count 5 -copies 250"
+	OUTDIR=$REPO/bench
+	CORPUS_FILES="twitter.json citm_catalog.json canada.json code.json amazon_cellphones.ndjson"
+fi
+
+mkdir -p "$IN" "$W"
+ROWS=$W/rows.tsv		# one line per comparison row, read by report.sh
+RAWCLI=$W/raw-cli.txt		# Go benchmark lines of the CLI runs
+LOG=$W/log.txt			# stderr of checks and tools
+: > "$ROWS"
+: > "$RAWCLI"
+: > "$LOG"
+uptime > "$W/load.txt"
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+
+# ---- inputs (deterministic; regenerated only when gen is newer) ----
+
+gen_input() {
+	local f=$1
+	shift
+	if [ ! -s "$f" ] || [ "$B/gen" -nt "$f" ]; then
+		say "generating $f"
+		"$B/gen" "$@" > "$f.tmp"
+		mv "$f.tmp" "$f"
+	fi
+}
+
+MIXED=$IN/$MIXED_NAME
+NDJSON=$IN/$NDJSON_NAME
+DOC=$IN/$DOC_NAME
+CSV=$IN/rows-$CSV_ROWS.csv
+CSV_SLICE=$IN/rows-$CSVJSON_ROWS.csv
+gen_input "$MIXED" mixed "$MIXED_BYTES" "$CORPUS/twitter.json" \
+    "$CORPUS/citm_catalog.json" "$CORPUS/canada.json" "$CORPUS/code.json"
+gen_input "$NDJSON" ndjson "$NDJSON_BYTES" "$CORPUS/amazon_cellphones.ndjson"
+gen_input "$DOC" doc "$DOC_BYTES" 20240611
+gen_input "$CSV" csv "$CSV_ROWS" 7
+gen_input "$CSV_SLICE" csv "$CSVJSON_ROWS" 7
+
+# ---- tools ----
+
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3	# Debian's, not a shim
+GO=
+if GO=$(JSONREF_DIR=$O/ref sh "$REPO/tests/ref/jsonref.sh" 2>>"$LOG"); then
+	:
+else
+	GO=
+	say "Go reference program unavailable: jenc checked against values only"
+fi
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# ---- one comparison row ----
+#
+# row TABLE INPUT FILE FEED RUNS MODE TOOL -- COMMAND...
+#   FEED   file (stdin is the file) or pipe (fed through a pipe)
+#   RUNS   timed runs; "1*" = one run, which is also the checked run
+#          (written to a file instead of /dev/null; for slow tools on
+#          the largest input, and for every row with QUICK)
+#   MODE   truth:NAME    this output is the reference NAME
+#          bytes:NAME    must be byte-identical to NAME
+#          value:NAME    identical, or equal values (jsoncanon)
+#          value-k:NAME  equal values, object members in any order (gojq)
+#          strings:NAME  equal with every scalar taken as text (CSV)
+#          none          no output to check (not used by CLI rows)
+#   TOOL   name shown in the report; a name starting with "jenc" marks
+#          the row the table's ratios are taken against (the first one)
+
+canon() {	# canon FLAGS FILE -> digest of values
+	"$B/jsoncanon" $1 < "$2" 2>>"$LOG" | cut -d' ' -f1
+}
+
+truth_canon() {	# cached digest of a reference
+	local name=$1 flags=$2 c=$W/truth-$1.canon$2
+	[ -s "$c" ] || canon "$flags" "$W/truth-$name.out" > "$c"
+	cat "$c"
+}
+
+add_row() {	# KEY TABLE INPUT SIZE TOOL CMD CHECK RUNS MED MIN MAX RSS NOTE
+	local IFS=$'\t'
+	printf '%s\n' "$*" >> "$ROWS"
+}
+
+row() {
+	local table=$1 input=$2 file=$3 feed=$4 runs=$5 mode=$6 tool=$7
+	shift 8
+	local key="$table/$input/$tool" cmd="$*" check size out=$W/cand.out
+	local mname=${mode#*:} mkind=${mode%%:*} once= rc=0 pflag=()
+
+	# the command as a reader would type it
+	cmd=${cmd//"$JENC"/jenc}
+	[ -n "$GO" ] && cmd=${cmd//"$GO"/jsonref}
+	cmd=${cmd//"$PY"/python3}
+	size=$(stat -c %s "$file")
+	[ -n "$QUICK" ] && runs="1*"
+	if ! have "$1"; then
+		say "$key: $1 not installed"
+		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		    "not installed" 0 0 0 0 0 ""
+		return
+	fi
+	say "$key"
+	[ "$feed" = pipe ] && pflag=(-p)
+	if [ "$runs" = "1*" ]; then
+		once=1
+		runs=1
+	fi
+	rm -f "$W/one.tsv"
+	if [ -n "$once" ]; then
+		"$B/cmdbench" -n 1 -w 0 -i "$file" "${pflag[@]}" -o "$out" \
+		    -l "CLI/$key" -S "$W/one.tsv" -- "$@" >> "$RAWCLI" \
+		    2>>"$LOG" || rc=$?
+	elif [ "$feed" = pipe ]; then
+		cat "$file" | "$@" > "$out" 2>>"$LOG" || rc=$?
+	else
+		"$@" < "$file" > "$out" 2>>"$LOG" || rc=$?
+	fi
+	if [ "$rc" != 0 ]; then
+		say "$key: failed (exit $rc), see $LOG"
+		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		    "failed (exit $rc)" 0 0 0 0 0 ""
+		rm -f "$out" "$W/one.tsv"
+		return
+	fi
+	case $mkind in
+	truth)
+		mv "$out" "$W/truth-$mname.out"
+		rm -f "$W/truth-$mname.canon"*
+		check=reference
+		;;
+	bytes)
+		if cmp -s "$W/truth-$mname.out" "$out"; then
+			check=identical
+		else
+			check=DIFFERS
+		fi
+		;;
+	value | value-k | strings)
+		local flags=
+		[ "$mkind" = value-k ] && flags=-k
+		[ "$mkind" = strings ] && flags=-s
+		if cmp -s "$W/truth-$mname.out" "$out"; then
+			check=identical
+		elif [ "$(canon "$flags" "$out")" = \
+		    "$(truth_canon "$mname" "$flags")" ]; then
+			check=value-equal
+		else
+			check=DIFFERS
+		fi
+		;;
+	*)
+		check=-
+		;;
+	esac
+	rm -f "$out"
+	if [ "$check" = DIFFERS ]; then
+		say "$key: output differs from the reference, no speed"
+		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" DIFFERS \
+		    0 0 0 0 0 ""
+		rm -f "$W/one.tsv"
+		return
+	fi
+	if [ -z "$once" ]; then
+		"$B/cmdbench" -n "$runs" -w 0 -i "$file" "${pflag[@]}" \
+		    -l "CLI/$key" -S "$W/one.tsv" -- "$@" >> "$RAWCLI" \
+		    2>>"$LOG" || rc=$?
+	fi
+	if [ "$rc" != 0 ] || [ ! -s "$W/one.tsv" ]; then
+		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		    "failed while timed" 0 0 0 0 0 ""
+		return
+	fi
+	local l s n med min max rss
+	IFS=$'\t' read -r l s n med min max rss < "$W/one.tsv"
+	add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" "$check" \
+	    "$n" "$med" "$min" "$max" "$rss" "${once:+checked run timed}"
+}
+
+# The jsmn tokenizer over the same bytes, in memory: the ceiling.
+jsmn_row() {	# TABLE INPUT FILE RUNS
+	local key="$1/$2/jsmn (tokenize only)" size l s n med min max rss
+	size=$(stat -c %s "$3")
+	rm -f "$W/one.tsv"
+	say "$key"
+	if "$B/jsmnbench" -n "$4" -l "CLI/$key" -S "$W/one.tsv" "$3" \
+	    >> "$RAWCLI" 2>>"$LOG"; then
+		IFS=$'\t' read -r l s n med min max rss < "$W/one.tsv"
+		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
+		    "jsmn_parse, file in memory" "-" "$n" "$med" "$min" "$max" \
+		    0 "ceiling"
+	else
+		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
+		    "jsmn_parse, file in memory" "failed" 0 0 0 0 0 ""
+	fi
+}
+
+# A JSON input through compact and indented re-encoding, every tool.
+json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS NDJSON(0/1)
+	local input=$1 file=$2 feed=$3 runs=$4 slow=$5 nd=$6 ref=main
+	local pyl=
+	[ "$nd" = 1 ] && pyl=--json-lines
+
+	# compact
+	if [ -n "$GO" ]; then
+		row compact "$input" "$file" "$feed" "$runs" truth:c "Go encoding/json" -- "$GO" -c
+		row compact "$input" "$file" "$feed" "$runs" bytes:c "jenc -c" -- "$JENC" -c
+	else
+		row compact "$input" "$file" "$feed" "$runs" truth:c "jenc -c" -- "$JENC" -c
+	fi
+	if [ "$nd" = 1 ]; then
+		add_row "compact/$input/json_reformat -m" compact "$input" \
+		    "$(stat -c %s "$file")" "json_reformat -m" "json_reformat -m" \
+		    "n/a: reads one value only" 0 0 0 0 0 ""
+	else
+		row compact "$input" "$file" "$feed" "$runs" value:c "json_reformat -m" -- json_reformat -m
+	fi
+	row compact "$input" "$file" "$feed" "$slow" value:c "jq -c ." -- jq -c .
+	row compact "$input" "$file" "$feed" "$slow" value-k:c "gojq -c ." -- gojq -c .
+	row compact "$input" "$file" "$feed" "$slow" value:c "python3 -m json.tool --compact" -- "$PY" -m json.tool --compact $pyl
+	jsmn_row compact "$input" "$file" "$runs"
+
+	# indent 2 (jenc's default, jq's)
+	if [ -n "$GO" ]; then
+		row indent2 "$input" "$file" "$feed" "$runs" truth:i2 "Go encoding/json" -- "$GO" -i 2
+		row indent2 "$input" "$file" "$feed" "$runs" bytes:i2 "jenc" -- "$JENC"
+	else
+		row indent2 "$input" "$file" "$feed" "$runs" truth:i2 "jenc" -- "$JENC"
+	fi
+	row indent2 "$input" "$file" "$feed" "$slow" value:i2 "jq ." -- jq .
+	row indent2 "$input" "$file" "$feed" "$slow" value-k:i2 "gojq ." -- gojq .
+
+	# indent 4 (json_reformat's and python's own)
+	if [ -n "$GO" ]; then
+		row indent4 "$input" "$file" "$feed" "$runs" truth:i4 "Go encoding/json" -- "$GO" -i 4
+		row indent4 "$input" "$file" "$feed" "$runs" bytes:i4 "jenc --indent=4" -- "$JENC" --indent=4
+	else
+		row indent4 "$input" "$file" "$feed" "$runs" truth:i4 "jenc --indent=4" -- "$JENC" --indent=4
+	fi
+	if [ "$nd" = 1 ]; then
+		add_row "indent4/$input/json_reformat" indent4 "$input" \
+		    "$(stat -c %s "$file")" "json_reformat" "json_reformat" \
+		    "n/a: reads one value only" 0 0 0 0 0 ""
+	else
+		row indent4 "$input" "$file" "$feed" "$runs" value:i4 "json_reformat" -- json_reformat
+	fi
+	row indent4 "$input" "$file" "$feed" "$slow" value:i4 "python3 -m json.tool" -- "$PY" -m json.tool $pyl
+}
+
+# ---- library benchmarks ----
+
+say "library benchmarks ($LIB_ARGS)"
+"$B/libbench" $LIB_ARGS -code "$CORPUS/code.json" > "$W/raw-lib.txt" \
+    2> "$W/lib-checks.txt" || say "libbench: some output differed (see $W/lib-checks.txt)"
+
+# ---- CLI comparisons ----
+
+for f in $CORPUS_FILES; do
+	case $f in
+	*.ndjson) json_tables "$f" "$CORPUS/$f" file "$RUNS_CORPUS" "$RUNS_CORPUS" 1 ;;
+	*) json_tables "$f" "$CORPUS/$f" file "$RUNS_CORPUS" "$RUNS_CORPUS" 0 ;;
+	esac
+done
+json_tables "$MIXED_NAME" "$MIXED" file "$RUNS_FAST" "$RUNS_SLOW" 0
+json_tables "$NDJSON_NAME" "$NDJSON" file "$RUNS_FAST" "$RUNS_SLOW" 1
+
+# The big document through a pipe.  Tools that hold the whole document in
+# memory run once (the checked run is the timed run); gojq and python are
+# left out (their peak RSS on the 50 MB input shows why).
+one="1*"
+[ -n "$QUICK" ] && one=1
+if [ -n "$GO" ]; then
+	row compact "$DOC_NAME" "$DOC" pipe "$one" truth:c "Go encoding/json" -- "$GO" -c
+	row compact "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" bytes:c "jenc -c" -- "$JENC" -c
+else
+	row compact "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" truth:c "jenc -c" -- "$JENC" -c
+fi
+row compact "$DOC_NAME" "$DOC" pipe "$one" value:c "json_reformat -m" -- json_reformat -m
+row compact "$DOC_NAME" "$DOC" pipe "$one" value:c "jq -c ." -- jq -c .
+jsmn_row compact "$DOC_NAME" "$DOC" "$RUNS_HUGE"
+if [ -n "$GO" ]; then
+	row indent2 "$DOC_NAME" "$DOC" pipe "$one" truth:i2 "Go encoding/json" -- "$GO" -i 2
+	row indent2 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" bytes:i2 "jenc" -- "$JENC"
+else
+	row indent2 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" truth:i2 "jenc" -- "$JENC"
+fi
+row indent4 "$DOC_NAME" "$DOC" pipe "$one" truth:i4 "json_reformat" -- json_reformat
+row indent4 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" value:i4 "jenc --indent=4" -- "$JENC" --indent=4
+rm -f "$W"/truth-*
+
+# HTML escaping against Go's json.HTMLEscape.
+if [ -n "$GO" ]; then
+	for f in "$CORPUS/twitter.json" "$MIXED"; do
+		n=$(basename "$f")
+		row html "$n" "$f" file "$RUNS_FAST" truth:h "Go encoding/json" -- "$GO" -c -H
+		row html "$n" "$f" file "$RUNS_FAST" bytes:h "jenc -c -H" -- "$JENC" -c -H
+	done
+fi
+
+# CSV to JSON.  Miller infers numbers; every scalar is compared as text.
+csvn=$(basename "$CSV")
+row csv "$csvn" "$CSV" file "$RUNS_SLOW" truth:csv "mlr --icsv --ojson cat" -- mlr --icsv --ojson cat
+row csv "$csvn" "$CSV" file "$RUNS_FAST" strings:csv "jenc --from csv -c" -- "$JENC" --from csv -c
+row csv "$csvn" "$CSV" file "$RUNS_FAST" strings:csv "jenc --from csv -c -t" -- "$JENC" --from csv -c -t
+row csv "$csvn" "$CSV" file "$RUNS_SLOW" truth:csvl "mlr --icsv --ojsonl cat" -- mlr --icsv --ojsonl cat
+row csv "$csvn" "$CSV" file "$RUNS_FAST" strings:csvl "jenc --from csv --lines" -- "$JENC" --from csv --lines
+slicen=$(basename "$CSV_SLICE")
+row csv "$slicen" "$CSV_SLICE" file "$RUNS_FAST" truth:slice "jenc --from csv -c (slice)" -- "$JENC" --from csv -c
+row csv "$slicen" "$CSV_SLICE" file "$RUNS_SLOW" strings:slice "csvjson -I (slice)" -- csvjson -I
+rm -f "$W"/truth-*
+
+# ---- report ----
+
+O=$O B=$B W=$W QUICK=$QUICK OUTDIR=$OUTDIR GO=$GO PY=$PY JENC=$JENC \
+    bash "$REPO/bench/report.sh"
+say "wrote $OUTDIR/RESULTS.md, $OUTDIR/results.svg, $OUTDIR/raw.txt"
