@@ -679,7 +679,8 @@ take(void)
 		S.taint = 1;	/* lost bytes */
 		return;
 	}
-	if (t != NULL && (tl != held || memcmp(t, S.doc.p + start, tl)))
+	if (t != NULL && (tl != held || (tl && memcmp(t, S.doc.p + start,
+	    tl))))
 		fz_fail("jenc_take differs from jenc_segments");
 	free(t);
 	if (jenc_len(S.e) != 0)
@@ -904,7 +905,8 @@ step(struct src *s, unsigned op)
 		e = scratch();
 		rc = jenc_time_utc(e, iv);
 		civil(want, sizeof(want), iv);
-		check_int(rc, e, ct ? JENC_E_RANGE : 0, want, "jenc_time_utc");
+		check_int(rc, e, iv >= TIME_MIN && iv <= TIME_MAX ? 0 :
+		    JENC_E_RANGE, want, "jenc_time_utc");
 		break;
 	case OP_FLUSH:
 		S.what = "jenc_flush";
@@ -933,8 +935,6 @@ step(struct src *s, unsigned op)
 			    jenc_error(S.e), jenc_depth(S.e));
 		break;
 	case OP_DISCARD:
-		if (!(S.o.flags & JENC_HOLD))
-			break;
 		n1 = doc_len();
 		r = jenc_discard(S.e);
 		if (r != 0 && r != 1)

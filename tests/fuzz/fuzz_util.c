@@ -78,7 +78,7 @@ fz_take(jenc_enc *e, fz_buf *out)
 			    held);
 		return;
 	}
-	if (tlen != total || memcmp(t, out->p + start, tlen) != 0)
+	if (tlen != total || (tlen && memcmp(t, out->p + start, tlen) != 0))
 		fz_fail("jenc_take gave %zu bytes unlike the %zu of "
 		    "jenc_segments", tlen, total);
 	free(t);
@@ -409,44 +409,56 @@ fz_count_values(const char *c, size_t n)
 	return k;
 }
 
-/* 1 if excerpt[lead..tail) shows the input's line from offset - (caret -
- * lead) on, control bytes as spaces.  A lead of 3 or a tail 3 short of
- * the end must skip "...". */
+/*
+ * 1 if err->excerpt is the input rendered from s on as jenc.h describes
+ * it (a valid UTF-8 character as itself and one display column, a
+ * control byte as a space, a byte that is not UTF-8 as '?'; the line
+ * ends at LF, or at CR after the spot) with the spot at display column
+ * err->caret.
+ */
 static int
-excerpt_matches(const jenc_err *err, const char *p, size_t n, uint64_t ls,
-    size_t lead, size_t tail)
+excerpt_from(const jenc_err *err, const char *p, size_t n, size_t s)
 {
-	size_t xl = strlen(err->excerpt), k;
-	uint64_t start;
+	const char *ex = err->excerpt;
+	size_t xl = strlen(ex), i = s, o = 0, cols = 0, spotcol = 0, k;
+	uint64_t off = err->offset;
 
-	if (tail > xl || lead > tail || err->caret < lead)
-		return 0;
-	if (lead && memcmp(err->excerpt, "...", 3) != 0)
-		return 0;
-	if (tail < xl && (xl - tail != 3 || strcmp(err->excerpt + tail,
-	    "...") != 0))
-		return 0;
-	if (err->caret - lead > err->offset - ls || err->caret > tail)
-		return 0;
-	start = err->offset - (err->caret - lead);
-	for (k = lead; k < tail; k++) {
-		unsigned char x = (unsigned char)err->excerpt[k], c;
-		uint64_t at = start + (k - lead);
+	while (o < xl) {
+		unsigned char c;
 
-		if (at >= n || p[at] == '\n' || x < 0x20)
+		if (i >= n || p[i] == '\n' || (p[i] == '\r' && i >= off))
 			return 0;
-		c = (unsigned char)p[at];
-		if (c < 0x20 ? x != ' ' : (x != c && !(c == 0x7f && x == ' ')))
-			return 0;
+		if (i <= off)
+			spotcol = cols;
+		c = (unsigned char)p[i];
+		k = i;
+		if (c < 0x80) {
+			if (ex[o] != (c < 0x20 || c == 0x7f ? ' ' : (char)c))
+				return 0;
+			o++;
+			i++;
+		} else if (utf8_cp((const unsigned char *)p, n, &k) < 0) {
+			if (ex[o] != '?')
+				return 0;
+			o++;
+			i++;
+		} else {
+			if (o + (k - i) > xl || memcmp(ex + o, p + i, k - i))
+				return 0;
+			o += k - i;
+			i = k;
+		}
+		cols++;
 	}
-	return 1;
+	if (off >= i)
+		spotcol = cols + (size_t)(off - i);
+	return spotcol == err->caret;
 }
 
 void
 fz_check_err(const jenc_err *err, int rc, const char *p, size_t n)
 {
-	uint64_t line = 1, ls = 0, k;
-	size_t xl;
+	uint64_t line = 1, ls = 0, k, s;
 
 	if (rc >= 0)
 		fz_fail("fz_check_err called with %d", rc);
@@ -467,27 +479,36 @@ fz_check_err(const jenc_err *err, int rc, const char *p, size_t n)
 			line++;
 			ls = k + 1;
 		}
-	if (err->line != line || err->col != err->offset - ls + 1)
-		fz_fail("err at offset %llu says line %llu col %llu, the "
-		    "input has line %llu col %llu (%s)",
-		    (unsigned long long)err->offset,
-		    (unsigned long long)err->line,
-		    (unsigned long long)err->col, (unsigned long long)line,
+	/* line 0: no position (an encoder error); col 0: a whole record */
+	if (err->line == 0 && (err->col != 0 || rc == JENC_E_SYNTAX ||
+	    rc == JENC_E_DEPTH))
+		fz_fail("err.line 0 with col %llu for %d (%s)",
+		    (unsigned long long)err->col, rc, err->msg);
+	if (err->line != 0 && err->line != line)
+		fz_fail("err at offset %llu says line %llu, the input has "
+		    "line %llu (%s)", (unsigned long long)err->offset,
+		    (unsigned long long)err->line, (unsigned long long)line,
+		    err->msg);
+	if (err->col != 0 && err->col != err->offset - ls + 1)
+		fz_fail("err at offset %llu says col %llu, the input has col "
+		    "%llu (%s)", (unsigned long long)err->offset,
+		    (unsigned long long)err->col,
 		    (unsigned long long)(err->offset - ls + 1), err->msg);
-	xl = strlen(err->excerpt);
-	if (err->caret > xl)
-		fz_fail("err.caret %zu past the excerpt (%zu bytes)",
-		    err->caret, xl);
-	/* The excerpt is the input's line around the spot with control
-	 * bytes shown as spaces, the caret under the spot; a cut end may
-	 * be marked with "...". */
-	if (!excerpt_matches(err, p, n, ls, 0, xl) &&
-	    !excerpt_matches(err, p, n, ls, 3, xl) &&
-	    !excerpt_matches(err, p, n, ls, 0, xl - 3) &&
-	    !excerpt_matches(err, p, n, ls, 3, xl - 3))
-		fz_fail("err.excerpt '%s' with caret %zu is not the input "
-		    "line around offset %llu", err->excerpt, err->caret,
-		    (unsigned long long)err->offset);
+	if (err->col == 0) {
+		if (err->excerpt[0] != '\0')
+			fz_fail("an excerpt without a column (%s)", err->msg);
+		return;
+	}
+	/* the excerpt starts at most 80 columns (of up to 4 bytes) back */
+	for (s = err->offset;; s--) {
+		if (excerpt_from(err, p, n, (size_t)s))
+			return;
+		if (s == ls || err->offset - s > 4 * 80 + 8)
+			break;
+	}
+	fz_fail("err.excerpt '%s' with caret %zu is not the input line "
+	    "around offset %llu (%s)", err->excerpt, err->caret,
+	    (unsigned long long)err->offset, err->msg);
 }
 
 /* The byte that "found X" names, or -1 for end of input, -2 if unknown. */
@@ -567,6 +588,8 @@ fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 	unsigned v, d;
 	size_t k;
 
+	if (err->excerpt[0] == '\0' && at >= 0 && at != '\n' && at != '\r')
+		fz_fail("empty excerpt for '%s' at a byte of the line", m);
 	if (err->code == JENC_E_DEPTH) {
 		if (sscanf(m, "nesting deeper than %u levels", &d) != 1 ||
 		    d != (max_depth ? max_depth : 10000))
