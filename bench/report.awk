@@ -301,7 +301,9 @@ END {
 			for (b = 1; b <= nblk; b++)
 				if (btable[b] == ctab[k] && binput[b] ~ cin[k]) break
 			if (b > nblk) continue
-			lbl = ctab[k] == "csv" ? "CSV to JSON" : binput[b] " " (ctab[k] == "compact" ? "-c" : "indent 2")
+			for (i = 1; i <= nrow; i++) if (blockof[i] == b) break
+			split("mixed document|mixed document|NDJSON|document, piped|CSV to JSON", cname, "|")
+			lbl = cname[k] ", " fsize(size[i]) (ctab[k] == "csv" ? "" : ctab[k] == "compact" ? ", -c" : ", indent 2")
 			printf("%s", lbl) > chart
 			for (c2 = 1; c2 <= ncol; c2++) {
 				i = find(b, col[c2])

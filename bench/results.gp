@@ -1,8 +1,8 @@
 # results.gp - bench/results.svg from the chart data that bench/report.awk
 # writes.  Usage: gnuplot -e "datafile='...'; outfile='...'" results.gp
-set terminal svg size 1000,560 dynamic enhanced font "sans,12" background rgb "white"
+set terminal svg size 1000,560 dynamic noenhanced font "sans,12" background rgb "white"
 set output outfile
-set title "Throughput, MB/s of input (log scale, higher is better)"
+set title "jenc and other tools: throughput in MB/s of input (log scale, higher is better)"
 set datafile separator "\t"
 set datafile missing "-"
 set style data histograms
@@ -10,11 +10,11 @@ set style histogram clustered gap 1
 set style fill solid 0.9 border lc rgb "#404040"
 set boxwidth 0.9
 set logscale y
-set yrange [1:*]
+set yrange [0.01:*]
 set ylabel "MB/s"
 set grid ytics lc rgb "#d0d0d0"
 set key outside right top vertical Left reverse noautotitle
-set xtics nomirror scale 0
+set xtics nomirror scale 0 rotate by -20
 set ytics nomirror
 set border 3
 set linetype 1 lc rgb "#d62728"
