@@ -174,13 +174,14 @@ jenc: missing.json: No such file or directory
 	"$JENC" -c <in.fifo >out.fifo 2>err 3>&- 8>&- &
 	jpid=$!
 	PIDS="$PIDS $jpid"
-	# wait until jenc's counters stop moving with its output pipe full
+	# wait until jenc's counters stop moving with its output pipe (64 KiB)
+	# nearly full: a write that does not fit whole waits
 	prev= now= rss=0 i=0 blocked=
 	while [ $i -lt 100 ]; do
 		sleep 0.2
 		[ -d /proc/$jpid ] || fail "jenc exited early: $(cat err)"
 		now=$(io_counters "$jpid")
-		if [ "$now" = "$prev" ] && [ "${now#* }" -ge 65536 ]; then
+		if [ "$now" = "$prev" ] && [ "${now#* }" -ge 32768 ]; then
 			blocked=1
 			break
 		fi
