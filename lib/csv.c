@@ -96,6 +96,7 @@ struct csv {
 	uint64_t base;		/* input offset of data[0] */
 	int eof;
 	int bom_done;
+	unsigned bom;		/* bytes of the byte order mark skipped (0 or 3) */
 	int after_cr;		/* a CR ended the last line: skip one LF */
 	uint64_t line;		/* line number at data + pos */
 
@@ -146,7 +147,10 @@ csv_fail(struct csv *c, int code, const char *rec, size_t n, size_t at,
 	c->err->line = line;
 	c->err->offset = c->base + (uint64_t)(rec - c->data) + at;
 	if (col_known) {
-		c->err->col = (uint64_t)(at - lstart) + 1;
+		/* a byte column: on line 1 the skipped byte order mark counts
+		 * (the excerpt leaves it out; it is invisible) */
+		c->err->col = (uint64_t)(at - lstart) + 1 +
+		    (line == 1 ? c->bom : 0);
 		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart);
 		c->x_pending = 1;
 		c->x_line = (size_t)(rec - c->data) + lstart - c->pos;
@@ -700,8 +704,10 @@ csv_next(struct csv *c)
 			if (n < 3 && !c->eof &&
 			    memcmp(u + c->pos, "\xef\xbb\xbf", n) == 0)
 				return R_MORE;
-			if (n >= 3 && memcmp(u + c->pos, "\xef\xbb\xbf", 3) == 0)
+			if (n >= 3 && memcmp(u + c->pos, "\xef\xbb\xbf", 3) == 0) {
 				c->pos += 3;
+				c->bom = 3;
+			}
 			c->bom_done = 1;
 		}
 		for (;;) {
