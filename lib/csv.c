@@ -8,6 +8,10 @@
  * UTF-8 byte order mark are skipped.  TSV has no quoting; records end at
  * LF (a CR before it is dropped) and \t \n \r \\ are decoded.
  *
+ * Errors give physical lines, counting line ends inside quoted fields:
+ * LF, CR LF and a lone CR in CSV, LF in TSV.  Columns are bytes from the
+ * line's start (on line 1, a skipped byte order mark counts).
+ *
  * Input is read into a window (CSV_WINDOW bytes, grown only while one
  * record does not fit).  A record is parsed into a list of fields, each a
  * slice of the window or, when its bytes had to be rewritten (doubled
@@ -1083,6 +1087,9 @@ csv_excerpt(struct csv *c, int fd)
 			;
 		if (k < n || k - c->x_spot >= 512 || c->eof)
 			break;
+		/* the records before the error go out before a read blocks */
+		if (c->e != NULL)
+			(void)jenc_flush(c->e);
 		if (csv_read(c, fd) != 0)
 			break;
 	}

@@ -630,3 +630,21 @@ output_ends() {
 	expect_status 0
 	expect_err ''
 }
+
+@test "FIFO: an error's excerpt waits for the rest of its line, the records before it do not" {
+	mkfifo fin fout
+	"$JENC" -l -f csv <fin >fout 2>err 3>&- &
+	JPID=$!
+	exec 6>fin
+	exec 5<fout
+	printf 'a\n1\n2\xff' >&6
+	line_is '{"a":"1"}'
+	printf 'yz\n3\n' >&6
+	exec 6>&-
+	output_ends
+	status=0
+	wait "$JPID" || status=$?
+	JPID=
+	expect_status 1
+	expect_err $'jenc: <stdin>:3:2: invalid UTF-8 byte 0xff\n  2?yz\n   ^\n'
+}
