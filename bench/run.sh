@@ -218,8 +218,10 @@ row() {
 	fi
 	local l s n med min max rss
 	IFS=$'\t' read -r l s n med min max rss < "$W/one.tsv"
+	local note=
+	[ -n "$once" ] && [ -z "$QUICK" ] && note="one run, the checked one"
 	add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" "$check" \
-	    "$n" "$med" "$min" "$max" "$rss" "${once:+checked run timed}"
+	    "$n" "$med" "$min" "$max" "$rss" "$note"
 }
 
 # The jsmn tokenizer over the same bytes, in memory: the ceiling.
