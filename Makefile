@@ -21,36 +21,39 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc
 
-.PHONY: all check check-unit check-cli check-asan check-slow demo bench \
-	install uninstall clean deps fuzz lint
+.PHONY: all check check-unit check-cli check-asan check-tsan check-slow demo \
+	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
 
-$(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h
+$(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/obj/num.o: lib/num_tab.h
 
 $(O)/libjenc.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 $(O)/libjenc.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libjenc.so.1 -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libjenc.so.1 -o $@ $^ $(LDLIBS)
 
-$(O)/libjenc.pc: Makefile
+# Always rewritten, so that it carries the PREFIX of this make run.
+$(O)/libjenc.pc:
 	@mkdir -p $(@D)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
 	    'includedir=$${prefix}/include' '' 'Name: libjenc' \
 	    'Description: pooled segmented JSON encoder and streaming re-encoder' \
 	    'Version: $(shell sed -n 's/^#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)' \
 	    'Libs: -L$${libdir} -ljenc -lpthread' 'Cflags: -I$${includedir}' > $@
 
 $(O)/jenc: cmd/jenc.c lib/jenc.h $(O)/libjenc.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
 
 $(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
 
 # ---- tests ----
 
@@ -59,6 +62,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) check-cli
 	$(MAKE) check-asan
+	$(MAKE) check-tsan
 
 check-unit: $(UNIT_BIN)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -77,6 +81,12 @@ check-asan:
 	$(MAKE) O=build/asan CC=clang \
 	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 	    LDFLAGS='-fsanitize=address,undefined' all check-unit check-cli
+
+# The threads test under ThreadSanitizer.
+check-tsan:
+	$(MAKE) O=build/tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' \
+	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads
+	build/tsan/tests/test_threads
 
 # Opt-in: inputs over 4 GiB through a pipe (takes minutes).
 check-slow: $(O)/jenc

@@ -155,6 +155,20 @@ split_header(struct config *c, char *s)
 	c->copts.nheader = n;
 }
 
+/* Is a the --long option getopt_long just complained about? */
+static int
+is_long(const char *a)
+{
+	return a[0] == '-' && a[1] == '-' && a[2] != '\0';
+}
+
+/* Length of a long option's name, without "=value". */
+static int
+long_len(const char *a)
+{
+	return (int)strcspn(a, "=");
+}
+
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
@@ -246,13 +260,14 @@ parse_args(struct config *c, int argc, char **argv)
 			printf("jenc %s\n", JENC_VERSION);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_IO);
 		case ':':
-			if (optopt == 0)
-				usage_error("option '%s' needs a value",
-				    argv[optind - 1]);
+			if (is_long(argv[optind - 1]))
+				usage_error("option '%.*s' needs a value",
+				    long_len(argv[optind - 1]), argv[optind - 1]);
 			usage_error("option '-%c' needs a value", optopt);
 		default:
-			if (optopt == 0)
-				usage_error("unknown option '%s'", argv[optind - 1]);
+			if (is_long(argv[optind - 1]))
+				usage_error("unknown option '%.*s'",
+				    long_len(argv[optind - 1]), argv[optind - 1]);
 			usage_error("unknown option '-%c'", optopt);
 		}
 	}
@@ -344,16 +359,15 @@ convert(const struct config *c, const char *path)
 			write_failed(ENOMEM);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
-	if (e != NULL && jenc_error(e) != 0)
-		write_failed(jenc_errno(e) ? jenc_errno(e) : EIO);
+	/* Everything before a bad value is out before the error is told. */
+	if (e != NULL) {
+		if (jenc_error(e) != 0 || jenc_flush(e) != 0)
+			write_failed(jenc_errno(e) ? jenc_errno(e) : EIO);
+		(void)jenc_release(e);
+	}
 	if (rc != 0) {
 		print_error(name, &err);
 		status = rc == JENC_E_IO ? EXIT_IO : EXIT_INVALID;
-	}
-	if (e != NULL) {
-		if (jenc_flush(e) != 0)
-			write_failed(jenc_errno(e) ? jenc_errno(e) : EIO);
-		(void)jenc_release(e);
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);

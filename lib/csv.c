@@ -155,7 +155,7 @@ csv_fail(struct csv *c, int code, const char *rec, size_t n, size_t at,
 		 * (the excerpt leaves it out; it is invisible) */
 		c->err->col = (uint64_t)(at - lstart) + 1 +
 		    (line == 1 ? c->bom : 0);
-		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart);
+		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart, 1);
 		c->x_pending = 1;
 		c->x_line = (size_t)(rec - c->data) + lstart - c->pos;
 		c->x_spot = at - lstart;
@@ -1093,7 +1093,7 @@ csv_excerpt(struct csv *c, int fd)
 		if (csv_read(c, fd) != 0)
 			break;
 	}
-	jenc_err_excerpt(c->err, l, n, c->x_spot);
+	jenc_err_excerpt(c->err, l, n, c->x_spot, 1);
 }
 
 /* ---- driver ---------------------------------------------------------------- */

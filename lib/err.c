@@ -39,14 +39,17 @@ jenc_err_found(char *out, size_t outsz, const char *p, size_t avail)
 }
 
 void
-jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot)
+jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
+    int cr_ends_line)
 {
 	const unsigned char *p = (const unsigned char *)line;
 	size_t from = 0, end, i, o = 0, cols = 0;
 
 	/* The line ends at the first line end at or after the spot. */
-	for (end = spot; end < n && p[end] != '\n' && p[end] != '\r'; end++)
-		;
+	for (end = spot; end < n && p[end] != '\n'; end++)
+		if (p[end] == '\r' && (cr_ends_line || (end + 1 < n &&
+		    p[end + 1] == '\n')))
+			break;
 	if (spot > EXCERPT_COLS / 2)
 		from = spot - EXCERPT_COLS / 2;
 	while (from < spot && (p[from] & 0xc0) == 0x80)

@@ -84,7 +84,9 @@ void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
 /* Fill err->excerpt and err->caret: line is the known start of the line
  * holding the spot (n bytes available from it, stopping at the line end is
- * done here), spot is the spot's index from line. */
-void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot);
+ * done here), spot is the spot's index from line.  The line ends at LF, at
+ * CR LF, and with cr_ends_line (CSV) at a lone CR too. */
+void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
+    int cr_ends_line);
 
 #endif

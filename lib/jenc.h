@@ -62,8 +62,8 @@ extern "C" {
 #define JENC_E_NUMBER (-5) /* NaN or infinity given to jenc_f64() */
 #define JENC_E_SECOND (-6) /* second top-level value with JENC_NO_NEWLINE */
 #define JENC_E_RANGE (-7)  /* time outside years 1..9999 */
-#define JENC_E_INCOMPLETE (-8) /* jenc_take() or jenc_release() with
-				  containers still open */
+#define JENC_E_INCOMPLETE (-8) /* jenc_release() with containers still
+				  open */
 #define JENC_E_SYNTAX (-9) /* reader: input is not valid JSON / CSV */
 #define JENC_E_DEPTH (-10) /* reader: nesting deeper than max_depth */
 #define JENC_E_SINK (-11)  /* the sink callback returned non-zero */
@@ -74,7 +74,8 @@ const char *jenc_strerror(int code);
 /* ---- options -------------------------------------------------------- */
 
 #define JENC_TAB 0x01	    /* indent with one tab per level (indent ignored) */
-#define JENC_HTML 0x02	    /* escape < > & U+2028 U+2029 as \u003c ... */
+#define JENC_HTML 0x02	    /* escape < > & U+2028 U+2029 as \u003C ...
+			       (hex case per JENC_LOWER_HEX) */
 #define JENC_ASCII 0x04	    /* escape all non-ASCII as \uXXXX (pairs > U+FFFF) */
 #define JENC_LOWER_HEX 0x08 /* hex digits of \u escapes in lowercase */
 #define JENC_NO_NEWLINE 0x10 /* no newline after a top-level value; a
@@ -116,8 +117,8 @@ jenc_enc *jenc_get_mem(const jenc_opts *opts);
 jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts);
 
 /*
- * jenc_release - flush what is held (sink encoders), give the encoder and
- * its segments back to the pools.  Returns the first error the encoder
+ * jenc_release - flush what is held (sink encoders, unless the encoder has
+ * met an error), give the encoder and its segments back to the pools.  Returns the first error the encoder
  * met (0 if none); JENC_E_INCOMPLETE if containers were left open (what
  * was written is still flushed).  e NULL is a no-op returning 0.
  */
@@ -177,8 +178,8 @@ int jenc_flush(jenc_enc *e);
 /* jenc_len - bytes held (not yet written to a sink). */
 size_t jenc_len(const jenc_enc *e);
 /* jenc_take - the held output as one malloc'd block the caller frees
- * with free(3); *len gets its length.  The encoder is emptied (state
- * kept).  NULL on allocation failure (JENC_E_NOMEM, sticky). */
+ * with free(3); *len gets its length.  May be called in the middle of a
+ * value: the encoder is emptied, its state kept.  NULL on allocation failure (JENC_E_NOMEM, sticky). */
 char *jenc_take(jenc_enc *e, size_t *len);
 /* jenc_segments - iterate held output without copying: call with *it = 0;
  * returns each segment's bytes and length until it returns NULL. */

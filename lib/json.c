@@ -31,6 +31,7 @@
 #define WIN_MAX ((size_t)INT_MAX - 64)
 #define TOK_INIT 4096u
 #define DEPTH_DEFAULT 10000u
+#define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 
 enum {
 	S_TOP,		/* between top-level values */
@@ -115,7 +116,7 @@ rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
 	err->line = r->base_line + nl;
 	err->col = (nl ? pos - line_start : r->base_col + pos) + 1;
 	jenc_err_excerpt(err, r->win + line_start, r->wlen - line_start,
-	    pos - line_start);
+	    pos - line_start, 0);
 	if (r->e != NULL && (err->cut = jenc_discard(r->e)) != 0) {
 		size_t n = strlen(err->msg);
 
@@ -506,6 +507,15 @@ primitive(struct rd *r, size_t pos, size_t end)
 	}
 	EMIT(jenc_raw(r->e, s, k));
 	after_value(r);
+	/*
+	 * At top level another value may follow with no space: `2"s"`,
+	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
+	 * to restart jsmn there (it has nothing open at top level).
+	 */
+	if (r->depth == 0) {
+		r->cur = pos + k;
+		return RESYNC;
+	}
 	return state_fail(r, pos + k);
 }
 
@@ -549,7 +559,9 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 				k++;
 			if (k == limit && !r->eof)
 				return 0;
-			if (primitive(r, pos, k) != 0)
+			int rc = primitive(r, pos, k);
+
+			if (rc != 0 && rc != RESYNC)
 				return JENC_E_SYNTAX;
 			pos = k;
 		} else {
@@ -590,11 +602,21 @@ walk(struct rd *r)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end + 1;
 			break;
-		default:
-			if (primitive(r, first, (size_t)t->end) != 0)
+		default: {
+			int rc = primitive(r, first, (size_t)t->end);
+
+			if (rc == RESYNC) {
+				r->jp.pos = (unsigned)r->cur;
+				r->jp.toknext = 0;
+				r->jp.toksuper = -1;
+				r->done = 0;
+				return RESYNC;
+			}
+			if (rc != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end;
 			break;
+		}
 		}
 	}
 	r->done = r->jp.toknext;
@@ -675,6 +697,23 @@ compact(struct rd *r)
 }
 
 /* ---- input ------------------------------------------------------------------ */
+
+/*
+ * Where the window may start when input up to pos is consumed: the start of
+ * pos's line, but at most CONTEXT bytes back, so that an error excerpt can
+ * still show what comes before the spot.
+ */
+#define CONTEXT 256
+static size_t
+keep_from(const struct rd *r, size_t pos)
+{
+	size_t from = pos > CONTEXT ? pos - CONTEXT : 0, i;
+
+	for (i = pos; i > from; i--)
+		if (r->win[i - 1] == '\n')
+			return i;
+	return from;
+}
 
 /* Drop win[0..pos): count its lines, move the rest to the front. */
 static void
@@ -794,7 +833,11 @@ run(struct rd *r)
 	for (;;) {
 		int res = jsmn_parse(&r->jp, r->win, r->wlen, r->tok, r->ntok);
 
-		if (walk(r) != 0)
+		int w = walk(r);
+
+		if (w == RESYNC)
+			continue;
+		if (w != 0)
 			return r->err->code;
 		if (res == JSMN_ERROR_INVAL) {
 			if (slow_scan(r, r->jp.pos, r->wlen) != 0)
@@ -830,7 +873,7 @@ run(struct rd *r)
 		}
 		if (compact(r) != 0)
 			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
-		slide(r, pos);
+		slide(r, keep_from(r, pos));
 		if ((rc = fill(r)) != 0)
 			return rc;
 	}
