@@ -19,7 +19,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 # Debian packages `make check` and `make demo` need.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
-	clang libclang-rt-14-dev valgrind mandoc
+	clang libclang-rt-14-dev valgrind mandoc golang-go time
 
 .PHONY: all check check-unit check-cli check-asan check-tsan check-slow demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
@@ -109,9 +109,13 @@ deps:
 
 demo: deps
 	$(MAKE) all
-	@for mode in "" "-c" "-H -c" "--tab"; do \
+	@for mode in "" "-c" "-H -c" "-a -c" "--tab"; do \
 	    echo "\$$ jenc $$mode tests/data/demo.json"; $(O)/jenc $$mode tests/data/demo.json; echo; \
 	done
+	@echo '$$ jenc tests/data/demo.csv'; $(O)/jenc tests/data/demo.csv; echo
+	@echo '$$ jenc -t -l tests/data/demo.csv'; $(O)/jenc -t -l tests/data/demo.csv; echo
+	@echo '$$ jenc -c tests/data/demo-log.ndjson    # the 4th line is broken'; \
+	    $(O)/jenc -c tests/data/demo-log.ndjson; echo "(exit status $$?)"
 
 # ---- install ----
 

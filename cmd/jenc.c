@@ -231,16 +231,26 @@ parse_args(struct config *c, int argc, char **argv)
 				usage_error("--delimiter: '%s' is not one byte",
 				    optarg);
 			if (c->copts.delim == '"' || c->copts.delim == '\n' ||
-			    c->copts.delim == '\r')
+			    c->copts.delim == '\r' ||
+			    (unsigned char)c->copts.delim >= 0x80)
 				usage_error("--delimiter: '%s' cannot be a delimiter",
 				    optarg);
 			break;
 		case OPT_NO_HEADER:
 			c->copts.flags |= JENC_CSV_NO_HEADER;
 			break;
-		case OPT_HEADER:
+		case OPT_HEADER: {
+			jenc_csv_opts probe = { 0 };
+			jenc_err err;
+
 			split_header(c, optarg);
+			probe.header = c->copts.header;
+			probe.nheader = c->copts.nheader;
+			if (jenc_csv_copy_mem("", 0, NULL, &probe, &err) ==
+			    JENC_E_UTF8)
+				usage_error("--header: names must be valid UTF-8");
 			break;
+		}
 		case 't':
 			c->copts.flags |= JENC_CSV_TYPES;
 			break;
