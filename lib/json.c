@@ -31,6 +31,8 @@
 #define WIN_MAX ((size_t)INT_MAX - 64)
 #define TOK_INIT 4096u
 #define DEPTH_DEFAULT 10000u
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 
 enum {
@@ -314,13 +316,23 @@ sep(struct rd *r, size_t pos)
 static int
 gap(struct rd *r, size_t from, size_t to)
 {
-	for (; from < to; from++) {
+	while (from < to) {
 		unsigned char c = (unsigned char)r->win[from];
 
-		if (c == ' ' || c == '\n')
+		if (c == ' ') {
+			/* indentation: skip runs of spaces eight at a time */
+			uint64_t w;
+
+			while (from + 8 <= to &&
+			    (memcpy(&w, r->win + from, 8), w == ONES * ' '))
+				from += 8;
+			while (from < to && r->win[from] == ' ')
+				from++;
 			continue;
-		if (sep(r, from) != 0)
+		}
+		if (c != '\n' && sep(r, from) != 0)
 			return JENC_E_SYNTAX;
+		from++;
 	}
 	return 0;
 }
@@ -331,9 +343,6 @@ is_hex(unsigned char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
 	    (c >= 'A' && c <= 'F');
 }
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
 /*
  * Check a string body from b: returns the index of the closing quote, or
@@ -715,23 +724,40 @@ keep_from(const struct rd *r, size_t pos)
 	return from;
 }
 
+/* Number of '\n' bytes in p[0..n), eight bytes at a time. */
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	uint64_t count = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, t;
+
+		memcpy(&w, p + i, 8);
+		w ^= ONES * '\n';
+		t = ((w & ~HIGHS) + ~HIGHS) | w;	/* high bit clear: zero byte */
+		count += (((~t & HIGHS) >> 7) * ONES) >> 56;	/* sum of 0/1 bytes */
+	}
+	for (; i < n; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
 /* Drop win[0..pos): count its lines, move the rest to the front. */
 static void
 slide(struct rd *r, size_t pos)
 {
-	const char *p = r->win, *nl, *last = NULL;
-	size_t left = pos;
+	size_t i;
 
-	while ((nl = memchr(p, '\n', left)) != NULL) {
-		r->base_line++;
-		last = nl;
-		left -= (size_t)(nl + 1 - p);
-		p = nl + 1;
-	}
-	if (last != NULL)
-		r->base_col = (size_t)(r->win + pos - (last + 1));
-	else
+	for (i = pos; i > 0 && r->win[i - 1] != '\n'; i--)
+		;
+	if (i > 0) {
+		r->base_line += count_lines(r->win, i);
+		r->base_col = pos - i;
+	} else {
 		r->base_col += pos;
+	}
 	r->base_off += pos;
 	if (r->mem != NULL) {
 		r->win += pos;
