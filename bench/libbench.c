@@ -678,8 +678,9 @@ b_time_utc(void *ctx, uint64_t n)
 	uint64_t i;
 
 	for (i = 0; i < n; i++) {
-		jenc_kv_time_utc(r->e, "ts", 2,
-		    1700000000 + (int64_t)(r->i++ * 7919));
+		/* times spread over about 500 years from 2023 */
+		jenc_kv_time_utc(r->e, "ts", 2, 1700000000 +
+		    (int64_t)(r->i++ * 7919 % 16000000000u));
 		reuse_cycle(r);
 	}
 }
