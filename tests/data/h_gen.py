@@ -7,8 +7,8 @@ usage: h_gen.py KIND ARGS...   (output on stdout)
   object N             {"k0":0,"k1":1,...} with N members
   nested N [close]     N '[' (and N ']' with "close")
   nested-obj N         N '{"a":' (never closed)
-  string N             one JSON string of N 'a' bytes, streamed in 1 MiB
-                       chunks
+  string N [K]         K (default 1) JSON strings of N 'a' bytes each, one
+                       per line, streamed in 1 MiB chunks
   number N             a number of N digits: 1 then 2s
   bursts B K SECONDS   B bursts of K values "i\\n" (i counting from 0),
                        a pause of SECONDS after each burst
@@ -38,12 +38,16 @@ def main():
     elif kind == "nested-obj":
         out.write(b'{"a":' * int(args[0]))
     elif kind == "string":
-        n, chunk = int(args[0]), b"a" * (1 << 20)
-        out.write(b'"')
-        while n > 0:
-            out.write(chunk[:n])
-            n -= len(chunk)
-        out.write(b'"')
+        chunk = b"a" * (1 << 20)
+        for k in range(int(args[1]) if args[1:] else 1):
+            if k:
+                out.write(b"\n")
+            n = int(args[0])
+            out.write(b'"')
+            while n > 0:
+                out.write(chunk[:n])
+                n -= len(chunk)
+            out.write(b'"')
     elif kind == "number":
         out.write(b"1" + b"2" * (int(args[0]) - 1))
     elif kind == "bursts":

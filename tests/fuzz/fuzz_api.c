@@ -994,6 +994,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
+	FZ_BEGIN();
 	b0 = u8(&s);
 	b1 = u8(&s);
 	memset(&S.o, 0, sizeof(S.o));

@@ -120,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
+	FZ_BEGIN();
 	memset(&co, 0, sizeof(co));
 	co.flags = data[0] & 0x1f;
 	co.delim = delims[data[0] >> 5];

@@ -171,6 +171,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	FZ_BEGIN();
 	mode = data[0];
 	p = (const char *)data + 1;
 	n = size - 1;

@@ -7,6 +7,7 @@
 #ifndef FUZZ_UTIL_H
 #define FUZZ_UTIL_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,9 +23,23 @@ typedef struct fz_buf {
 void fz_buf_add(fz_buf *b, const void *p, size_t n);
 void fz_buf_free(fz_buf *b);
 
-/* Print "fuzz: property failed: ..." to stderr and abort. */
+/*
+ * Print "fuzz: property failed: ..." to stderr and abort.  For triage, a
+ * failure whose message contains the text of the environment variable
+ * FUZZ_IGNORE instead abandons the input: FZ_BEGIN() at the top of
+ * LLVMFuzzerTestOneInput returns 0 from it (objects of the abandoned
+ * input leak, so run with -detect_leaks=0).
+ */
 void fz_fail(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
+
+extern jmp_buf fz_jmp;
+void fz_begin(void);
+#define FZ_BEGIN() do {				\
+	if (setjmp(fz_jmp) != 0)		\
+		return 0;			\
+	fz_begin();				\
+} while (0)
 
 /* Append everything a memory encoder holds to out (checks that
  * jenc_segments() and jenc_take() agree with jenc_len()). */
