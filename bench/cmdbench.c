@@ -10,13 +10,15 @@
  * (truncated each run) so that a single slow run can also be checked.  For each
  * measured run it prints a Go benchmark line, which benchstat reads:
  *
- *	BenchmarkLABEL 1 NS ns/op MBPS MB/s RSS peak-RSS-bytes
+ *	BenchmarkLABEL 1 NS ns/op MBPS MB/s CPU cpu-ns/op RSS peak-RSS-bytes
  *
  * NS is the wall time from fork to the command's exit, MB/s is BYTES (the
- * size of FILE unless -s is given) per second in 10^6 bytes, RSS is the
- * command's own peak resident set from wait4(2) (the feeder is not
- * counted).  With -S a tab-separated line is appended to SUMMARY:
- * LABEL BYTES RUNS MEDIAN_NS MIN_NS MAX_NS MAX_RSS_KIB.
+ * size of FILE unless -s is given) per second of it in 10^6 bytes, CPU is
+ * the command's user plus system time (all its threads), RSS is its own
+ * peak resident set; both from wait4(2), the feeder is not counted.  On a
+ * busy machine CPU time is the steadier figure.  With -S a tab-separated
+ * line is appended to SUMMARY:
+ * LABEL BYTES RUNS MEDIAN_NS MIN_NS MAX_NS MAX_RSS_KIB MEDIAN_CPU_NS.
  *
  * A run that exits non-zero or dies of a signal stops cmdbench with exit
  * status 1 and no summary: a failed command has no speed.
@@ -98,10 +100,10 @@ feed(const char *path, int wfd)
 	_exit(r < 0 ? 1 : 0);
 }
 
-/* One run: returns wall ns, sets *rss_kib. */
+/* One run: returns wall ns, sets *rss_kib and *cpu_ns. */
 static uint64_t
 run_once(char **argv, const char *input, int pipe_mode, const char *output,
-    long *rss_kib)
+    long *rss_kib, uint64_t *cpu_ns)
 {
 	struct rusage ru;
 	uint64_t t0, t1;
@@ -158,6 +160,9 @@ run_once(char **argv, const char *input, int pipe_mode, const char *output,
 		exit(1);
 	}
 	*rss_kib = ru.ru_maxrss;
+	*cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+	    1000000000u + (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
+	    1000u;
 	return t1 - t0;
 }
 
@@ -169,12 +174,20 @@ cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sorts v. */
+static uint64_t
+median_of(uint64_t *v, long n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *input = NULL, *output = NULL, *label = "Cmd", *summary = NULL;
 	long runs = 5, warmups = 1, size = -1, rss, max_rss = 0;
-	uint64_t *ns, median;
+	uint64_t *ns, *cpu, median, cpu_median;
 	int ch, pipe_mode = 0;
 	long i;
 
@@ -221,32 +234,36 @@ main(int argc, char **argv)
 			die(input ? input : "-s or -i needed");
 		size = (long)st.st_size;
 	}
-	if ((ns = calloc((size_t)runs, sizeof(*ns))) == NULL)
+	if ((ns = calloc((size_t)runs, sizeof(*ns))) == NULL ||
+	    (cpu = calloc((size_t)runs, sizeof(*cpu))) == NULL)
 		die("calloc");
 	for (i = 0; i < warmups; i++)
-		run_once(argv, input, pipe_mode, output, &rss);
+		run_once(argv, input, pipe_mode, output, &rss, &cpu[0]);
 	for (i = 0; i < runs; i++) {
-		ns[i] = run_once(argv, input, pipe_mode, output, &rss);
+		ns[i] = run_once(argv, input, pipe_mode, output, &rss, &cpu[i]);
 		if (rss > max_rss)
 			max_rss = rss;
-		printf("Benchmark%s 1 %llu ns/op %.2f MB/s %ld peak-RSS-bytes\n",
-		    label, (unsigned long long)ns[i],
-		    (double)size * 1e3 / (double)ns[i], rss * 1024);
+		printf("Benchmark%s 1 %llu ns/op %.2f MB/s %llu cpu-ns/op "
+		    "%ld peak-RSS-bytes\n", label, (unsigned long long)ns[i],
+		    (double)size * 1e3 / (double)ns[i],
+		    (unsigned long long)cpu[i], rss * 1024);
 		fflush(stdout);
 	}
-	qsort(ns, (size_t)runs, sizeof(*ns), cmp_u64);
-	median = runs % 2 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
+	cpu_median = median_of(cpu, runs);
+	median = median_of(ns, runs);
 	if (summary != NULL) {
 		FILE *f = fopen(summary, "a");
 
 		if (f == NULL)
 			die(summary);
-		fprintf(f, "%s\t%ld\t%ld\t%llu\t%llu\t%llu\t%ld\n", label, size,
-		    runs, (unsigned long long)median, (unsigned long long)ns[0],
-		    (unsigned long long)ns[runs - 1], max_rss);
+		fprintf(f, "%s\t%ld\t%ld\t%llu\t%llu\t%llu\t%ld\t%llu\n", label,
+		    size, runs, (unsigned long long)median,
+		    (unsigned long long)ns[0], (unsigned long long)ns[runs - 1],
+		    max_rss, (unsigned long long)cpu_median);
 		if (fclose(f) != 0)
 			die(summary);
 	}
 	free(ns);
+	free(cpu);
 	return 0;
 }

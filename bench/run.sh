@@ -121,7 +121,7 @@ truth_canon() {	# cached digest of a reference
 	cat "$c"
 }
 
-add_row() {	# KEY TABLE INPUT SIZE TOOL CMD CHECK RUNS MED MIN MAX RSS NOTE
+add_row() {	# KEY TABLE INPUT SIZE TOOL CMD CHECK RUNS MED MIN MAX RSS NOTE CPU
 	local IFS=$'\t'
 	printf '%s\n' "$*" >> "$ROWS"
 }
@@ -216,26 +216,26 @@ row() {
 		    "failed while timed" 0 0 0 0 0 ""
 		return
 	fi
-	local l s n med min max rss
-	IFS=$'\t' read -r l s n med min max rss < "$W/one.tsv"
+	local l s n med min max rss cpu
+	IFS=$'\t' read -r l s n med min max rss cpu < "$W/one.tsv"
 	local note=
 	[ -n "$once" ] && [ -z "$QUICK" ] && note="one run, the checked one"
 	add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" "$check" \
-	    "$n" "$med" "$min" "$max" "$rss" "$note"
+	    "$n" "$med" "$min" "$max" "$rss" "$note" "$cpu"
 }
 
 # The jsmn tokenizer over the same bytes, in memory: the ceiling.
 jsmn_row() {	# TABLE INPUT FILE RUNS
-	local key="$1/$2/jsmn (tokenize only)" size l s n med min max rss
+	local key="$1/$2/jsmn (tokenize only)" size l s n med min max rss cpu
 	size=$(stat -c %s "$3")
 	rm -f "$W/one.tsv"
 	say "$key"
 	if "$B/jsmnbench" -n "$4" -l "CLI/${key// /_}" -S "$W/one.tsv" "$3" \
 	    >> "$RAWCLI" 2>>"$LOG"; then
-		IFS=$'\t' read -r l s n med min max rss < "$W/one.tsv"
+		IFS=$'\t' read -r l s n med min max rss cpu < "$W/one.tsv"
 		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
 		    "jsmn_parse, file in memory" "-" "$n" "$med" "$min" "$max" \
-		    0 "ceiling"
+		    0 "ceiling" "$cpu"
 	else
 		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
 		    "jsmn_parse, file in memory" "failed" 0 0 0 0 0 ""
