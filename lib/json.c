@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -805,13 +806,34 @@ fill(struct rd *r)
 	}
 	if (r->e != NULL && jenc_flush(r->e) != 0)
 		return enc_fail(r);
+	/*
+	 * jsmn restarts an unfinished token from its first byte, so parsing
+	 * after every small read of a long token would be quadratic: read at
+	 * least as much again as the unfinished part (or until the window is
+	 * full), unless no more input is ready yet.
+	 */
+	size_t want = r->wlen - r->jp.pos, got = 0;
+	int long_string = want >= 65536 && r->win[r->jp.pos] == '"';
 	for (;;) {
-		ssize_t n = read(r->fd, r->buf + r->wlen, r->cap - r->wlen);
+		char *fresh = r->buf + r->wlen;
+		ssize_t n = read(r->fd, fresh, r->cap - r->wlen);
 
 		if (n > 0) {
+			struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+
 			r->wlen += (size_t)n;
-			return 0;
+			got += (size_t)n;
+			if (got > want || r->wlen == r->cap)
+				return 0;
+			/* A long string cannot end before its closing quote. */
+			if (long_string && memchr(fresh, '"', (size_t)n) == NULL)
+				continue;
+			if (poll(&pfd, 1, 0) != 1)
+				return 0;
+			continue;
 		}
+		if (n == 0 && got > 0)
+			return 0;
 		if (n == 0) {
 			r->eof = 1;
 			return 0;
