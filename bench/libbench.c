@@ -2,9 +2,11 @@
  * libbench.c - library benchmarks for libjenc, side by side with yajl_gen,
  * cJSON, jansson and json-c, printed as Go benchmark lines:
  *
- *	BenchmarkName  N  ns/op  [MB/s]  B/op  allocs/op  [extra metrics]
+ *	BenchmarkName  N  ns/op  [MB/s]  cpu-ns/op  B/op  allocs/op  [extra]
  *
- * so that benchstat can compare runs.  Usage:
+ * so that benchstat can compare runs.  cpu-ns/op is the process's CPU time
+ * (all threads) per op: on a shared machine it is the steadier figure.
+ * Usage:
  *
  *	libbench [-benchtime SECONDS] [-count N] [-bench SUBSTRING]
  *	    [-copies N] -code PATH/TO/code.json
@@ -377,19 +379,22 @@ refuse(const char *name)
 typedef void (*bench_fn)(void *ctx, uint64_t n);
 
 struct counts {
-	uint64_t ns, allocs, bytes, lib_allocs, lib_bytes;
+	uint64_t ns, cpu, allocs, bytes, lib_allocs, lib_bytes;
 };
 
 static void
 snapshot(struct counts *c)
 {
 	jenc_pool_stats st;
+	struct timespec ts;
 
 	jenc_pool_stats_get(&st);
 	c->lib_allocs = st.mallocs;
 	c->lib_bytes = st.bytes;
 	c->allocs = t_allocs + atomic_load(&foreign_allocs);
 	c->bytes = t_bytes + atomic_load(&foreign_bytes);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	c->cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	c->ns = now_ns();
 }
 
@@ -453,6 +458,7 @@ run_bench(const char *name, bench_fn fn, void *ctx, double bytes, int is_jenc,
 			printf("%.0f ns/op", (double)ns / (double)n);
 		if (bytes > 0)
 			printf("\t%.2f MB/s", bytes * (double)n * 1e3 / (double)ns);
+		printf("\t%.0f cpu-ns/op", (double)(b.cpu - a.cpu) / (double)n);
 		if (is_jenc) {
 			print_metric((double)(b.lib_bytes - a.lib_bytes), n, "B/op");
 			print_metric((double)(b.lib_allocs - a.lib_allocs), n,
