@@ -432,9 +432,8 @@ fz_count_values(const char *c, size_t n)
 /*
  * 1 if err->excerpt is the input rendered from s on as jenc.h describes
  * it (a valid UTF-8 character as itself and one display column, a
- * control byte as a space, a byte that is not UTF-8 as '?'; the line
- * ends at LF, or at CR after the spot) with the spot at display column
- * err->caret.
+ * control byte (CR too) as a space, a byte that is not UTF-8 as '?';
+ * no LF inside) with the spot at display column err->caret.
  */
 static int
 excerpt_from(const jenc_err *err, const char *p, size_t n, size_t s)
@@ -446,7 +445,7 @@ excerpt_from(const jenc_err *err, const char *p, size_t n, size_t s)
 	while (o < xl) {
 		unsigned char c;
 
-		if (i >= n || p[i] == '\n' || (p[i] == '\r' && i >= off))
+		if (i >= n || p[i] == '\n')
 			return 0;
 		if (i <= off)
 			spotcol = cols;
@@ -579,6 +578,9 @@ static const char *const expected_forms[] = {
 	"expected string key after ',', found ",
 	"expected ':' after object key, found ",
 	"expected ',' or '}' after object member, found ",
+	/* used by the reader and json_suite.bats, missing from cli-spec.md
+	 * and jenc(1) */
+	"expected value after the byte order mark, found ",
 	"unterminated string, found ",
 };
 
@@ -632,7 +634,7 @@ fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 		fb = found_byte(m + pl);
 		if (fb == -2)
 			fz_fail("message '%s' names an unknown found byte", m);
-		if (k == 11) {	/* unterminated: spot = the opening quote */
+		if (k == 12) {	/* unterminated: spot = the opening quote */
 			if (fb != -1 || at != '"')
 				fz_fail("'%s' at byte %d", m, at);
 		} else if (fb != at) {
@@ -676,6 +678,36 @@ fz_same_err(const jenc_err *a, const jenc_err *b)
 	    a->line == b->line && a->col == b->col && a->cut == b->cut &&
 	    strcmp(a->msg, b->msg) == 0 &&
 	    strcmp(a->excerpt, b->excerpt) == 0 && a->caret == b->caret;
+}
+
+void
+fz_expect_same_err(const jenc_err *a, const jenc_err *b, const char *what,
+    int prefix)
+{
+	jenc_err c;
+	size_t al = strlen(a->excerpt), q = 0;
+
+	if (fz_same_err(a, b))
+		return;
+	/* a character cut by the end of what was read shows as '?'s */
+	while (prefix && q < 3 && q < al && a->excerpt[al - 1 - q] == '?' &&
+	    (unsigned char)b->excerpt[al - 1 - q] >= 0x80)
+		q++;
+	if (prefix && strncmp(a->excerpt, b->excerpt, al - q) == 0) {
+		c = *b;
+		memcpy(c.excerpt, a->excerpt, al + 1);
+		al -= q;
+		if (fz_same_err(a, &c) && (al + (q > 0) > a->caret ||
+		    strlen(b->excerpt) == al))
+			return;
+	}
+	fz_fail("%s: code %d/%d offset %llu/%llu line %llu/%llu col "
+	    "%llu/%llu cut %d/%d caret %zu/%zu msg '%s' / '%s' excerpt '%s' / "
+	    "'%s'", what, a->code, b->code, (unsigned long long)a->offset,
+	    (unsigned long long)b->offset, (unsigned long long)a->line,
+	    (unsigned long long)b->line, (unsigned long long)a->col,
+	    (unsigned long long)b->col, a->cut, b->cut, a->caret, b->caret,
+	    a->msg, b->msg, a->excerpt, b->excerpt);
 }
 
 uint32_t

@@ -94,6 +94,12 @@ void fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 /* 1 if err and f describe the same error (code, position, text). */
 int fz_same_err(const jenc_err *a, const jenc_err *b);
 
+/* Fail with both errors in full unless fz_same_err(); with prefix set,
+ * a's excerpt may be a prefix of b's that reaches the caret (a reader of
+ * a descriptor shows the line only as far as it has read it). */
+void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
+    const char *what, int prefix);
+
 /*
  * fz_pipe_run - call fn(fd, ctx) with fd the read end of a pipe that a
  * thread fills with p[0..n) in chunks whose sizes come from seed.  The
