@@ -550,8 +550,10 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 			if (q == (size_t)-1)
 				return JENC_E_SYNTAX;
 			if (q == limit) {
-				if (!r->eof)
+				if (!r->eof) {
+					r->cur = pos;
 					return 0;
+				}
 				return rd_fail(r, pos, JENC_E_SYNTAX,
 				    "unterminated string, found end of input");
 			}
@@ -567,8 +569,10 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 
 			while (k < limit && word_byte((unsigned char)r->win[k]))
 				k++;
-			if (k == limit && !r->eof)
+			if (k == limit && !r->eof) {
+				r->cur = pos;
 				return 0;
+			}
 			int rc = primitive(r, pos, k);
 
 			if (rc != 0 && rc != RESYNC)
@@ -580,6 +584,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 			pos++;
 		}
 	}
+	r->cur = pos;
 	return 0;
 }
 
@@ -864,6 +869,32 @@ finish(struct rd *r)
 	return 0;
 }
 
+/*
+ * jsmn found an error at or after pos: read on with our own scanner, taking
+ * more input while a token is cut by the window end, until it says what it
+ * is.
+ */
+static int
+diagnose(struct rd *r, size_t pos)
+{
+	int rc;
+
+	for (;;) {
+		if (slow_scan(r, pos, r->wlen) != 0)
+			return r->err->code;
+		if (r->eof)
+			break;
+		r->jp.pos = (unsigned)r->cur;
+		slide(r, keep_from(r, r->cur));
+		pos = r->cur;
+		if ((rc = fill(r)) != 0)
+			return rc;
+	}
+	if (finish(r) != 0)
+		return r->err->code;
+	return rd_fail(r, r->wlen, JENC_E_SYNTAX, "invalid input");
+}
+
 static int
 run(struct rd *r)
 {
@@ -887,12 +918,8 @@ run(struct rd *r)
 			continue;
 		if (w != 0)
 			return r->err->code;
-		if (res == JSMN_ERROR_INVAL) {
-			if (slow_scan(r, r->jp.pos, r->wlen) != 0)
-				return r->err->code;
-			return rd_fail(r, r->jp.pos, JENC_E_SYNTAX,
-			    "invalid input");
-		}
+		if (res == JSMN_ERROR_INVAL)
+			return diagnose(r, r->jp.pos);
 		if (res == JSMN_ERROR_NOMEM) {
 			if (compact(r) != 0)
 				return rd_fail(r, r->jp.pos, JENC_E_NOMEM,

@@ -231,7 +231,7 @@ def check(name, data, err):
         ok = len(t) > 0 and at.startswith(t)
     elif re.fullmatch(r"invalid literal '(.*)', expected true, false or null", msg, re.S):
         t = re.fullmatch(r"invalid literal '(.*)',.*", msg, re.S).group(1).encode("latin-1")
-        ok = len(t) > 0 and t[:1] in (b"t", b"f", b"n") and at.startswith(t)
+        ok = len(t) > 0 and t[:1].isalpha() and at.startswith(t)
     elif re.fullmatch(r"invalid escape '\\(.)' in string", msg, re.S):
         c = msg[len("invalid escape '\\")].encode("latin-1")
         ok = at[:1] == b"\\" and at[1:2] == c
