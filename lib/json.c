@@ -34,6 +34,8 @@
 #define DEPTH_DEFAULT 10000u
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
+#define DEEP 256		/* nesting from which jsmn gets small pieces */
+#define DEEP_CHUNK ((size_t)64)
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 
 enum {
@@ -711,6 +713,27 @@ compact(struct rd *r)
 	return 0;
 }
 
+/*
+ * Cheap trim after each jsmn call: every open container is toksuper or an
+ * ancestor of it, so a lower index; the tokens after toksuper are finished
+ * values already walked.  Dropping them keeps jsmn's climbs short.  A key
+ * still waiting for its ':' moves down to just after toksuper.
+ */
+static void
+trim(struct rd *r)
+{
+	unsigned n = (unsigned)(r->jp.toksuper + 1);
+
+	if (r->st == S_OBJ_COLON && r->jp.toknext > n) {
+		r->tok[n] = r->tok[r->jp.toknext - 1];
+		n++;
+	}
+	if (n < r->jp.toknext) {
+		r->jp.toknext = n;
+		r->done = n;
+	}
+}
+
 /* ---- input ------------------------------------------------------------------ */
 
 /*
@@ -909,9 +932,18 @@ run(struct rd *r)
 		r->bom = 1;
 	}
 
+	size_t chunk = DEEP_CHUNK;
 	for (;;) {
-		int res = jsmn_parse(&r->jp, r->win, r->wlen, r->tok, r->ntok);
-
+		/*
+		 * Deep in nesting, feed jsmn small pieces: it finds the
+		 * container a ']' closes by climbing from its newest token over
+		 * every container closed since, so a long run of closing
+		 * brackets in one call would be quadratic.
+		 */
+		size_t jlen = r->wlen, start = r->jp.pos;
+		if (r->depth > DEEP && r->wlen - start > chunk)
+			jlen = start + chunk;
+		int res = jsmn_parse(&r->jp, r->win, jlen, r->tok, r->ntok);
 		int w = walk(r);
 
 		if (w == RESYNC)
@@ -920,13 +952,19 @@ run(struct rd *r)
 			return r->err->code;
 		if (res == JSMN_ERROR_INVAL)
 			return diagnose(r, r->jp.pos);
+		trim(r);
 		if (res == JSMN_ERROR_NOMEM) {
-			if (compact(r) != 0)
+			if (r->jp.toknext * 2 > r->ntok && compact(r) != 0)
 				return rd_fail(r, r->jp.pos, JENC_E_NOMEM,
 				    "out of memory");
 			continue;
 		}
 		size_t pos = r->jp.pos;
+		if (jlen < r->wlen) {
+			/* a piece ended: go on, longer if a token was cut */
+			chunk = pos == start ? chunk * 2 : DEEP_CHUNK;
+			continue;
+		}
 		if (res >= 0 && pos < r->wlen) {
 			/* jsmn stops at a NUL byte */
 			if (slow_scan(r, pos, pos + 1) != 0)
