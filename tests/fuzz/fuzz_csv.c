@@ -113,6 +113,7 @@ check_csv_err(const jenc_err *err, const char *p, size_t n,
 	int at = err->offset < n ? (unsigned char)p[err->offset] : -1;
 	unsigned long a, b;
 	unsigned v;
+	int k = 0, k2 = 0;
 	char tail;
 
 	if (err->code == JENC_E_UTF8) {
@@ -124,8 +125,10 @@ check_csv_err(const jenc_err *err, const char *p, size_t n,
 	}
 	if (err->code != JENC_E_SYNTAX)
 		fz_fail("CSV reader returned %d (%s)", err->code, m);
-	if (sscanf(m, "record has %lu fields, header has %lu%c", &a, &b,
-	    &tail) == 2) {
+	if (sscanf(m, "record has %lu field%n", &a, &k) == 1 && k > 0 &&
+	    m[k] == (a != 1 ? 's' : ',') &&
+	    sscanf(m + k + (a != 1), ", header has %lu%n", &b, &k2) == 1 &&
+	    k2 > 0 && m[k + (a != 1) + k2] == '\0') {
 		if (a == b || err->col != 0 || err->line == 0 ||
 		    (co->flags & JENC_CSV_RAGGED_PAD))
 			fz_fail("'%s' at col %llu with flags 0x%x", m,
@@ -191,7 +194,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !(out.len == 0 && !lines))
 			fz_fail("output is not valid JSON");
 	} else {
-		fz_check_err(&err, rc, p, n);
+		fz_check_err(&err, rc, p, n, !(co.flags & JENC_CSV_TSV));
 		check_csv_err(&err, p, n, &co);
 		if (!lines && out.len != 0 &&
 		    !fz_valid(out.p, out.len, JENC_READ_SINGLE))
