@@ -81,6 +81,7 @@ static struct state {
 	unsigned char *stk;	/* 'o' or 'a' per open container */
 	size_t depth, cap;
 	int key_due, top_done, err, taint, exposed;
+	int releasing;		/* finishing the last document */
 	size_t doc_at_value;
 	const char *what;	/* the current call, for messages */
 } S;
@@ -634,8 +635,12 @@ finish_doc(void)
 
 	if (!S.taint) {
 		if (!fz_valid(S.doc.p, S.doc.len, 0))
-			fz_fail("the encoder wrote invalid JSON (%zu bytes)",
-			    S.doc.len);
+			fz_fail("%s invalid JSON (%zu bytes, "
+			    "flags 0x%x indent %u hold_max %zu, %s): '%.*s'",
+			    S.releasing && S.err ? "jenc_release after an "
+			    "error left" : "the encoder wrote", S.doc.len, S.o.flags, S.o.indent, S.o.hold_max,
+			    S.is_sink ? "sink" : "memory",
+			    S.doc.len > 400 ? 400 : (int)S.doc.len, S.doc.p);
 		if ((why = fz_flags_violation(S.doc.p, S.doc.len, S.o.flags,
 		    &where)) != NULL)
 			fz_fail("%s at output offset %zu", why, where);
@@ -694,7 +699,7 @@ take(void)
 static void
 step(struct src *s, unsigned op)
 {
-	static char t1[256], t2[256], b1[1024];
+	static char t1[512], t2[512], b1[1024];	/* 63 pieces of up to 6, 12 bytes */
 	char want[64];
 	size_t n1, n2;
 	unsigned st, ct;
@@ -988,6 +993,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t holds[4] = { 0, 1, 64, 5000 };
+	static int trace = -1;	/* FUZZ_TRACE set: print each operation */
 	struct src s = { data, size, 0 };
 	unsigned b0, b1, want;
 	int rc;
@@ -995,6 +1001,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	FZ_BEGIN();
+	if (trace < 0)
+		trace = getenv("FUZZ_TRACE") != NULL;
 	b0 = u8(&s);
 	b1 = u8(&s);
 	memset(&S.o, 0, sizeof(S.o));
@@ -1020,8 +1028,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (S.e == NULL)
 		fz_fail("jenc_get_%s returned NULL", S.is_sink ? "sink" : "mem");
 
-	while (s.i < s.n)
-		step(&s, u8(&s) % NOPS);
+	while (s.i < s.n) {
+		unsigned op = u8(&s) % NOPS;
+
+		step(&s, op);
+		if (trace)
+			fprintf(stderr, "op %2u: depth %zu err %d taint %d "
+			    "exposed %d doc %zu (value from %zu) held %zu\n",
+			    op, S.depth, S.err, S.taint, S.exposed, S.doc.len,
+			    S.doc_at_value, S.e ? jenc_len(S.e) : 0);
+	}
 
 	if (!S.is_sink)
 		take();
@@ -1036,6 +1052,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rc = jenc_release(S.e);
 	S.e = NULL;
 	(void)result(rc, want);
+	S.releasing = 1;
 	finish_doc();
+	S.releasing = 0;
 	return 0;
 }
