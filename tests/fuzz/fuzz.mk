@@ -18,8 +18,9 @@
 # Every harness runs in one process (one core); make fuzz fails if any
 # harness found something, after running them all.
 #
-# To fuzz on past a known, reported failure, name a piece of its message:
-#	make fuzz FUZZ_IGNORE="invalid input"
+# To fuzz on past known, reported failures, name pieces of their messages
+# ('|' between them):
+#	make fuzz FUZZ_IGNORE="'invalid input'|jenc_release after an error"
 # Inputs failing with a message that contains it are dropped instead of
 # stopping the run (leak detection is then off).
 

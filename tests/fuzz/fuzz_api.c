@@ -86,6 +86,8 @@ static struct state {
 	int cut_out;		/* bytes left while a value was unfinished and
 				   the encoder may still hold its tail */
 	size_t doc_at_value;
+	size_t value_pos;	/* output offset where the unfinished top-level
+				   value begins: out + held before it */
 	const char *what;	/* the current call, for messages */
 } S;
 
@@ -573,11 +575,12 @@ value_done(void)
 }
 
 static void
-begin(unsigned char c)
+begin(unsigned char c, size_t pos)
 {
 	if (S.depth == 0) {
 		S.exposed = 0;
 		S.doc_at_value = doc_len();
+		S.value_pos = pos;
 	}
 	push(c);
 	S.key_due = c == 'o';
@@ -600,15 +603,14 @@ model_fresh(void)
 	S.doc_at_value = doc_len();
 }
 
-/* 1 if bytes of the unfinished top-level value may have left. */
+/* 1 if bytes of the unfinished top-level value left: more is out than
+ * was out and held when it began (plus the newline that may precede it). */
 static int
 leaked(void)
 {
 	if (S.depth == 0)
 		return 0;
-	if (S.exposed)
-		return 1;
-	return doc_len() > S.doc_at_value && !S.hold_big;
+	return S.exposed || doc_len() > S.value_pos + 1;
 }
 
 static int
@@ -719,10 +721,11 @@ step(struct src *s, unsigned op)
 		S.what = op == OP_OBJ_BEGIN ? "jenc_obj_begin" :
 		    "jenc_arr_begin";
 		st = allowed(value_state(), 0);
+		n1 = doc_len() + jenc_len(S.e);
 		rc = op == OP_OBJ_BEGIN ? jenc_obj_begin(S.e) :
 		    jenc_arr_begin(S.e);
 		if (result(rc, st))
-			begin(op == OP_OBJ_BEGIN ? 'o' : 'a');
+			begin(op == OP_OBJ_BEGIN ? 'o' : 'a', n1);
 		break;
 	case OP_OBJ_END:
 	case OP_ARR_END:
@@ -931,7 +934,10 @@ step(struct src *s, unsigned op)
 			    (S.depth == 0 || S.hold_big) &&
 			    !fz_valid(S.doc.p, S.doc.len, 0))
 				fz_fail("after jenc_flush the sink holds "
-				    "invalid JSON (depth %zu)", S.depth);
+				    "invalid JSON (depth %zu), ending '%.*s'",
+				    S.depth, (int)(S.doc.len > 300 ? 300 :
+				    S.doc.len), S.doc.p + (S.doc.len > 300 ?
+				    S.doc.len - 300 : 0));
 		}
 		break;
 	case OP_RESET:
@@ -953,10 +959,13 @@ step(struct src *s, unsigned op)
 			fz_fail("jenc_discard returned %d", r);
 		if (S.depth == 0 && S.err == 0 && r != 0)
 			fz_fail("jenc_discard with nothing open returned 1");
-		if (r == 1 && S.doc_at_value == n1 && !S.exposed &&
-		    !S.sk.ever)
+		if (r == 1 && !leaked() && !S.sk.ever)
 			fz_fail("jenc_discard says part was written, but the "
 			    "sink got nothing since the value began");
+		if (r == 0 && S.depth > 0 && !S.exposed && leaked())
+			fz_fail("jenc_discard returned 0, but %zu bytes of the "
+			    "value had been written (flags 0x%x)",
+			    doc_len() - S.value_pos, S.o.flags);
 		if (r == 1 || (S.depth > 0 && S.exposed))
 			S.taint = 1;
 		S.depth = 0;
