@@ -637,24 +637,28 @@ finish_doc(void)
 	const char *why;
 	size_t where;
 	fz_buf re = { NULL, 0, 0 };
+	/* jenc.h: release flushes what is held; jenc(3): not after an
+	 * error, which can cut a finished value or its newline */
+	const char *who = S.releasing && S.err ? "jenc_release after an "
+	    "error left" : "the encoder wrote";
 
 	if (!S.taint) {
 		if (!fz_valid(S.doc.p, S.doc.len, 0))
 			fz_fail("%s invalid JSON (%zu bytes, "
 			    "flags 0x%x indent %u hold_max %zu, %s): '%.*s'",
-			    S.releasing && S.err ? "jenc_release after an "
-			    "error left" : "the encoder wrote", S.doc.len, S.o.flags, S.o.indent, S.o.hold_max,
+			    who, S.doc.len, S.o.flags, S.o.indent, S.o.hold_max,
 			    S.is_sink ? "sink" : "memory",
 			    S.doc.len > 400 ? 400 : (int)S.doc.len, S.doc.p);
 		if ((why = fz_flags_violation(S.doc.p, S.doc.len, S.o.flags,
 		    &where)) != NULL)
-			fz_fail("%s at output offset %zu", why, where);
+			fz_fail("%s: %s at output offset %zu", who, why,
+			    where);
 		ro.flags &= ~(unsigned)JENC_HOLD;
 		if (fz_json(S.doc.p, S.doc.len, &ro, &rd, &re, &err) != 0 ||
 		    re.len != S.doc.len ||
 		    (re.len && memcmp(re.p, S.doc.p, re.len) != 0))
-			fz_fail("the encoder's output is not a fixpoint of the "
-			    "reader in the same mode");
+			fz_fail("%s output that is not a fixpoint of the "
+			    "reader in the same mode", who);
 		if (S.o.flags & JENC_NO_NEWLINE) {
 			ro.flags = 0;
 			ro.indent = 0;
@@ -662,7 +666,7 @@ finish_doc(void)
 			    fz_count_values(re.p, re.len) > 1)
 				fz_fail("two values with JENC_NO_NEWLINE");
 		} else if (S.doc.len && S.doc.p[S.doc.len - 1] != '\n') {
-			fz_fail("output does not end in a newline");
+			fz_fail("%s output without its last newline", who);
 		}
 	}
 	fz_buf_free(&re);
@@ -1065,8 +1069,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		take();
 	if (S.depth > 0)
 		S.taint = 1;
-	/* jenc.h: release flushes what is held; jenc(3): not after an
-	 * error.  The latter cuts a finished value whose head left. */
 	S.what = "jenc_release";
 	want = S.err ? BIT(S.err) : 0;
 	if (S.depth > 0)
