@@ -932,7 +932,10 @@ step(struct src *s, unsigned op)
 				    jenc_len(S.e));
 			if (S.depth > 0 && !(S.o.flags & JENC_HOLD))
 				S.exposed = 1;
-			S.cut_out = S.depth > 0 && !S.hold_big;
+			/* all out at top level; otherwise with JENC_HOLD
+			 * (1 MiB) the finished values, not the current one */
+			S.cut_out = S.depth == 0 ? 0 : S.hold_big ? S.exposed :
+			    1;
 			/* only whole values reach the sink */
 			if (!S.taint && !S.exposed &&
 			    (S.depth == 0 || S.hold_big) &&
