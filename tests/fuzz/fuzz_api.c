@@ -75,7 +75,8 @@ static struct state {
 	jenc_enc *e;
 	jenc_opts o;
 	int is_sink;
-	int hold_big;		/* JENC_HOLD with hold_max 1 MiB */
+	int hold_big;		/* JENC_HOLD with hold_max 1 MiB: the sink
+				   gets whole values, unless one outgrows it */
 	struct sink sk;
 	fz_buf doc;
 	/* model */
@@ -613,6 +614,15 @@ leaked(void)
 	return S.exposed || doc_len() > S.value_pos + 1;
 }
 
+/* 1 if the encoder must still hold the unfinished value whole: JENC_HOLD
+ * with 1 MiB and the value well below that so far. */
+static int
+held_whole(void)
+{
+	return S.hold_big && (S.depth == 0 || doc_len() + jenc_len(S.e) <
+	    S.value_pos + 1048576 - 4096);
+}
+
 static int
 sink_fn(void *ctx, const char *buf, size_t len)
 {
@@ -934,11 +944,11 @@ step(struct src *s, unsigned op)
 				S.exposed = 1;
 			/* all out at top level; otherwise with JENC_HOLD
 			 * (1 MiB) the finished values, not the current one */
-			S.cut_out = S.depth == 0 ? 0 : S.hold_big ? S.exposed :
-			    1;
+			S.cut_out = S.depth == 0 ? 0 : held_whole() ?
+			    S.exposed : 1;
 			/* only whole values reach the sink */
 			if (!S.taint && !S.exposed &&
-			    (S.depth == 0 || S.hold_big) &&
+			    (S.depth == 0 || held_whole()) &&
 			    !fz_valid(S.doc.p, S.doc.len, 0))
 				fz_fail("after jenc_flush the sink holds "
 				    "invalid JSON (depth %zu), ending '%.*s'",
@@ -1054,11 +1064,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (s.i < s.n) {
 		unsigned op = u8(&s) % NOPS;
 		size_t before = doc_len();
+		int whole = held_whole();
 
 		step(&s, op);
 		/* a full segment went out: it may end inside a value */
 		if (op != OP_FLUSH && op != OP_TAKE && op != OP_RESET &&
-		    doc_len() > before && !S.hold_big)
+		    doc_len() > before && !(whole && held_whole()))
 			S.cut_out = 1;
 		if (trace)
 			fprintf(stderr, "op %2u: depth %zu err %d taint %d "
