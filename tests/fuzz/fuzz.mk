@@ -21,8 +21,8 @@
 # To fuzz on past known, reported failures, name pieces of their messages
 # ('|' between them):
 #	make fuzz FUZZ_IGNORE="'invalid input'|jenc_release after an error"
-# Inputs failing with a message that contains it are dropped instead of
-# stopping the run (leak detection is then off).
+# Inputs failing with a message that contains one are dropped instead of
+# stopping the run (leak detection is then off: they leak).
 
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 1800
@@ -34,6 +34,7 @@ FUZZ_ARGS ?=
 FUZZ_IGNORE ?=
 export FUZZ_IGNORE
 FUZZ_LEAKS = $(if $(FUZZ_IGNORE),-detect_leaks=0)
+FUZZ_ENV = $(if $(FUZZ_IGNORE),ASAN_OPTIONS=detect_leaks=0)
 FUZZ_DIR := $(O)/fuzz
 FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -58,7 +59,7 @@ fuzz: fuzz-build fuzz-seeds
 	for h in $(FUZZ_HARNESSES); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$h; \
 	    echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
-	    $(FUZZ_DIR)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) \
+	    $(FUZZ_ENV) $(FUZZ_DIR)/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) \
 	        -timeout=60 -rss_limit_mb=2048 -max_len=$(FUZZ_MAX_LEN) \
 	        -dict=$(FUZZ_DIR)/$$h.dict -print_final_stats=1 \
 	        -artifact_prefix=$(FUZZ_DIR)/crashes/$$h- $(FUZZ_LEAKS) \
