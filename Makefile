@@ -9,7 +9,8 @@ O ?= build
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 $(WARN) -fPIC
+# Always used, even when CFLAGS is given on the command line.
+JCFLAGS = -std=c11 $(WARN) -fPIC $(CFLAGS)
 LDLIBS += -lpthread
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
@@ -28,7 +29,7 @@ all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
 
 $(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(JCFLAGS) -c -o $@ $<
 
 $(O)/obj/num.o: lib/num_tab.h
 
@@ -49,11 +50,11 @@ $(O)/libjenc.pc:
 	    'Libs: -L$${libdir} -ljenc -lpthread' 'Cflags: -I$${includedir}' > $@
 
 $(O)/jenc: cmd/jenc.c lib/jenc.h $(O)/libjenc.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
 
 $(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
 
 # ---- tests ----
 

@@ -86,6 +86,7 @@ struct rd {
 	int st;
 	int single;
 	int bom;		/* the input started with a byte order mark */
+	int stop_top;		/* slow_scan: stop after each top-level value */
 	uint64_t values;	/* complete top-level values */
 
 	jenc_enc *e;
@@ -539,7 +540,13 @@ primitive(struct rd *r, size_t pos, size_t end)
 static int
 slow_scan(struct rd *r, size_t pos, size_t limit)
 {
+	size_t from = pos;
+
 	while (pos < limit) {
+		if (r->stop_top && pos > from && r->st == S_TOP) {
+			r->cur = pos;
+			return 0;
+		}
 		unsigned char c = (unsigned char)r->win[pos];
 
 		if (c == '"') {
@@ -893,29 +900,40 @@ finish(struct rd *r)
 }
 
 /*
- * jsmn found an error at or after pos: read on with our own scanner, taking
- * more input while a token is cut by the window end, until it says what it
- * is.
+ * jsmn stopped with an error at pos.  Read on with our own scanner, taking
+ * more input while a token is cut by the window end, until it names the
+ * error.  jsmn also rejects some valid streams (a number followed at once
+ * by a value holding non-ASCII bytes, `2["é"]`): if the scanner gets back
+ * to top level with no error, jsmn resumes there (RESYNC).
  */
 static int
 diagnose(struct rd *r, size_t pos)
 {
 	int rc;
 
+	size_t from = pos;
+
 	for (;;) {
-		if (slow_scan(r, pos, r->wlen) != 0)
+		r->stop_top = 1;
+		rc = slow_scan(r, pos, r->wlen);
+		r->stop_top = 0;
+		if (rc != 0)
 			return r->err->code;
+		if (r->st == S_TOP && r->cur > from && r->cur < r->wlen) {
+			r->jp.pos = (unsigned)r->cur;
+			r->jp.toknext = 0;
+			r->jp.toksuper = -1;
+			r->done = 0;
+			return RESYNC;
+		}
 		if (r->eof)
-			break;
+			return finish(r);
 		r->jp.pos = (unsigned)r->cur;
 		slide(r, keep_from(r, r->cur));
-		pos = r->cur;
+		pos = from = r->cur;
 		if ((rc = fill(r)) != 0)
 			return rc;
 	}
-	if (finish(r) != 0)
-		return r->err->code;
-	return rd_fail(r, r->wlen, JENC_E_SYNTAX, "invalid input");
 }
 
 static int
@@ -950,8 +968,13 @@ run(struct rd *r)
 			continue;
 		if (w != 0)
 			return r->err->code;
-		if (res == JSMN_ERROR_INVAL)
-			return diagnose(r, r->jp.pos);
+		if (res == JSMN_ERROR_INVAL) {
+			int rc2 = diagnose(r, r->jp.pos);
+
+			if (rc2 != RESYNC)
+				return rc2;
+			continue;
+		}
 		trim(r);
 		if (res == JSMN_ERROR_NOMEM) {
 			if (r->jp.toknext * 2 > r->ntok && compact(r) != 0)
