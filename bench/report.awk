@@ -24,7 +24,7 @@ function fsize(b) {
 	return sprintf("%.0f kB", b / 1e3)
 }
 function frss(kib) { return sprintf("%.1f MiB", kib / 1024) }
-function fratio(r) { return r >= 10 ? sprintf("%.0f×", r) : sprintf("%.2f×", r) }
+function fratio(r) { return r >= 100 ? sprintf("%.0f×", r) : r >= 10 ? sprintf("%.1f×", r) : sprintf("%.2f×", r) }
 function md(s) { gsub(/\|/, "\\|", s); return s }
 # median of a per-op count over the loops, printed as libbench printed it
 function lmed(name, u,    m) {
