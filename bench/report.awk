@@ -29,7 +29,7 @@ function md(s) { gsub(/\|/, "\\|", s); return s }
 # median of a per-op count over the loops, printed as libbench printed it
 function lmed(name, u,    m) {
 	m = median(lall[name, u])
-	return m == int(m) ? sprintf("%d", m) : sprintf("%.4g", m)
+	return m == int(m) ? sprintf("%.0f", m) : sprintf("%.4g", m)
 }
 
 # median of the space-separated numbers in s; sets MIN and MAX
