@@ -84,8 +84,8 @@ static struct state {
 	size_t depth, cap;
 	int key_due, top_done, err, taint, exposed;
 	int releasing;		/* finishing the last document */
-	int cut_out;		/* bytes left while a value was unfinished and
-				   the encoder may still hold its tail */
+	int cut_out;		/* bytes left while a value was unfinished;
+				   its tail may still be held */
 	size_t doc_at_value;
 	size_t value_pos;	/* output offset where the unfinished top-level
 				   value begins: out + held before it */
@@ -719,7 +719,8 @@ take(void)
 static void
 step(struct src *s, unsigned op)
 {
-	static char t1[512], t2[512], b1[1024];	/* 63 pieces of up to 6, 12 bytes */
+	/* 63 pieces of up to 6 (text) and 12 (body) bytes */
+	static char t1[512], t2[512], b1[1024];
 	char want[64];
 	size_t n1, n2;
 	unsigned st, ct;
@@ -1059,7 +1060,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	S.e = S.is_sink ? jenc_get_sink(sink_fn, &S.sk, &S.o) :
 	    jenc_get_mem(&S.o);
 	if (S.e == NULL)
-		fz_fail("jenc_get_%s returned NULL", S.is_sink ? "sink" : "mem");
+		fz_fail("jenc_get_%s returned NULL",
+		    S.is_sink ? "sink" : "mem");
 
 	while (s.i < s.n) {
 		unsigned op = u8(&s) % NOPS;
@@ -1073,10 +1075,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			S.cut_out = 1;
 		if (trace)
 			fprintf(stderr, "op %2u: depth %zu err %d taint %d "
-			    "exposed %d cut_out %d doc %zu (value from %zu) held "
-			    "%zu\n", op, S.depth, S.err, S.taint, S.exposed,
-			    S.cut_out, S.doc.len,
-			    S.doc_at_value, S.e ? jenc_len(S.e) : 0);
+			    "exposed %d cut_out %d doc %zu (value from %zu) "
+			    "held %zu\n", op, S.depth, S.err, S.taint,
+			    S.exposed, S.cut_out, S.doc.len, S.doc_at_value,
+			    S.e ? jenc_len(S.e) : 0);
 	}
 
 	if (!S.is_sink)

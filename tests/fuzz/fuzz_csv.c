@@ -95,7 +95,8 @@ only_strings(const char *c, size_t n, int nulls)
 			i++;
 		} else if (strchr("[]{},:\n", ch) != NULL) {
 			i++;
-		} else if (nulls && n - i >= 4 && memcmp(c + i, "null", 4) == 0) {
+		} else if (nulls && n - i >= 4 &&
+		    memcmp(c + i, "null", 4) == 0) {
 			i += 4;
 		} else {
 			fz_fail("value that is not a string at compact offset "
@@ -117,8 +118,8 @@ check_csv_err(const jenc_err *err, const char *p, size_t n,
 	char tail;
 
 	if (err->code == JENC_E_UTF8) {
-		if (strcmp(m, "invalid UTF-8 byte 0xff in header name 7") != 0 ||
-		    co->nheader != 7 || (co->flags & JENC_CSV_NO_HEADER))
+		if (strcmp(m, "invalid UTF-8 byte 0xff in header name 7") !=
+		    0 || co->nheader != 7 || (co->flags & JENC_CSV_NO_HEADER))
 			fz_fail("UTF-8 error '%s' with %zu header names", m,
 			    co->nheader);
 		return;

@@ -247,7 +247,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* escapes change representation, not values */
 	if (escf & (JENC_HTML | JENC_ASCII)) {
-		if (!fz_same_value(plain.p, plain.len, comp.p, comp.len, &where))
+		if (!fz_same_value(plain.p, plain.len, comp.p, comp.len,
+		    &where))
 			fz_fail("escaped output holds other values than the "
 			    "plain one (plain offset %zu)", where);
 		if (escf & JENC_LOWER_HEX) {

@@ -653,7 +653,7 @@ fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 		fb = found_byte(m + pl);
 		if (fb == -2)
 			fz_fail("message '%s' names an unknown found byte", m);
-		if (k == 12) {	/* unterminated: spot = the opening quote */
+		if (k == 12) {	/* unterminated: spot = opening quote */
 			if (fb != -1 || at != '"')
 				fz_fail("'%s' at byte %d", m, at);
 		} else if (fb != at) {
@@ -709,7 +709,8 @@ fz_expect_same_err(const jenc_err *a, const jenc_err *b, const char *what,
 	if (fz_same_err(a, b))
 		return;
 	/* a CR whose LF is not read yet shows as a space */
-	if (prefix && al == strlen(b->excerpt) + 1 && a->excerpt[al - 1] == ' ' &&
+	if (prefix && al == strlen(b->excerpt) + 1 &&
+	    a->excerpt[al - 1] == ' ' &&
 	    strncmp(a->excerpt, b->excerpt, al - 1) == 0) {
 		c = *b;
 		memcpy(c.excerpt, a->excerpt, al + 1);

@@ -26,9 +26,9 @@ void fz_buf_free(fz_buf *b);
 /*
  * Print "fuzz: property failed: ..." to stderr and abort.  For triage, a
  * failure whose message contains one of the '|'-separated texts of the
- * environment variable FUZZ_IGNORE instead abandons the input: FZ_BEGIN() at the top of
- * LLVMFuzzerTestOneInput returns 0 from it (objects of the abandoned
- * input leak, so run with -detect_leaks=0).
+ * environment variable FUZZ_IGNORE instead abandons the input:
+ * FZ_BEGIN() at the top of LLVMFuzzerTestOneInput returns 0 from it
+ * (objects of the abandoned input leak, so run with -detect_leaks=0).
  */
 void fz_fail(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
