@@ -28,10 +28,13 @@ enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL 
 #define ENC_POOL_MAX 64
 #define HOLD_DEFAULT ((size_t)1 << 20)
 #define IOV_BATCH 64
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
 
 struct jenc_enc {
 	char *p, *end;		/* cursor and end of the tail segment */
 	jenc_seg *head, *tail;
+	jenc_seg *spare;	/* emptied by jenc_reset/jenc_take, for reuse */
 	size_t base;		/* held bytes in segments before tail */
 	size_t committed;	/* JENC_HOLD: held bytes of complete values */
 	size_t next_cap;	/* size of the next segment */
@@ -183,7 +186,15 @@ static int
 append_seg(jenc_enc *e, size_t n)
 {
 	size_t want = n > JENC_SEG_MAX ? n : (n > e->next_cap ? n : e->next_cap);
-	jenc_seg *s = jenc_seg_get(want);
+	jenc_seg *s = e->spare;
+
+	if (s != NULL && s->cap >= want && s->cap <= JENC_SEG_MAX) {
+		e->spare = s->next;
+		s->next = NULL;
+		s->len = s->off = 0;
+	} else {
+		s = jenc_seg_get(want);
+	}
 
 	if (s == NULL)
 		return fail(e, JENC_E_NOMEM);
@@ -458,7 +469,7 @@ enc_get(int kind, const jenc_opts *o)
 	if (e == NULL && (e = jenc_mem_alloc(sizeof(*e))) == NULL)
 		return NULL;
 	e->p = e->end = NULL;
-	e->head = e->tail = NULL;
+	e->head = e->tail = e->spare = NULL;
 	e->base = 0;
 	e->next_cap = JENC_SEG_MIN;
 	e->kind = kind;
@@ -546,7 +557,8 @@ jenc_release(jenc_enc *e)
 	if (rc == 0 && e->depth > 0)
 		rc = JENC_E_INCOMPLETE;
 	jenc_seg_put_list(e->head);
-	e->head = e->tail = NULL;
+	jenc_seg_put_list(e->spare);
+	e->head = e->tail = e->spare = NULL;
 	if (e->stack != e->stack_inline)
 		jenc_mem_free(e->stack, e->stack_cap);
 	e->stack = e->stack_inline;
@@ -563,14 +575,36 @@ jenc_release(jenc_enc *e)
 	return rc;
 }
 
-/* Drop every held byte, keeping the first segment for reuse. */
+/*
+ * Drop every held byte.  The first segment stays; the others (in the order
+ * they were filled, so that they come back in the same sizes) are kept as
+ * spares until the encoder is released.
+ */
 static void
 drop_held(jenc_enc *e)
 {
 	if (e->head == NULL)
 		return;
-	jenc_seg_put_list(e->head->next);
+	jenc_seg *s = e->head->next, **tailp = &e->spare;
+
+	while (*tailp != NULL)
+		tailp = &(*tailp)->next;
+	while (s != NULL) {
+		jenc_seg *next = s->next;
+
+		s->next = NULL;
+		if (s->cap <= JENC_SEG_MAX) {
+			*tailp = s;
+			tailp = &s->next;
+		} else {
+			jenc_seg_put(s);	/* never keep a big one */
+		}
+		s = next;
+	}
 	e->head->next = NULL;
+	/* Grow again in the sizes the spares have. */
+	e->next_cap = e->head->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX :
+	    e->head->cap * 2;
 	e->tail = e->head;
 	e->tail->off = e->tail->len = 0;
 	e->base = 0;
@@ -814,9 +848,25 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 {
 	size_t i = 0;
 
+	const unsigned char *plain = esc_tab[0][0][0];
+
 	while (i < n) {
 		size_t j = i;
 
+		/* Plain escaping: skip eight bytes with no control byte, '"'
+		 * or '\\' at a time. */
+		if (tab == plain)
+			while (j + 8 <= n) {
+				uint64_t w, q, b;
+
+				memcpy(&w, s + j, 8);
+				q = w ^ (ONES * '"');
+				b = w ^ (ONES * '\\');
+				if ((((w - ONES * 0x20) | (q - ONES) | (b - ONES)) &
+				    ~w & HIGHS) != 0)
+					break;
+				j += 8;
+			}
 		while (j < n && tab[s[j]] == 0)
 			j++;
 		if (j > i && put(e, s + i, j - i) != 0)

@@ -185,7 +185,9 @@ char *jenc_take(jenc_enc *e, size_t *len);
  * returns each segment's bytes and length until it returns NULL. */
 const char *jenc_segments(const jenc_enc *e, size_t *it, size_t *len);
 /* jenc_reset - drop held output and any sticky error, back to the state
- * of a fresh encoder (segments kept for reuse). */
+ * of a fresh encoder.  Its segments stay with the encoder for reuse (so a
+ * reused encoder allocates nothing) until jenc_release gives them back to
+ * the pools. */
 void jenc_reset(jenc_enc *e);
 /* jenc_error - the sticky error, 0 if none. */
 int jenc_error(const jenc_enc *e);
