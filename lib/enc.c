@@ -285,6 +285,9 @@ write_iov(jenc_enc *e, struct iovec *iov, int cnt)
 static int
 write_out(jenc_enc *e, size_t upto)
 {
+	/* Part of an unfinished value reaches the sink: jenc_discard says so. */
+	if (upto > e->committed && e->depth > 0)
+		e->cut = 1;
 	while (upto > 0) {
 		struct iovec iov[IOV_BATCH];
 		size_t batch = 0;

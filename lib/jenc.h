@@ -195,10 +195,10 @@ int jenc_error(const jenc_enc *e);
 int jenc_errno(const jenc_enc *e);
 /* jenc_depth - number of open containers. */
 unsigned jenc_depth(const jenc_enc *e);
-/* jenc_discard - drop the incomplete top-level value (JENC_HOLD): its
- * held bytes are dropped and the encoder is back at top level, error
- * cleared.  Returns 1 if part of it had already been written (it grew past
- * hold_max), else 0. */
+/* jenc_discard - drop the incomplete top-level value: its held bytes are
+ * dropped and the encoder is back at top level, error cleared.  Returns 1
+ * if part of it had already reached the sink (without JENC_HOLD, or with it
+ * once the value grew past hold_max), else 0. */
 int jenc_discard(jenc_enc *e);
 
 /* ---- pools ------------------------------------------------------------ */
