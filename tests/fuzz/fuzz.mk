@@ -15,6 +15,8 @@
 # aborts) leaves its input in build/fuzz/crashes/NAME-crash-<sha1>;
 # replay it with
 #	build/fuzz/fuzz_NAME build/fuzz/crashes/NAME-crash-<sha1>
+# FUZZ_TRACE=1 makes fuzz_api print each call with its model state:
+#	FUZZ_TRACE=1 build/fuzz/fuzz_api build/fuzz/crashes/api-crash-<sha1>
 # Every harness runs in one process (one core); make fuzz fails if any
 # harness found something, after running them all.
 #

@@ -1039,6 +1039,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_BEGIN();
 	if (trace < 0)
 		trace = getenv("FUZZ_TRACE") != NULL;
+	if (S.e != NULL) {	/* left by an input that FUZZ_IGNORE dropped */
+		(void)jenc_release(S.e);
+		S.e = NULL;
+	}
 	b0 = u8(&s);
 	b1 = u8(&s);
 	memset(&S.o, 0, sizeof(S.o));
