@@ -553,9 +553,16 @@ jenc_release(jenc_enc *e)
 	if (e == NULL)
 		return 0;
 	rc = e->err;
-	if (rc == 0 && e->kind != K_MEM && e->tail != NULL) {
+	if (e->kind != K_MEM && e->tail != NULL) {
 		sync_tail(e);
-		rc = write_out(e, held(e));
+		if (rc == 0) {
+			rc = write_out(e, held(e));
+		} else if (rc != JENC_E_IO && rc != JENC_E_SINK) {
+			/* The failed call wrote nothing: the finished values
+			 * held are sound, the unfinished one is dropped. */
+			e->err = 0;
+			(void)write_out(e, e->committed);
+		}
 	}
 	if (rc == 0 && e->depth > 0)
 		rc = JENC_E_INCOMPLETE;

@@ -117,8 +117,9 @@ jenc_enc *jenc_get_mem(const jenc_opts *opts);
 jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts);
 
 /*
- * jenc_release - flush what is held (sink encoders, unless the encoder has
- * met an error), give the encoder and its segments back to the pools.  Returns the first error the encoder
+ * jenc_release - flush what is held (sink encoders), give the encoder and
+ * its segments back to the pools.  After an error only the complete
+ * top-level values held are written (none after a write error).  Returns the first error the encoder
  * met (0 if none); JENC_E_INCOMPLETE if containers were left open (what
  * was written is still flushed).  e NULL is a no-op returning 0.
  */

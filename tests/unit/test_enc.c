@@ -970,14 +970,16 @@ test_sink(void)
 	free(c.buf);
 	memset(&c, 0, sizeof c);
 
-	TEST("sink: release after an error writes nothing more") {
+	TEST("sink: release after an error writes the complete values only") {
 		e = jenc_get_sink(coll_sink, &c, NULL);
 		CHECK_EQ(jenc_i64(e, 1), 0);
 		CHECK_EQ(jenc_flush(e), 0);
 		CHECK_EQ(jenc_i64(e, 2), 0);
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_i64(e, 3), 0);
 		CHECK_EQ(jenc_key(e, "k", 1), JENC_E_STATE);
 		CHECK_EQ(jenc_release(e), JENC_E_STATE);
-		CHECK_STR(c.buf, c.len, "1\n");
+		CHECK_STR(c.buf, c.len, "1\n2\n");
 	}
 	free(c.buf);
 	memset(&c, 0, sizeof c);
