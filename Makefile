@@ -22,7 +22,8 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time
 
-.PHONY: all check check-unit check-cli check-asan check-tsan check-slow demo \
+.PHONY: all check check-unit check-cli check-asan check-tsan check-slow \
+	check-valgrind demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
@@ -88,6 +89,15 @@ check-tsan:
 	$(MAKE) O=build/tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' \
 	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads
 	build/tsan/tests/test_threads
+
+# valgrind memcheck over the corpus in three modes and the CSV demo.
+check-valgrind: $(O)/jenc
+	@for f in ../shared/corpus/* tests/data/demo.csv; do \
+	    for m in -c "" "-H -a"; do \
+	        valgrind -q --error-exitcode=99 --leak-check=full \
+	            $(O)/jenc $$m $$f >/dev/null || { echo "valgrind: $$f [$$m]"; exit 1; }; \
+	    done; echo "valgrind clean: $$f"; \
+	done
 
 # Opt-in: inputs over 4 GiB through a pipe (takes minutes).
 check-slow: $(O)/jenc
