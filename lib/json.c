@@ -471,6 +471,14 @@ word_byte(unsigned char c)
 	    (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
 }
 
+static int
+literal_ok(const char *s, size_t n)
+{
+	return (n == 4 && memcmp(s, "true", 4) == 0) ||
+	    (n == 5 && memcmp(s, "false", 5) == 0) ||
+	    (n == 4 && memcmp(s, "null", 4) == 0);
+}
+
 /* A primitive starting at pos and ending at or before end. */
 static int
 primitive(struct rd *r, size_t pos, size_t end)
@@ -482,20 +490,10 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (value_ok(r, pos) != 0)
 		return JENC_E_SYNTAX;
 	/* The common case: the whole token is a number or a literal. */
-	switch (s[0]) {
-	case 't':
-		ok = n == 4 && memcmp(s, "true", 4) == 0;
-		break;
-	case 'f':
-		ok = n == 5 && memcmp(s, "false", 5) == 0;
-		break;
-	case 'n':
-		ok = n == 4 && memcmp(s, "null", 4) == 0;
-		break;
-	default:
+	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n')
+		ok = literal_ok(s, n);
+	else
 		ok = jenc_json_number_ok(s, n);
-		break;
-	}
 	if (ok) {
 		EMIT(jenc_raw(r->e, s, n));
 		after_value(r);
@@ -507,10 +505,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (k == 0)
 		return state_fail(r, pos);
 	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
-		ok = (k == 4 && memcmp(s, "true", 4) == 0) ||
-		    (k == 5 && memcmp(s, "false", 5) == 0) ||
-		    (k == 4 && memcmp(s, "null", 4) == 0);
-		if (!ok)
+		if (!literal_ok(s, k))
 			return rd_fail(r, pos, JENC_E_SYNTAX,
 			    "invalid literal '%.*s%s', expected true, false or null",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
