@@ -594,6 +594,25 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 
 /* ---- the token walk -------------------------------------------------------- */
 
+/*
+ * jsmn_parse on a copy of the parser held in a local: jsmn keeps its
+ * position in the parser and reads the input through a char pointer, which
+ * may alias anything, so through a pointer the position is stored and
+ * reloaded around every byte.  A local whose address never escapes (jsmn
+ * is inlined here) lives in registers.
+ */
+static int __attribute__((flatten))
+tokenize(jsmn_parser *jp, const char *js, size_t len, jsmntok_t *tok,
+    unsigned ntok)
+{
+	jsmn_parser p = *jp;
+	int res = jsmn_parse(&p, js, len, tok, ntok);
+
+	*jp = p;
+	return res;
+}
+
+
 static int
 walk(struct rd *r)
 {
@@ -956,7 +975,7 @@ run(struct rd *r)
 		size_t jlen = r->wlen, start = r->jp.pos;
 		if (r->depth > DEEP && r->wlen - start > chunk)
 			jlen = start + chunk;
-		int res = jsmn_parse(&r->jp, r->win, jlen, r->tok, r->ntok);
+		int res = tokenize(&r->jp, r->win, jlen, r->tok, r->ntok);
 		int w = walk(r);
 
 		if (w == RESYNC)
