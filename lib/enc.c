@@ -22,7 +22,8 @@
 #include "seg.h"
 
 enum { K_MEM, K_FD, K_SINK };
-enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL };
+enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL,
+    ST_FRAG };
 
 #define STACK_INLINE 256
 #define ENC_POOL_MAX 64
@@ -832,6 +833,48 @@ int
 jenc_arr_end(jenc_enc *e)
 {
 	return end(e, ']');
+}
+
+/* ---- verbatim top-level values (internal.h) ------------------------------ */
+
+int
+jenc_verbatim(const jenc_enc *e)
+{
+	return e->indent == 0 && e->rawesc == NULL;
+}
+
+int
+jenc_frag_begin(jenc_enc *e)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP)
+		return fail(e, JENC_E_STATE);
+	if (value_prefix(e) != 0)
+		return e->err;
+	e->st = ST_FRAG;
+	e->depth = 1;	/* an unfinished value: write_out and discard see it */
+	return 0;
+}
+
+int
+jenc_frag(jenc_enc *e, const char *s, size_t n)
+{
+	if (e->err)
+		return e->err;
+	return put(e, s, n);
+}
+
+int
+jenc_frag_end(jenc_enc *e)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_FRAG)
+		return fail(e, JENC_E_STATE);
+	e->depth = 0;
+	e->st = ST_TOP;
+	return value_done(e);
 }
 
 /* ---- strings -------------------------------------------------------------- */

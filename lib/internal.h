@@ -76,6 +76,19 @@ int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 /* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
 int jenc_json_number_ok(const char *p, size_t n);
 
+/* ---- verbatim values (enc.c), for the JSON reader ---- */
+/* 1 if e writes compact output and copies raw strings unchanged: then a
+ * valid JSON value with its insignificant whitespace removed is exactly
+ * what the structure calls would write. */
+int jenc_verbatim(const jenc_enc *e);
+/* A top-level value written as fragments of its compact text: begin (at
+ * top level only), any number of fragments, end (the newline, and with
+ * JENC_HOLD the commit point).  Between begin and end e is inside a value:
+ * other calls fail with JENC_E_STATE, jenc_discard drops the fragments. */
+int jenc_frag_begin(jenc_enc *e);
+int jenc_frag(jenc_enc *e, const char *s, size_t n);
+int jenc_frag_end(jenc_enc *e);
+
 /* ---- reader errors (err.c) ---- */
 void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
