@@ -247,7 +247,10 @@ typedef struct jenc_read_opts {
  * re-encode each through e as it completes.  e NULL only validates.
  * Strings and numbers are copied verbatim (jenc_raw_str, jenc_raw).
  * Before each blocking read, e is flushed.  Returns 0, or a code with err
- * filled in.  Memory stays bounded: a 256 KiB window that grows only for a
+ * filled in.  On bad input every value before the bad one is complete in
+ * e; of the bad value, a part held whole (JENC_HOLD, under hold_max) is
+ * dropped, and a part already written (err->cut) is completed up to the
+ * last token checked before the error.  Memory stays bounded: a 256 KiB window that grows only for a
  * single token longer than it.
  */
 int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err);

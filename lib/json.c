@@ -23,6 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define JSMN_STATIC
 #include <jsmn.h>
 
@@ -91,6 +95,9 @@ struct rd {
 
 	jenc_enc *e;
 	jenc_err *err;
+	int bulk;		/* e is verbatim: copy runs of input */
+	size_t from;		/* bulk, inside a value: win[from..cur) is
+				 * checked output not yet given to e */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -123,6 +130,15 @@ rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
 	err->col = (nl ? pos - line_start : r->base_col + pos) + 1;
 	jenc_err_excerpt(err, r->win + line_start, r->wlen - line_start,
 	    pos - line_start, 0);
+	/*
+	 * The bad value: held whole, it is dropped; past hold_max (or with no
+	 * JENC_HOLD) part of it is out already, so write all of it that was
+	 * checked (in bulk mode the last bytes are still in the window).
+	 */
+	if (r->bulk && r->depth > 0 && r->cur > r->from && r->cur <= r->wlen)
+		(void)jenc_frag(r->e, r->win + r->from, r->cur - r->from);
+	if (r->e != NULL)
+		(void)jenc_flush(r->e);
 	if (r->e != NULL && (err->cut = jenc_discard(r->e)) != 0) {
 		size_t n = strlen(err->msg);
 
@@ -213,19 +229,37 @@ jenc_json_number_ok(const char *p, size_t n)
 	return p == end;
 }
 
-static void
-after_value(struct rd *r)
+/*
+ * A value ended just before end.  In bulk mode the end of a top-level
+ * container hands its last fragment to the encoder.
+ */
+static inline int
+after_value(struct rd *r, size_t end)
 {
 	if (r->depth == 0) {
 		r->st = S_TOP;
 		r->values++;
-	} else {
-		r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
+		return 0;
 	}
+	r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
+	(void)end;
+	return 0;
+}
+
+/* Bulk mode: whitespace win[a..b) inside a value is left out. */
+static inline int
+skip_ws(struct rd *r, size_t a, size_t b)
+{
+	if (r->bulk && r->depth > 0) {
+		if (a > r->from)
+			EMIT(jenc_frag(r->e, r->win + r->from, a - r->from));
+		r->from = b;
+	}
+	return 0;
 }
 
 /* May a value start at pos? */
-static int
+static inline int
 value_ok(struct rd *r, size_t pos)
 {
 	switch (r->st) {
@@ -259,24 +293,33 @@ open_container(struct rd *r, size_t pos, char c)
 		r->stk = ns;
 		r->stk_cap = ncap;
 	}
-	r->stk[r->depth++] = (unsigned char)c;
-	if (c == '{') {
+	if (r->bulk) {
+		if (r->depth == 0) {
+			EMIT(jenc_frag_begin(r->e));
+			r->from = pos;
+		}
+	} else if (c == '{') {
 		EMIT(jenc_obj_begin(r->e));
-		r->st = S_OBJ_FIRST;
 	} else {
 		EMIT(jenc_arr_begin(r->e));
-		r->st = S_ARR_FIRST;
 	}
+	r->stk[r->depth++] = (unsigned char)c;
+	r->st = c == '{' ? S_OBJ_FIRST : S_ARR_FIRST;
 	return 0;
 }
 
+/* The bracket c at pos closes the innermost container. */
 static int
-close_container(struct rd *r, char c)
+close_container(struct rd *r, size_t pos, char c)
 {
 	r->depth--;
-	EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
-	after_value(r);
-	return 0;
+	if (!r->bulk) {
+		EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
+	} else if (r->depth == 0) {
+		EMIT(jenc_frag(r->e, r->win + r->from, pos + 1 - r->from));
+		EMIT(jenc_frag_end(r->e));
+	}
+	return after_value(r, pos + 1);
 }
 
 /* One byte between tokens. */
@@ -288,7 +331,7 @@ sep(struct rd *r, size_t pos)
 	case '\t':
 	case '\n':
 	case '\r':
-		return 0;
+		return skip_ws(r, pos, pos + 1);
 	case ',':
 		if (r->st == S_ARR_NEXT) {
 			r->st = S_ARR_VAL;
@@ -307,38 +350,72 @@ sep(struct rd *r, size_t pos)
 		break;
 	case ']':
 		if (r->st == S_ARR_FIRST || r->st == S_ARR_NEXT)
-			return close_container(r, ']');
+			return close_container(r, pos, ']');
 		break;
 	case '}':
 		if (r->st == S_OBJ_FIRST || r->st == S_OBJ_NEXT)
-			return close_container(r, '}');
+			return close_container(r, pos, '}');
 		break;
 	}
 	return state_fail(r, pos);
 }
 
 static int
-gap(struct rd *r, size_t from, size_t to)
+gap_slow(struct rd *r, size_t from, size_t to)
 {
 	while (from < to) {
 		unsigned char c = (unsigned char)r->win[from];
 
-		if (c == ' ') {
-			/* indentation: skip runs of spaces eight at a time */
+		if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+			/* a run of whitespace; indentation eight bytes at a time */
+			size_t a = from;
 			uint64_t w;
 
-			while (from + 8 <= to &&
-			    (memcpy(&w, r->win + from, 8), w == ONES * ' '))
-				from += 8;
-			while (from < to && r->win[from] == ' ')
-				from++;
+			for (;;) {
+				while (from + 8 <= to &&
+				    (memcpy(&w, r->win + from, 8), w == ONES * ' '))
+					from += 8;
+				if (from < to && (r->win[from] == ' ' ||
+				    r->win[from] == '\n' || r->win[from] == '\t' ||
+				    r->win[from] == '\r'))
+					from++;
+				else
+					break;
+			}
+			if (skip_ws(r, a, from) != 0)
+				return JENC_E_IO;
 			continue;
 		}
-		if (c != '\n' && sep(r, from) != 0)
+		if (sep(r, from) != 0)
 			return JENC_E_SYNTAX;
 		from++;
 	}
 	return 0;
+}
+
+/* The bytes between two tokens: separators, closing brackets, space. */
+static inline int
+gap(struct rd *r, size_t from, size_t to)
+{
+	if (from == to)
+		return 0;
+	if (to - from == 1) {
+		char c = r->win[from];
+
+		if (c == ',' && r->st == S_ARR_NEXT) {
+			r->st = S_ARR_VAL;
+			return 0;
+		}
+		if (c == ',' && r->st == S_OBJ_NEXT) {
+			r->st = S_OBJ_KEY;
+			return 0;
+		}
+		if (c == ':' && r->st == S_OBJ_COLON) {
+			r->st = S_OBJ_VAL;
+			return 0;
+		}
+	}
+	return gap_slow(r, from, to);
 }
 
 static int
@@ -444,24 +521,95 @@ str_scan(struct rd *r, size_t b, size_t limit)
 	return limit;
 }
 
+/*
+ * Length of the start of p[0..n) with no byte below 0x20 or above 0x7f:
+ * the bytes a string body may hold as they are.  room >= n bytes are
+ * readable from p.
+ */
+static inline size_t
+plain_run(const unsigned char *p, size_t n, size_t room)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i lim = _mm_set1_epi8(0x20);
+
+	while (room - i >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* signed compare: bytes >= 0x80 are negative, below 0x20 too */
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim));
+
+		if (m != 0) {
+			i += (size_t)__builtin_ctz(m);
+			return i < n ? i : n;
+		}
+		i += 16;
+		if (i >= n)
+			return n;
+	}
+#else
+	(void)room;
+	while (i + 8 <= n) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (((w - ONES * 0x20) | w) & HIGHS)
+			break;
+		i += 8;
+	}
+#endif
+	while (i < n && p[i] >= 0x20 && p[i] < 0x80)
+		i++;
+	return i;
+}
+
+/*
+ * Check the body win[b..end) of a complete string token, whose escapes
+ * are known to be valid (jsmn checks them, as str_scan does): no raw
+ * control byte, valid UTF-8.
+ */
+static inline int
+body_ok(struct rd *r, size_t b, size_t end)
+{
+	const unsigned char *p = (const unsigned char *)r->win + b;
+	size_t n = end - b, room = r->wlen - b, i;
+
+	i = plain_run(p, n, room);
+	while (i < n) {
+		uint32_t cp;
+		size_t k;
+
+		if (p[i] < 0x20)
+			return rd_fail(r, b + i, JENC_E_SYNTAX,
+			    "unescaped control character 0x%02x in string", p[i]);
+		if ((k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
+			return rd_fail(r, b + i, JENC_E_SYNTAX,
+			    "invalid UTF-8 byte 0x%02x in string", p[i]);
+		i += k;
+		i += plain_run(p + i, n - i, room - i);
+	}
+	return 0;
+}
+
 /* A string token: quote at q, body [q+1, end), closing quote at end. */
-static int
+static inline int
 string(struct rd *r, size_t q, size_t end)
 {
 	int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
 
 	if (!is_key && value_ok(r, q) != 0)
 		return JENC_E_SYNTAX;
-	if (str_scan(r, q + 1, end) != end)
+	if (body_ok(r, q + 1, end) != 0)
 		return JENC_E_SYNTAX;
 	if (is_key) {
-		EMIT(jenc_raw_key(r->e, r->win + q + 1, end - q - 1));
+		if (!r->bulk)
+			EMIT(jenc_raw_key(r->e, r->win + q + 1, end - q - 1));
 		r->st = S_OBJ_COLON;
-	} else {
-		EMIT(jenc_raw_str(r->e, r->win + q + 1, end - q - 1));
-		after_value(r);
+		return 0;
 	}
-	return 0;
+	if (!r->bulk || r->depth == 0)
+		EMIT(jenc_raw_str(r->e, r->win + q + 1, end - q - 1));
+	return after_value(r, end + 1);
 }
 
 static int
@@ -469,6 +617,65 @@ word_byte(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
 	    (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+#ifdef __SSE2__
+/* Bit i set where s[i] is not an ASCII digit, for i < 32. */
+static inline uint32_t
+nondigits32(const unsigned char *s)
+{
+	const __m128i lo = _mm_set1_epi8('0'), hi = _mm_set1_epi8('9');
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	unsigned ma = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmplt_epi8(a, lo), _mm_cmpgt_epi8(a, hi)));
+	unsigned mb = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmplt_epi8(b, lo), _mm_cmpgt_epi8(b, hi)));
+
+	return (uint32_t)(ma | mb << 16);
+}
+#endif
+
+/*
+ * jenc_json_number_ok(p, n), with room >= n bytes readable from p: for a
+ * number under 32 bytes with 32 readable, the digit runs are found all at
+ * once from a mask of the bytes that are not digits.
+ */
+static inline int
+number_ok(const char *p, size_t n, size_t room)
+{
+#ifdef __SSE2__
+	if (n < 32 && room >= 32) {
+		const unsigned char *s = (const unsigned char *)p;
+		/* non-digits, and a stop bit at n */
+		uint64_t m = ((uint64_t)nondigits32(s) | (uint64_t)1 << n) &
+		    (((uint64_t)2 << n) - 1);
+		unsigned i = s[0] == '-', j, k;
+
+		j = (unsigned)__builtin_ctzll(m >> i << i);
+		if (j == i || (s[i] == '0' && j > i + 1))
+			return 0;	/* no digit, or a leading zero */
+		if (j == n)
+			return 1;
+		if (s[j] == '.') {
+			k = (unsigned)__builtin_ctzll(m & (~0ull << (j + 1)));
+			if (k == j + 1)
+				return 0;
+			if (k == n)
+				return 1;
+			j = k;
+		}
+		if ((s[j] | 0x20) != 'e')
+			return 0;
+		j++;
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		k = (unsigned)__builtin_ctzll(m & (~0ull << j));
+		return k > j && k == n;
+	}
+#endif
+	(void)room;
+	return jenc_json_number_ok(p, n);
 }
 
 static int
@@ -493,11 +700,11 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n')
 		ok = literal_ok(s, n);
 	else
-		ok = jenc_json_number_ok(s, n);
+		ok = number_ok(s, n, r->wlen - pos);
 	if (ok) {
-		EMIT(jenc_raw(r->e, s, n));
-		after_value(r);
-		return 0;
+		if (!r->bulk || r->depth == 0)
+			EMIT(jenc_raw(r->e, s, n));
+		return after_value(r, end);
 	}
 	/* Say what is wrong: a bad word, or a good one with junk after it. */
 	while (k < n && word_byte((unsigned char)s[k]))
@@ -513,8 +720,10 @@ primitive(struct rd *r, size_t pos, size_t end)
 		return rd_fail(r, pos, JENC_E_SYNTAX, "invalid number '%.*s%s'",
 		    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
 	}
-	EMIT(jenc_raw(r->e, s, k));
-	after_value(r);
+	if (!r->bulk || r->depth == 0)
+		EMIT(jenc_raw(r->e, s, k));
+	if (after_value(r, pos + k) != 0)
+		return JENC_E_IO;
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
 	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
@@ -538,6 +747,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 	size_t from = pos;
 
 	while (pos < limit) {
+		r->cur = pos;	/* checked so far (rd_fail reads it) */
 		if (r->stop_top && pos > from && r->st == S_TOP) {
 			r->cur = pos;
 			return 0;
@@ -774,37 +984,71 @@ keep_from(const struct rd *r, size_t pos)
 	return from;
 }
 
-/* Number of '\n' bytes in p[0..n), eight bytes at a time. */
+/*
+ * Number of '\n' bytes in p[0..n); *after gets the index just past the
+ * last one (0 if there is none).
+ */
 static uint64_t
-count_lines(const char *p, size_t n)
+count_lines(const char *p, size_t n, size_t *after)
 {
 	uint64_t count = 0;
-	size_t i = 0;
+	size_t i = 0, last = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w, t;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	size_t lastv = (size_t)-1;	/* last 16-byte block with a '\n' */
 
-		memcpy(&w, p + i, 8);
-		w ^= ONES * '\n';
-		t = ((w & ~HIGHS) + ~HIGHS) | w;	/* high bit clear: zero byte */
-		count += (((~t & HIGHS) >> 7) * ONES) >> 56;	/* sum of 0/1 bytes */
+	while (i + 16 <= n) {
+		/* Each byte of acc counts the '\n' at its place, up to 255. */
+		__m128i acc = zero;
+		size_t stop = i + 16 * 255 < n ? i + 16 * 255 : n;
+
+		for (; i + 16 <= stop; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			__m128i eq = _mm_cmpeq_epi8(v, nl);
+
+			acc = _mm_sub_epi8(acc, eq);
+			if (_mm_movemask_epi8(eq) != 0)
+				lastv = i;
+		}
+		acc = _mm_sad_epu8(acc, zero);
+		count += (uint64_t)_mm_cvtsi128_si32(acc) +
+		    (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(acc, 8));
 	}
+	if (lastv != (size_t)-1) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + lastv));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
+
+		last = lastv + 32 - (size_t)__builtin_clz(m);
+	}
+#endif
 	for (; i < n; i++)
-		count += p[i] == '\n';
+		if (p[i] == '\n') {
+			count++;
+			last = i + 1;
+		}
+	*after = last;
 	return count;
 }
 
-/* Drop win[0..pos): count its lines, move the rest to the front. */
-static void
+/*
+ * Drop win[0..pos): count its lines, move the rest to the front.  In bulk
+ * mode the checked bytes of an unfinished value go to the encoder first.
+ */
+static int
 slide(struct rd *r, size_t pos)
 {
-	size_t i;
+	size_t after;
+	uint64_t lines = count_lines(r->win, pos, &after);
 
-	for (i = pos; i > 0 && r->win[i - 1] != '\n'; i--)
-		;
-	if (i > 0) {
-		r->base_line += count_lines(r->win, i);
-		r->base_col = pos - i;
+	if (r->bulk && r->depth > 0) {
+		if (r->cur > r->from)
+			EMIT(jenc_frag(r->e, r->win + r->from, r->cur - r->from));
+		r->from = r->cur - pos;
+	}
+	if (lines > 0) {
+		r->base_line += lines;
+		r->base_col = pos - after;
 	} else {
 		r->base_col += pos;
 	}
@@ -818,6 +1062,7 @@ slide(struct rd *r, size_t pos)
 	}
 	r->jp.pos -= (unsigned)pos;
 	r->cur -= pos;
+	return 0;
 }
 
 /* Get more input after win[wlen).  Returns 0, or an error code. */
@@ -943,7 +1188,8 @@ diagnose(struct rd *r, size_t pos)
 		if (r->eof)
 			return finish(r);
 		r->jp.pos = (unsigned)r->cur;
-		slide(r, keep_from(r, r->cur));
+		if (slide(r, keep_from(r, r->cur)) != 0)
+			return r->err->code;
 		pos = from = r->cur;
 		if ((rc = fill(r)) != 0)
 			return rc;
@@ -1023,7 +1269,8 @@ run(struct rd *r)
 		}
 		if (compact(r) != 0)
 			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
-		slide(r, keep_from(r, pos));
+		if (slide(r, keep_from(r, pos)) != 0)
+			return r->err->code;
 		if ((rc = fill(r)) != 0)
 			return rc;
 	}
@@ -1036,6 +1283,7 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jenc_err dummy;
 
 	r->e = e;
+	r->bulk = e != NULL && jenc_verbatim(e);
 	r->err = err != NULL ? err : &dummy;
 	memset(r->err, 0, sizeof(*r->err));
 	r->base_line = 1;
