@@ -18,6 +18,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "internal.h"
 #include "seg.h"
 
@@ -858,10 +862,16 @@ jenc_frag_begin(jenc_enc *e)
 }
 
 int
-jenc_frag(jenc_enc *e, const char *s, size_t n)
+jenc_frag(jenc_enc *e, const char *s, size_t n, size_t readable)
 {
 	if (e->err)
 		return e->err;
+	/* A short run: one fixed-size copy, the bytes past n are scratch. */
+	if (n <= 32 && readable >= 32 && (size_t)(e->end - e->p) >= 32) {
+		memcpy(e->p, s, 32);
+		e->p += n;
+		return 0;
+	}
 	return put(e, s, n);
 }
 
@@ -879,22 +889,263 @@ jenc_frag_end(jenc_enc *e)
 
 /* ---- strings -------------------------------------------------------------- */
 
+/*
+ * Strings go one of two ways.  When the tail segment has room for the
+ * worst case (STR_WORST output bytes per input byte, \u00XX), quoted()
+ * escapes, and for text checks UTF-8, in one pass straight into the
+ * segment; a string found invalid is dropped by not moving e->p, so the
+ * failed call still writes nothing.  Otherwise the string is checked
+ * first (text_ok) and written through put() across segments
+ * (put_escaped).  Both write the same bytes.
+ */
+#define STR_WORST 6
+
+static char *
+u_esc(char *o, unsigned cp, const char *hex)
+{
+	o[0] = '\\';
+	o[1] = 'u';
+	o[2] = hex[(cp >> 12) & 15];
+	o[3] = hex[(cp >> 8) & 15];
+	o[4] = hex[(cp >> 4) & 15];
+	o[5] = hex[cp & 15];
+	return o + 6;
+}
+
 static int
 put_u(jenc_enc *e, unsigned cp)
 {
 	if (need(e, 6) != 0)
 		return e->err;
-	e->p[0] = '\\';
-	e->p[1] = 'u';
-	e->p[2] = e->hex[(cp >> 12) & 15];
-	e->p[3] = e->hex[(cp >> 8) & 15];
-	e->p[4] = e->hex[(cp >> 4) & 15];
-	e->p[5] = e->hex[cp & 15];
-	e->p += 6;
+	e->p = u_esc(e->p, cp, e->hex);
 	return 0;
 }
 
-/* Copy s[0..n) escaping per tab; s is valid UTF-8. */
+/*
+ * Stop bytes of 8 bytes in w: a high bit in each byte that may need
+ * escaping or checking (below 0x20, '"', '\\', 0x80 and up, and with html
+ * '<', '>', '&').  Borrows start only at stop bytes and only reach more
+ * significant bytes: the mask is 0 exactly when there is none, and its
+ * least significant bit is exact; the ones above it may be false.
+ */
+static inline uint64_t
+stops8(uint64_t w, int html)
+{
+	uint64_t t = (w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
+	    ((w ^ (ONES * '\\')) - ONES);
+
+	if (html)
+		t |= ((w ^ (ONES * '<')) - ONES) | ((w ^ (ONES * '>')) - ONES) |
+		    ((w ^ (ONES * '&')) - ONES);
+	return ((t & ~w) | w) & HIGHS;
+}
+
+#ifndef __SSE2__
+/* Index of the first stop byte of the 8 bytes at p, or 8 if none. */
+static inline unsigned
+first_stop(const unsigned char *p, int html)
+{
+	uint64_t w, m;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);	/* borrows must run toward later bytes */
+#endif
+	m = stops8(w, html);
+	return m != 0 ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+}
+#else
+/* The same for 16 bytes, as a bit mask (bit i: byte i). */
+static inline unsigned
+stops16(__m128i v, int html)
+{
+	/* signed: below 0x20, or 0x80 and up */
+	__m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+
+	if (html)
+		m = _mm_or_si128(m, _mm_or_si128(
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('&')))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/*
+ * quoted - s[0..n) as a quoted JSON string at o, escaped per tab; with
+ * check, s must be valid UTF-8 (NUL allowed).  o must have room for
+ * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
+ * found s invalid.
+ *
+ * The hot loop stores 16 (or 8) input bytes at o before it looks at them
+ * and keeps them only up to the first stop byte; a short rest is tested
+ * as two overlapping words.  The room needed for this is within the worst
+ * case.
+ */
+static char *
+quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
+    const unsigned char *tab, int check)
+{
+	int html = (e->flags & JENC_HTML) != 0;
+	size_t i = 0;
+
+	*o++ = '"';
+	for (;;) {
+		size_t rem;
+
+#ifdef __SSE2__
+		while (n - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			unsigned m;
+
+			_mm_storeu_si128((__m128i *)(void *)o, v);
+			m = stops16(v, html);
+			if (m != 0) {
+				unsigned k = (unsigned)__builtin_ctz(m);
+
+				i += k;
+				o += k;
+				goto stop;
+			}
+			i += 16;
+			o += 16;
+		}
+#else
+		while (n - i >= 8) {
+			unsigned k;
+
+			memcpy(o, s + i, 8);
+			k = first_stop(s + i, html);
+			if (k < 8) {
+				i += k;
+				o += k;
+				goto stop;
+			}
+			i += 8;
+			o += 8;
+		}
+#endif
+		rem = n - i;
+		if (rem >= 8) {
+			uint64_t a, b;
+
+			memcpy(&a, s + i, 8);
+			memcpy(&b, s + n - 8, 8);
+			if ((stops8(a, html) | stops8(b, html)) == 0) {
+				memcpy(o, &a, 8);
+				memcpy(o + rem - 8, &b, 8);
+				o += rem;
+				break;
+			}
+		} else if (rem >= 4) {
+			uint32_t a, b;
+
+			memcpy(&a, s + i, 4);
+			memcpy(&b, s + n - 4, 4);
+			if (stops8((uint64_t)a << 32 | b, html) == 0) {
+				memcpy(o, &a, 4);
+				memcpy(o + rem - 4, &b, 4);
+				o += rem;
+				break;
+			}
+		}
+		while (i < n && tab[s[i]] == 0 && (s[i] < 0x80 || !check))
+			*o++ = (char)s[i++];
+		if (i == n)
+			break;
+stop:;
+		unsigned char c = s[i], cls = tab[c];
+		uint32_t cp = 0;
+		size_t k;
+
+		switch (cls) {
+		case 0:
+			if (c < 0x80 || !check) {
+				*o++ = (char)c;
+				i++;
+				break;
+			}
+			/* a run of non-ASCII text, checked */
+			do {
+				k = jenc_utf8_seq(s + i, n - i, &cp);
+				if (k == 0)
+					return NULL;
+				do
+					*o++ = (char)s[i++];
+				while (--k > 0);
+			} while (i < n && s[i] >= 0x80 && tab[s[i]] == 0);
+			break;
+		case C_DECODE:
+			k = jenc_utf8_seq(s + i, n - i, &cp);
+			if (k == 0) {
+				if (check)
+					return NULL;
+				k = 1;
+				cp = 0xfffd;
+			}
+			if (cp >= 0x10000) {
+				cp -= 0x10000;
+				o = u_esc(o, 0xd800 + (cp >> 10), e->hex);
+				o = u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
+			} else {
+				o = u_esc(o, cp, e->hex);
+			}
+			i += k;
+			break;
+		case C_E2:
+			if (check) {
+				k = jenc_utf8_seq(s + i, n - i, &cp);
+				if (k == 0)
+					return NULL;
+				if (cp == 0x2028 || cp == 0x2029) {
+					o = u_esc(o, cp, e->hex);
+					i += k;
+				} else {
+					do
+						*o++ = (char)s[i++];
+					while (--k > 0);
+				}
+			} else if (i + 2 < n && s[i + 1] == 0x80 &&
+			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
+				o = u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
+				    e->hex);
+				i += 3;
+			} else {
+				*o++ = (char)c;
+				i++;
+			}
+			break;
+		case 'u':
+			o = u_esc(o, c, e->hex);
+			i++;
+			break;
+		default:
+			o[0] = '\\';
+			o[1] = (char)cls;
+			o += 2;
+			i++;
+			break;
+		}
+		if (i == n)
+			break;
+	}
+	*o++ = '"';
+	return o;
+}
+
+/* 1 if the tail has room for a string of len bytes escaped in the worst
+ * case, plus extra bytes. */
+static inline int
+str_fits(const jenc_enc *e, size_t len, size_t extra)
+{
+	size_t room = (size_t)(e->end - e->p);
+
+	return room >= extra + 2 && len <= (room - extra - 2) / STR_WORST;
+}
+
+/* Copy s[0..n) escaping per tab, through put(); s is valid UTF-8. */
 static int
 put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
     const unsigned char *tab)
@@ -970,18 +1221,31 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 	return 0;
 }
 
+/* A string already checked (or raw), quoted and escaped. */
 static int
 put_string(jenc_enc *e, const char *s, size_t len, int raw)
 {
-	if (put(e, "\"", 1) != 0)
-		return e->err;
-	if (raw && e->rawesc == NULL) {
-		if (put(e, s, len) != 0)
+	const unsigned char *tab = raw ? e->rawesc : e->esc;
+
+	if (tab == NULL) {
+		if ((size_t)(e->end - e->p) >= len + 2 && len + 2 > len) {
+			*e->p++ = '"';
+			memcpy(e->p, s, len);
+			e->p += len;
+			*e->p++ = '"';
+			return 0;
+		}
+		if (put(e, "\"", 1) != 0 || put(e, s, len) != 0)
 			return e->err;
-	} else if (put_escaped(e, (const unsigned char *)s, len,
-	    raw ? e->rawesc : e->esc) != 0) {
-		return e->err;
+		return put(e, "\"", 1);
 	}
+	if (str_fits(e, len, 0)) {
+		e->p = quoted(e, e->p, (const unsigned char *)s, len, tab, 0);
+		return 0;
+	}
+	if (put(e, "\"", 1) != 0 ||
+	    put_escaped(e, (const unsigned char *)s, len, tab) != 0)
+		return e->err;
 	return put(e, "\"", 1);
 }
 
@@ -999,6 +1263,43 @@ text_ok(const char *s, size_t len)
 	return 1;
 }
 
+/* Bytes of separator and indentation around a value or key at most. */
+static inline size_t
+sep_max(const jenc_enc *e)
+{
+	return 4 + (size_t)e->depth * e->indent;
+}
+
+/* A key's comma, indentation, quoted text and colon at o, when the tail
+ * has room (str_fits with sep_max); NULL if check found s invalid. */
+static char *
+key_out(const jenc_enc *e, char *o, const char *s, size_t len,
+    const unsigned char *tab, int check)
+{
+	if (e->st == ST_OBJ_NEXT)
+		*o++ = ',';
+	if (e->indent) {
+		size_t n = (size_t)e->depth * e->indent;
+
+		*o++ = '\n';
+		memset(o, e->ichar, n);
+		o += n;
+	}
+	if (tab == NULL) {
+		*o++ = '"';
+		memcpy(o, s, len);
+		o += len;
+		*o++ = '"';
+	} else if ((o = quoted(e, o, (const unsigned char *)s, len, tab,
+	    check)) == NULL) {
+		return NULL;
+	}
+	*o++ = ':';
+	if (e->indent)
+		*o++ = ' ';
+	return o;
+}
+
 static int
 key(jenc_enc *e, const char *s, size_t len, int raw)
 {
@@ -1006,6 +1307,16 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
+	if (str_fits(e, len, sep_max(e))) {
+		char *o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc,
+		    !raw);
+
+		if (o == NULL)
+			return fail(e, JENC_E_UTF8);
+		e->p = o;
+		e->st = ST_OBJ_VAL;
+		return 0;
+	}
 	if (!raw && !text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
 	if (e->st == ST_OBJ_NEXT) {
@@ -1036,11 +1347,40 @@ jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 	return key(e, body, len, 1);
 }
 
+/* 1 if a value may come here (value_prefix would not fail). */
+static inline int
+value_ok(const jenc_enc *e)
+{
+	switch (e->st) {
+	case ST_TOP:
+		return !e->top_done || !(e->flags & JENC_NO_NEWLINE);
+	case ST_ARR_FIRST:
+	case ST_ARR_NEXT:
+	case ST_OBJ_VAL:
+		return 1;
+	}
+	return 0;
+}
+
 int
 jenc_str(jenc_enc *e, const char *s, size_t len)
 {
 	if (e->err)
 		return e->err;
+	if (str_fits(e, len, sep_max(e)) && value_ok(e)) {
+		char *start = e->p, *o;
+		unsigned char st = e->st;
+
+		(void)value_prefix(e);	/* cannot fail, has room */
+		o = quoted(e, e->p, (const unsigned char *)s, len, e->esc, 1);
+		if (o == NULL) {
+			e->p = start;
+			e->st = st;
+			return fail(e, JENC_E_UTF8);
+		}
+		e->p = o;
+		return value_done(e);
+	}
 	if (!text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
 	if (value_prefix(e) != 0 || put_string(e, s, len, 0) != 0)
@@ -1152,6 +1492,19 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 {
 	if (e->err)
 		return e->err;
+	/* Both strings straight into the tail when it has room. */
+	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) &&
+	    klen + len >= klen && str_fits(e, klen + len, sep_max(e) + 2)) {
+		char *o = key_out(e, e->p, k, klen, e->esc, 1);
+
+		if (o != NULL)
+			o = quoted(e, o, (const unsigned char *)s, len, e->esc, 1);
+		if (o == NULL)
+			return fail(e, JENC_E_UTF8);
+		e->p = o;
+		e->st = ST_OBJ_NEXT;
+		return 0;
+	}
 	if (!text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
 	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
