@@ -3,9 +3,18 @@
  * place where the library allocates (so that allocations can be counted).
  *
  * Classes are powers of two from 4 KiB to 64 KiB.  Each class keeps at most
- * POOL_CLASS_BUDGET bytes of free segments under its own lock; a segment
- * larger than 64 KiB is never kept.  These pools, the encoder pool and the
- * counters are the library's only global state.
+ * class_max[] free segments under its own lock; a segment larger than
+ * 64 KiB is never kept.  These pools, the encoder pool and the counters are
+ * the library's only global state.
+ *
+ * The budgets add up to 960 KiB (POOL_MAX_BYTES), so that whatever a
+ * program released, the pools never keep 1 MiB.  The first segment of
+ * every encoder is a 4 KiB one: 64 of them let as many small outputs (the
+ * encoder pool's size) be built at once without allocating.  Four each of
+ * 8, 16 and 32 KiB (eight of 8 KiB, the same bytes as four of 16 KiB) serve
+ * four outputs growing at once.  The rest goes to the 64 KiB class, where
+ * every segment of a large output comes from: seven of them hold a 500 KB
+ * output.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,7 +23,12 @@
 #include "internal.h"
 #include "seg.h"
 
-#define POOL_CLASS_BUDGET (256u * 1024u)
+/* Free segments kept per class: 4, 8, 16, 32 and 64 KiB. */
+static const size_t class_max[JENC_SEG_NCLASS] = { 64, 8, 4, 4, 7 };
+
+#define POOL_MAX_BYTES ((size_t)960 * 1024)
+_Static_assert(64 * 4096 + 8 * 8192 + 4 * 16384 + 4 * 32768 + 7 * 65536 ==
+    POOL_MAX_BYTES, "class_max[] adds up to POOL_MAX_BYTES");
 
 struct pool_class {
 	pthread_mutex_t lock;
@@ -135,7 +149,7 @@ jenc_seg_put(jenc_seg *s)
 		struct pool_class *pc = &classes[c];
 
 		pthread_mutex_lock(&pc->lock);
-		if (pc->count * s->cap < POOL_CLASS_BUDGET) {
+		if (pc->count < class_max[c]) {
 			s->next = pc->free;
 			pc->free = s;
 			pc->count++;
