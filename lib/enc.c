@@ -862,16 +862,10 @@ jenc_frag_begin(jenc_enc *e)
 }
 
 int
-jenc_frag(jenc_enc *e, const char *s, size_t n, size_t readable)
+jenc_frag(jenc_enc *e, const char *s, size_t n)
 {
 	if (e->err)
 		return e->err;
-	/* A short run: one fixed-size copy, the bytes past n are scratch. */
-	if (n <= 32 && readable >= 32 && (size_t)(e->end - e->p) >= 32) {
-		memcpy(e->p, s, 32);
-		e->p += n;
-		return 0;
-	}
 	return put(e, s, n);
 }
 

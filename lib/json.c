@@ -360,62 +360,81 @@ sep(struct rd *r, size_t pos)
 	return state_fail(r, pos);
 }
 
-static int
-gap_slow(struct rd *r, size_t from, size_t to)
+/* Byte classes between tokens, and what a separator does in each state. */
+enum { G_BAD, G_WS, G_COMMA, G_COLON, G_RBRACKET, G_RBRACE };
+static const unsigned char gap_class[256] = {
+	[' '] = G_WS, ['\t'] = G_WS, ['\n'] = G_WS, ['\r'] = G_WS,
+	[','] = G_COMMA, [':'] = G_COLON, [']'] = G_RBRACKET, ['}'] = G_RBRACE,
+};
+#define G_CLOSE 0x40		/* close the innermost container */
+#define G_FAIL 0x80
+static const unsigned char gap_next[][6] = {
+	[S_TOP] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
+	[S_ARR_FIRST] = { G_FAIL, 0, G_FAIL, G_FAIL, G_CLOSE, G_FAIL },
+	[S_ARR_VAL] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
+	[S_ARR_NEXT] = { G_FAIL, 0, S_ARR_VAL, G_FAIL, G_CLOSE, G_FAIL },
+	[S_OBJ_FIRST] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_CLOSE },
+	[S_OBJ_KEY] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
+	[S_OBJ_COLON] = { G_FAIL, 0, G_FAIL, S_OBJ_VAL, G_FAIL, G_FAIL },
+	[S_OBJ_VAL] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
+	[S_OBJ_NEXT] = { G_FAIL, 0, S_OBJ_KEY, G_FAIL, G_FAIL, G_CLOSE },
+};
+
+/* The end of the run of whitespace at win[from], at most to. */
+static inline size_t
+ws_end(const struct rd *r, size_t from, size_t to)
 {
-	while (from < to) {
-		unsigned char c = (unsigned char)r->win[from];
+#ifdef __SSE2__
+	while (from + 16 <= r->wlen) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+		    (r->win + from));
+		__m128i ws = _mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+		unsigned m = (unsigned)_mm_movemask_epi8(ws) ^ 0xffffu;
 
-		if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-			/* a run of whitespace; indentation eight bytes at a time */
-			size_t a = from;
-			uint64_t w;
-
-			for (;;) {
-				while (from + 8 <= to &&
-				    (memcpy(&w, r->win + from, 8), w == ONES * ' '))
-					from += 8;
-				if (from < to && (r->win[from] == ' ' ||
-				    r->win[from] == '\n' || r->win[from] == '\t' ||
-				    r->win[from] == '\r'))
-					from++;
-				else
-					break;
-			}
-			if (skip_ws(r, a, from) != 0)
-				return JENC_E_IO;
-			continue;
+		if (m != 0) {
+			from += (size_t)__builtin_ctz(m);
+			return from < to ? from : to;
 		}
-		if (sep(r, from) != 0)
-			return JENC_E_SYNTAX;
-		from++;
+		from += 16;
+		if (from >= to)
+			return to;
 	}
-	return 0;
+#endif
+	while (from < to && gap_class[(unsigned char)r->win[from]] == G_WS)
+		from++;
+	return from;
 }
 
 /* The bytes between two tokens: separators, closing brackets, space. */
 static inline int
 gap(struct rd *r, size_t from, size_t to)
 {
-	if (from == to)
-		return 0;
-	if (to - from == 1) {
-		char c = r->win[from];
+	while (from < to) {
+		unsigned char c = (unsigned char)r->win[from];
+		unsigned cls = gap_class[c], next;
 
-		if (c == ',' && r->st == S_ARR_NEXT) {
-			r->st = S_ARR_VAL;
-			return 0;
+		if (cls == G_WS) {
+			size_t b = ws_end(r, from + 1, to);
+
+			if (skip_ws(r, from, b) != 0)
+				return JENC_E_IO;
+			from = b;
+			continue;
 		}
-		if (c == ',' && r->st == S_OBJ_NEXT) {
-			r->st = S_OBJ_KEY;
-			return 0;
-		}
-		if (c == ':' && r->st == S_OBJ_COLON) {
-			r->st = S_OBJ_VAL;
-			return 0;
-		}
+		next = gap_next[r->st][cls];
+		if (next < G_CLOSE)
+			r->st = (int)next;
+		else if (next == G_CLOSE && close_container(r, from, (char)c) == 0)
+			;
+		else
+			return next == G_CLOSE ? JENC_E_IO : state_fail(r, from);
+		from++;
 	}
-	return gap_slow(r, from, to);
+	return 0;
 }
 
 static int
