@@ -410,6 +410,79 @@ test_take(void)
 	}
 }
 
+/* An output of n records of 64 bytes: {"id":N,"name":"..."} */
+static void
+records(jenc_enc *e, int n)
+{
+	jenc_arr_begin(e);
+	for (int i = 0; i < n; i++) {
+		jenc_obj_begin(e);
+		jenc_kv_i64(e, "id", 2, 1000000 + i);
+		jenc_kv_str(e, "name", 4, "abcdefghijklmnopqrstuvwxyz0123456789",
+		    36);
+		jenc_obj_end(e);
+	}
+	jenc_arr_end(e);
+}
+
+/*
+ * The budgets: 64 segments of 4 KiB, 8 of 8, 4 of 16 and 32, 7 of 64 KiB,
+ * 960 KiB in all.
+ */
+static void
+test_budgets(void)
+{
+	enum { NENC = 80 };
+	jenc_enc *e[NENC];
+	jenc_pool_stats st;
+	uint64_t m0;
+
+	TEST("the pools never keep more than 960 KiB, whatever is released") {
+		jenc_pool_trim();
+		for (int i = 0; i < NENC; i++) {
+			e[i] = jenc_get_mem(NULL);
+			records(e[i], 4000);	/* 260 KB: every class */
+		}
+		for (int i = 0; i < NENC; i++)
+			CHECK_EQ(jenc_release(e[i]), 0);
+		jenc_pool_stats_get(&st);
+		CHECK_EQ(st.held_segments, 64 + 8 + 4 + 4 + 7);
+		CHECK_EQ(st.held_bytes, 960 * 1024);
+	}
+	TEST("a 450 KB output made again allocates nothing") {
+		jenc_pool_trim();
+		e[0] = jenc_get_mem(NULL);
+		records(e[0], 7000);
+		CHECK(jenc_len(e[0]) > 400000 && jenc_len(e[0]) < 61440 + 7 * 65536);
+		CHECK_EQ(jenc_release(e[0]), 0);
+		m0 = mallocs();
+		e[0] = jenc_get_mem(NULL);
+		records(e[0], 7000);
+		CHECK_EQ(jenc_release(e[0]), 0);
+		CHECK_EQ(mallocs() - m0, 0);
+	}
+	TEST("four of them made at once, twice: the second time allocates "
+	    "just the 64 KiB segments the budget did not keep") {
+		size_t it = 0, len, nseg = 0;
+
+		jenc_pool_trim();
+		for (int round = 0; round < 2; round++) {
+			m0 = mallocs();
+			for (int i = 0; i < 4; i++) {
+				e[i] = jenc_get_mem(NULL);
+				records(e[i], 7000);
+			}
+			/* segments of 4, 8, 16, 32 KiB, then 64 KiB ones */
+			while (round == 0 && jenc_segments(e[0], &it, &len) != NULL)
+				nseg++;
+			for (int i = 0; i < 4; i++)
+				CHECK_EQ(jenc_release(e[i]), 0);
+		}
+		CHECK(nseg == 4 + 6 || nseg == 4 + 7);
+		CHECK_EQ(mallocs() - m0, 4 * (nseg - 4) - 7);
+	}
+}
+
 int
 main(void)
 {
@@ -417,5 +490,6 @@ main(void)
 	test_retention();
 	test_steady();
 	test_take();
+	test_budgets();
 	return harness_done();
 }

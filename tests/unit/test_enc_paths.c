@@ -1,0 +1,416 @@
+/*
+ * test_enc_paths.c - the two ways a string is written give the same bytes.
+ *
+ * A string goes straight into the tail segment in one pass when the
+ * segment has room for it escaped in the worst case, and through the
+ * checked, segment-crossing path otherwise.  Every string here is written
+ * both ways (in a fresh encoder, and after filler that leaves the tail
+ * from 0 to 40 bytes short of room) and compared with a plain reference
+ * escaper, in every escaping mode, with each special byte at every
+ * position of strings up to 40 bytes (both sides of the 16- and 8-byte
+ * steps of the scan).  Invalid UTF-8 must leave the output untouched
+ * either way.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "jenc.h"
+
+static jenc_enc *
+mem(unsigned indent, unsigned flags)
+{
+	jenc_opts o = { indent, flags, 0 };
+	jenc_enc *e = jenc_get_mem(&o);
+
+	if (e == NULL)
+		abort();
+	return e;
+}
+
+/* out - e's held bytes, NUL-terminated, in a static buffer. */
+static char outbuf[1 << 16];
+static size_t outlen;
+
+static size_t
+out(const jenc_enc *e)
+{
+	const char *p;
+	size_t it = 0, len, total = 0;
+
+	while ((p = jenc_segments(e, &it, &len)) != NULL) {
+		if (total + len >= sizeof(outbuf))
+			abort();
+		memcpy(outbuf + total, p, len);
+		total += len;
+	}
+	outbuf[total] = '\0';
+	outlen = total;
+	return total;
+}
+
+/* ---- a plain reference escaper (Go's encoding/json rules) ---- */
+
+static size_t
+ref_u(char *o, unsigned cp, int lower)
+{
+	const char *hex = lower ? "0123456789abcdef" : "0123456789ABCDEF";
+
+	o[0] = '\\';
+	o[1] = 'u';
+	o[2] = hex[(cp >> 12) & 15];
+	o[3] = hex[(cp >> 8) & 15];
+	o[4] = hex[(cp >> 4) & 15];
+	o[5] = hex[cp & 15];
+	return 6;
+}
+
+/* s is valid UTF-8; raw: s is a JSON string body, only the JENC_HTML and
+ * JENC_ASCII escapes apply. */
+static size_t
+ref_escape(char *o, const unsigned char *s, size_t n, unsigned flags, int raw)
+{
+	int html = (flags & JENC_HTML) != 0, ascii = (flags & JENC_ASCII) != 0;
+	int lower = (flags & JENC_LOWER_HEX) != 0;
+	size_t i = 0, k = 0;
+
+	o[k++] = '"';
+	while (i < n) {
+		unsigned c = s[i], cp, len = 1;
+
+		if (c < 0x80) {
+			cp = c;
+		} else if (c < 0xe0) {
+			cp = (c & 0x1f) << 6 | (s[i + 1] & 0x3f);
+			len = 2;
+		} else if (c < 0xf0) {
+			cp = (c & 0x0f) << 12 | (unsigned)(s[i + 1] & 0x3f) << 6 |
+			    (s[i + 2] & 0x3f);
+			len = 3;
+		} else {
+			cp = (c & 0x07) << 18 | (unsigned)(s[i + 1] & 0x3f) << 12 |
+			    (unsigned)(s[i + 2] & 0x3f) << 6 | (s[i + 3] & 0x3f);
+			len = 4;
+		}
+		if (!raw && (c == '"' || c == '\\')) {
+			o[k++] = '\\';
+			o[k++] = (char)c;
+		} else if (!raw && c < 0x20) {
+			const char *sh = strchr("\nn\rr\tt\bb\ff", (int)c);
+
+			if (c != 0 && sh != NULL && (sh - "\nn\rr\tt\bb\ff") % 2 == 0) {
+				o[k++] = '\\';
+				o[k++] = sh[1];
+			} else {
+				k += ref_u(o + k, c, lower);
+			}
+		} else if (html && (c == '<' || c == '>' || c == '&')) {
+			k += ref_u(o + k, c, lower);
+		} else if ((html || ascii) && (cp == 0x2028 || cp == 0x2029)) {
+			k += ref_u(o + k, cp, lower);
+		} else if (ascii && cp >= 0x10000) {
+			k += ref_u(o + k, 0xd800 + ((cp - 0x10000) >> 10), lower);
+			k += ref_u(o + k, 0xdc00 + ((cp - 0x10000) & 0x3ff), lower);
+		} else if (ascii && cp >= 0x80) {
+			k += ref_u(o + k, cp, lower);
+		} else {
+			memcpy(o + k, s + i, len);
+			k += len;
+		}
+		i += len;
+	}
+	o[k++] = '"';
+	return k;
+}
+
+/* ---- writing a string after filler ---- */
+
+enum { W_STR, W_KEY, W_KV, W_RAW_STR, W_RAW_KEY, NWAYS };
+
+/*
+ * One string written by way w into a fresh encoder, after `short_by`:
+ * -1 for nothing before it (a fresh segment, the one-pass path), else
+ * filler that leaves the 4 KiB first segment short_by bytes short of the
+ * one-pass path's worst case.  Returns the call's result; *want gets what
+ * the output must be.
+ */
+static int
+write_one(int w, unsigned flags, const unsigned char *s, size_t n,
+    int short_by, char *want, size_t *wantlen)
+{
+	static char fill[4096];
+	jenc_enc *e = mem(0, flags | JENC_NO_NEWLINE);
+	size_t k = 0, f = 0;
+	int rc;
+
+	want[k++] = '[';
+	jenc_arr_begin(e);
+	if (short_by >= 0) {
+		/* "[" then a filler number, a comma and the separators */
+		size_t worst = 6 * n + 2 + 8, room = 4096 - 1;
+
+		f = room > worst + 1 ? room - worst - 1 + (size_t)short_by : 1;
+		if (f > room - 1)
+			f = room - 1;
+		memset(fill, '1', f);
+		jenc_raw(e, fill, f);
+		memcpy(want + k, fill, f);
+		k += f;
+		want[k++] = ',';
+	}
+	switch (w) {
+	case W_STR:
+		rc = jenc_str(e, (const char *)s, n);
+		k += ref_escape(want + k, s, n, flags, 0);
+		break;
+	case W_RAW_STR:
+		rc = jenc_raw_str(e, (const char *)s, n);
+		k += ref_escape(want + k, s, n, flags, 1);
+		break;
+	default:
+		jenc_obj_begin(e);
+		want[k++] = '{';
+		if (w == W_KV)
+			rc = jenc_kv_str(e, (const char *)s, n, "v", 1);
+		else if (w == W_KEY)
+			rc = jenc_key(e, (const char *)s, n);
+		else
+			rc = jenc_raw_key(e, (const char *)s, n);
+		k += ref_escape(want + k, s, n, flags, w == W_RAW_KEY);
+		memcpy(want + k, ":\"v\"", 4);
+		k += 4;
+		if (w != W_KV && rc == 0)
+			rc = jenc_str(e, "v", 1);
+		if (rc == 0)
+			rc = jenc_obj_end(e);
+		want[k++] = '}';
+		break;
+	}
+	if (rc == 0)
+		rc = jenc_arr_end(e);
+	want[k++] = ']';
+	want[k] = '\0';
+	*wantlen = k;
+	(void)out(e);
+	jenc_release(e);
+	return rc;
+}
+
+static const struct {
+	const char *s;
+	size_t n;
+} pieces[] = {
+	{ "\"", 1 }, { "\\", 1 }, { "\n", 1 }, { "\x01", 1 }, { "\x1f", 1 },
+	{ "", 1 /* NUL */ }, { "<", 1 }, { ">", 1 }, { "&", 1 },
+	{ "\x7f", 1 }, { "\xc3\xa9", 2 }, { "\xe2\x80\xa8", 3 },
+	{ "\xe2\x80\xa9", 3 }, { "\xe2\x82\xac", 3 }, { "\xf0\x9f\x98\x80", 4 },
+};
+
+static const unsigned modes[] = {
+	0, JENC_HTML, JENC_ASCII, JENC_HTML | JENC_ASCII | JENC_LOWER_HEX,
+};
+
+static void
+test_every_position(void)
+{
+	static unsigned char s[64];
+	static char want[1 << 16];
+	size_t np = sizeof(pieces) / sizeof(pieces[0]);
+	int bad = 0, checked = 0;
+
+	TEST("each special byte at each position, every mode, both paths") {
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		for (int w = 0; w < NWAYS; w++)
+		for (size_t p = 0; p < np; p++)
+		for (size_t n = 0; n <= 40; n++)
+		for (size_t at = 0; at + pieces[p].n <= n || (n == 0 && at == 0);
+		    at++) {
+			size_t wl;
+
+			/* raw bodies hold no bare '"', '\\' or control byte */
+			if (w >= W_RAW_STR && (unsigned char)pieces[p].s[0] < 0x80 &&
+			    (pieces[p].s[0] == '\0' ||
+			    strchr("<>&\x7f", pieces[p].s[0]) == NULL))
+				continue;
+			for (size_t i = 0; i < n; i++)
+				s[i] = (unsigned char)('a' + i % 26);
+			if (n > 0)
+				memcpy(s + at, pieces[p].s, pieces[p].n);
+			for (int sb = -1; sb <= 8; sb += (sb < 0 ? 1 : 4)) {
+				int rc = write_one(w, modes[m], s, n, sb, want, &wl);
+
+				checked++;
+				if (rc != 0 || outlen != wl ||
+				    memcmp(outbuf, want, wl) != 0) {
+					if (bad++ < 5)
+						fprintf(stderr, "mode %u way %d "
+						    "piece %zu n %zu at %zu short "
+						    "%d: rc %d\n got  [%s]\n want "
+						    "[%s]\n", modes[m], w, p, n,
+						    at, sb, rc, outbuf, want);
+				}
+			}
+			if (n == 0)
+				break;
+		}
+		CHECK_EQ(bad, 0);
+		CHECK(checked > 100000);
+	}
+}
+
+/* Every filler length around the boundary of the one-pass path. */
+static void
+test_boundary(void)
+{
+	static const unsigned char s[] = "ab\"cd\xc3\xa9<\x01xyz0123456789abcdef";
+	static char want[1 << 16];
+	int bad = 0;
+
+	TEST("a string at every distance from the end of the segment") {
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+			for (int w = 0; w < NWAYS; w++)
+				for (int sb = 0; sb < 200; sb++) {
+					size_t wl, n = sizeof(s) - 1;
+
+					if (w >= W_RAW_STR)
+						n = 2;	/* "ab" */
+					if (write_one(w, modes[m], s, n, sb, want,
+					    &wl) != 0 || outlen != wl ||
+					    memcmp(outbuf, want, wl) != 0)
+						bad++;
+				}
+		CHECK_EQ(bad, 0);
+	}
+}
+
+/* Bad UTF-8 at byte `at` of an n-byte string: the call fails and writes
+ * nothing, on both paths. */
+static void
+test_invalid(void)
+{
+	static const char *const bad_seqs[] = {
+		"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", "\xe2\x80",
+		"\xff",
+	};
+	int bad = 0;
+
+	TEST("invalid UTF-8 anywhere: JENC_E_UTF8 and nothing written") {
+		char s[64], fill[4096];
+
+		memset(fill, '7', sizeof(fill));
+		for (size_t b = 0; b < sizeof(bad_seqs) / sizeof(bad_seqs[0]); b++)
+		for (size_t n = 1; n <= 40; n++)
+		for (size_t at = 0; at + strlen(bad_seqs[b]) <= n; at++)
+		for (int w = W_STR; w <= W_KV; w++)
+		for (int pre = 0; pre < 2; pre++) {
+			size_t bl = strlen(bad_seqs[b]), f = pre ? 4000 : 1;
+			jenc_enc *e = mem(2, (unsigned)(w == W_KV ? JENC_HTML : 0));
+			char before[4200];
+			size_t blen;
+			int rc;
+
+			memset(s, 'q', n);
+			memcpy(s + at, bad_seqs[b], bl);
+			/* "[" and pre: a filler that leaves no room */
+			jenc_arr_begin(e);
+			jenc_raw(e, fill, f);
+			if (w != W_STR) {
+				jenc_obj_begin(e);
+				jenc_kv_null(e, "a", 1);
+			}
+			blen = out(e);
+			memcpy(before, outbuf, blen + 1);
+			if (w == W_STR)
+				rc = jenc_str(e, s, n);
+			else if (w == W_KEY)
+				rc = jenc_key(e, s, n);
+			else
+				rc = jenc_kv_str(e, "k", 1, s, n);
+			if (rc != JENC_E_UTF8 || out(e) != blen ||
+			    strcmp(outbuf, before) != 0 ||
+			    jenc_null(e) != JENC_E_UTF8)
+				bad++;
+			if (w == W_KV) {
+				/* the key bad, the value good */
+				jenc_reset(e);
+				jenc_obj_begin(e);
+				if (jenc_kv_str(e, s, n, "v", 1) != JENC_E_UTF8 ||
+				    out(e) != 1)
+					bad++;
+			}
+			jenc_release(e);
+		}
+		CHECK_EQ(bad, 0);
+	}
+	TEST("a string rejected on the one-pass path keeps the state") {
+		jenc_enc *e = mem(0, 0);
+
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_str(e, "a\xff", 2), JENC_E_UTF8);
+		CHECK_EQ(jenc_depth(e), 1);
+		out(e);
+		CHECK_STR(outbuf, strlen(outbuf), "[");
+		jenc_discard(e);
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_str(e, "x", 1), 0);
+		CHECK_EQ(jenc_str(e, "\xc3", 1), JENC_E_UTF8);
+		out(e);
+		CHECK_STR(outbuf, strlen(outbuf), "[\"x\"");
+		jenc_release(e);
+	}
+	TEST("a string after a second top-level value with JENC_NO_NEWLINE") {
+		jenc_enc *e = mem(0, JENC_NO_NEWLINE);
+
+		CHECK_EQ(jenc_str(e, "a", 1), 0);
+		CHECK_EQ(jenc_str(e, "b\xff", 2), JENC_E_UTF8);
+		jenc_reset(e);
+		CHECK_EQ(jenc_str(e, "a", 1), 0);
+		CHECK_EQ(jenc_str(e, "b", 1), JENC_E_SECOND);
+		out(e);
+		CHECK_STR(outbuf, strlen(outbuf), "\"a\"");
+		jenc_release(e);
+	}
+}
+
+/* Indentation deeper than the one-pass path's own buffer sizes. */
+static void
+test_indent(void)
+{
+	TEST("keys and values with indentation, tabs and depth") {
+		jenc_opts t = { 0, JENC_TAB, 0 };
+		jenc_enc *e = mem(3, 0), *te = jenc_get_mem(&t);
+
+		CHECK_EQ(jenc_obj_begin(e), 0);
+		CHECK_EQ(jenc_kv_str(e, "a", 1, "x", 1), 0);
+		CHECK_EQ(jenc_key(e, "b", 1), 0);
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_str(e, "y", 1), 0);
+		CHECK_EQ(jenc_str(e, "z", 1), 0);
+		CHECK_EQ(jenc_arr_end(e), 0);
+		CHECK_EQ(jenc_obj_end(e), 0);
+		out(e);
+		CHECK_STR(outbuf, strlen(outbuf), "{\n   \"a\": \"x\",\n   \"b\": [\n"
+		    "      \"y\",\n      \"z\"\n   ]\n}\n");
+		CHECK_EQ(jenc_obj_begin(te), 0);
+		CHECK_EQ(jenc_kv_str(te, "a", 1, "x", 1), 0);
+		CHECK_EQ(jenc_kv_str(te, "b", 1, "y", 1), 0);
+		CHECK_EQ(jenc_obj_end(te), 0);
+		out(te);
+		CHECK_STR(outbuf, strlen(outbuf),
+		    "{\n\t\"a\": \"x\",\n\t\"b\": \"y\"\n}\n");
+		jenc_release(e);
+		jenc_release(te);
+	}
+}
+
+int
+main(void)
+{
+	test_every_position();
+	test_boundary();
+	test_invalid();
+	test_indent();
+	return harness_done();
+}
