@@ -229,21 +229,16 @@ jenc_json_number_ok(const char *p, size_t n)
 	return p == end;
 }
 
-/*
- * A value ended just before end.  In bulk mode the end of a top-level
- * container hands its last fragment to the encoder.
- */
-static inline int
-after_value(struct rd *r, size_t end)
+/* A value ended: what may come next. */
+static inline void
+after_value(struct rd *r)
 {
 	if (r->depth == 0) {
 		r->st = S_TOP;
 		r->values++;
-		return 0;
+	} else {
+		r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
 	}
-	r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
-	(void)end;
-	return 0;
 }
 
 /* Bulk mode: whitespace win[a..b) inside a value is left out. */
@@ -319,7 +314,8 @@ close_container(struct rd *r, size_t pos, char c)
 		EMIT(jenc_frag(r->e, r->win + r->from, pos + 1 - r->from));
 		EMIT(jenc_frag_end(r->e));
 	}
-	return after_value(r, pos + 1);
+	after_value(r);
+	return 0;
 }
 
 /* One byte between tokens. */
@@ -628,7 +624,8 @@ string(struct rd *r, size_t q, size_t end)
 	}
 	if (!r->bulk || r->depth == 0)
 		EMIT(jenc_raw_str(r->e, r->win + q + 1, end - q - 1));
-	return after_value(r, end + 1);
+	after_value(r);
+	return 0;
 }
 
 static int
@@ -723,7 +720,8 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (ok) {
 		if (!r->bulk || r->depth == 0)
 			EMIT(jenc_raw(r->e, s, n));
-		return after_value(r, end);
+		after_value(r);
+		return 0;
 	}
 	/* Say what is wrong: a bad word, or a good one with junk after it. */
 	while (k < n && word_byte((unsigned char)s[k]))
@@ -741,8 +739,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	}
 	if (!r->bulk || r->depth == 0)
 		EMIT(jenc_raw(r->e, s, k));
-	if (after_value(r, pos + k) != 0)
-		return JENC_E_IO;
+	after_value(r);
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
 	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
