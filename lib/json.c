@@ -424,10 +424,10 @@ gap(struct rd *r, size_t from, size_t to)
 		next = gap_next[r->st][cls];
 		if (next < G_CLOSE)
 			r->st = (int)next;
-		else if (next == G_CLOSE && close_container(r, from, (char)c) == 0)
-			;
-		else
-			return next == G_CLOSE ? JENC_E_IO : state_fail(r, from);
+		else if (next == G_FAIL)
+			return state_fail(r, from);
+		else if (close_container(r, from, (char)c) != 0)
+			return JENC_E_IO;
 		from++;
 	}
 	return 0;
