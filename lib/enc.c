@@ -1136,7 +1136,63 @@ str_fits(const jenc_enc *e, size_t len, size_t extra)
 {
 	size_t room = (size_t)(e->end - e->p);
 
-	return room >= extra + 2 && len <= (room - extra - 2) / STR_WORST;
+	/* len is bounded first, so that the product cannot wrap */
+	return len <= room / 8 && STR_WORST * len + extra + 2 <= room;
+}
+
+/*
+ * short_copy - s[0..n) quoted at o, if n <= 16 and no byte of it is a
+ * stop byte (see stops8); else 0 and nothing is meant to be kept at o.
+ * Most keys, and many values, are short and plain: this tests them with
+ * one or two words, inline, before quoted() would set up its loop.
+ */
+static inline int
+short_copy(char *o, const unsigned char *s, size_t n, int html)
+{
+	if (n >= 8) {
+		uint64_t a, b;
+
+		if (n > 16)
+			return 0;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		if ((stops8(a, html) | stops8(b, html)) != 0)
+			return 0;
+		memcpy(o + 1, &a, 8);
+		memcpy(o + 1 + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (stops8((uint64_t)a << 32 | b, html) != 0)
+			return 0;
+		memcpy(o + 1, &a, 4);
+		memcpy(o + 1 + n - 4, &b, 4);
+	} else if (n > 0) {
+		/* s[0], s[n / 2] and s[n - 1] are every byte; 'a' pads */
+		uint64_t w = 0x6161616161000000ull | s[0] |
+		    (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
+
+		if (stops8(w, html) != 0)
+			return 0;
+		o[1] = (char)s[0];
+		o[1 + n / 2] = (char)s[n / 2];
+		o[n] = (char)s[n - 1];
+	}
+	o[0] = '"';
+	o[n + 1] = '"';
+	return 1;
+}
+
+/* quoted() with the short plain case inline. */
+static inline char *
+quoted_fast(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
+    const unsigned char *tab, int check)
+{
+	if (short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
+		return o + n + 2;
+	return quoted(e, o, s, n, tab, check);
 }
 
 /* Copy s[0..n) escaping per tab, through put(); s is valid UTF-8. */
@@ -1234,7 +1290,8 @@ put_string(jenc_enc *e, const char *s, size_t len, int raw)
 		return put(e, "\"", 1);
 	}
 	if (str_fits(e, len, 0)) {
-		e->p = quoted(e, e->p, (const unsigned char *)s, len, tab, 0);
+		e->p = quoted_fast(e, e->p, (const unsigned char *)s, len, tab,
+		    0);
 		return 0;
 	}
 	if (put(e, "\"", 1) != 0 ||
@@ -1266,7 +1323,7 @@ sep_max(const jenc_enc *e)
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
  * has room (str_fits with sep_max); NULL if check found s invalid. */
-static char *
+static inline char *
 key_out(const jenc_enc *e, char *o, const char *s, size_t len,
     const unsigned char *tab, int check)
 {
@@ -1284,7 +1341,7 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 		memcpy(o, s, len);
 		o += len;
 		*o++ = '"';
-	} else if ((o = quoted(e, o, (const unsigned char *)s, len, tab,
+	} else if ((o = quoted_fast(e, o, (const unsigned char *)s, len, tab,
 	    check)) == NULL) {
 		return NULL;
 	}
@@ -1366,7 +1423,8 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 		unsigned char st = e->st;
 
 		(void)value_prefix(e);	/* cannot fail, has room */
-		o = quoted(e, e->p, (const unsigned char *)s, len, e->esc, 1);
+		o = quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
+		    1);
 		if (o == NULL) {
 			e->p = start;
 			e->st = st;
@@ -1492,7 +1550,8 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 		char *o = key_out(e, e->p, k, klen, e->esc, 1);
 
 		if (o != NULL)
-			o = quoted(e, o, (const unsigned char *)s, len, e->esc, 1);
+			o = quoted_fast(e, o, (const unsigned char *)s, len,
+			    e->esc, 1);
 		if (o == NULL)
 			return fail(e, JENC_E_UTF8);
 		e->p = o;
