@@ -78,31 +78,23 @@ ref_escape(char *o, const unsigned char *s, size_t n, unsigned flags, int raw)
 
 	o[k++] = '"';
 	while (i < n) {
-		unsigned c = s[i], cp, len = 1;
+		unsigned c = s[i], cp, len;
 
-		if (c < 0x80) {
-			cp = c;
-		} else if (c < 0xe0) {
-			cp = (c & 0x1f) << 6 | (s[i + 1] & 0x3f);
-			len = 2;
-		} else if (c < 0xf0) {
-			cp = (c & 0x0f) << 12 | (unsigned)(s[i + 1] & 0x3f) << 6 |
-			    (s[i + 2] & 0x3f);
-			len = 3;
-		} else {
-			cp = (c & 0x07) << 18 | (unsigned)(s[i + 1] & 0x3f) << 12 |
-			    (unsigned)(s[i + 2] & 0x3f) << 6 | (s[i + 3] & 0x3f);
-			len = 4;
-		}
+		len = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		cp = len == 1 ? c : len == 2 ? c & 0x1f : len == 3 ? c & 0x0f :
+		    c & 0x07;
+		for (unsigned j = 1; j < len; j++)
+			cp = cp << 6 | (s[i + j] & 0x3f);
 		if (!raw && (c == '"' || c == '\\')) {
 			o[k++] = '\\';
 			o[k++] = (char)c;
 		} else if (!raw && c < 0x20) {
-			const char *sh = strchr("\nn\rr\tt\bb\ff", (int)c);
+			static const char sh[] = "\nn\rr\tt\bb\ff";
+			const char *at = c != 0 ? strchr(sh, (int)c) : NULL;
 
-			if (c != 0 && sh != NULL && (sh - "\nn\rr\tt\bb\ff") % 2 == 0) {
+			if (at != NULL && (at - sh) % 2 == 0) {
 				o[k++] = '\\';
-				o[k++] = sh[1];
+				o[k++] = at[1];
 			} else {
 				k += ref_u(o + k, c, lower);
 			}
@@ -111,8 +103,9 @@ ref_escape(char *o, const unsigned char *s, size_t n, unsigned flags, int raw)
 		} else if ((html || ascii) && (cp == 0x2028 || cp == 0x2029)) {
 			k += ref_u(o + k, cp, lower);
 		} else if (ascii && cp >= 0x10000) {
-			k += ref_u(o + k, 0xd800 + ((cp - 0x10000) >> 10), lower);
-			k += ref_u(o + k, 0xdc00 + ((cp - 0x10000) & 0x3ff), lower);
+			cp -= 0x10000;
+			k += ref_u(o + k, 0xd800 + (cp >> 10), lower);
+			k += ref_u(o + k, 0xdc00 + (cp & 0x3ff), lower);
 		} else if (ascii && cp >= 0x80) {
 			k += ref_u(o + k, cp, lower);
 		} else {
@@ -212,48 +205,62 @@ static const unsigned modes[] = {
 	0, JENC_HTML, JENC_ASCII, JENC_HTML | JENC_ASCII | JENC_LOWER_HEX,
 };
 
+/* Each way and filler for one string; returns the failures. */
+static int
+one_string(unsigned mode, const char *str, size_t n, int rawable,
+    int *checked)
+{
+	static char want[1 << 16];
+	const unsigned char *s = (const unsigned char *)str;
+	int bad = 0;
+
+	for (int w = 0; w < NWAYS; w++) {
+		if (w >= W_RAW_STR && !rawable)
+			continue;
+		for (int sb = -1; sb <= 8; sb += (sb < 0 ? 1 : 4)) {
+			size_t wl;
+			int rc = write_one(w, mode, s, n, sb, want, &wl);
+
+			(*checked)++;
+			if (rc == 0 && outlen == wl &&
+			    memcmp(outbuf, want, wl) == 0)
+				continue;
+			if (bad++ == 0)
+				fprintf(stderr, "mode %u way %d n %zu short "
+				    "%d: rc %d\n got  [%s]\n want [%s]\n", mode,
+				    w, n, sb, rc, outbuf, want);
+		}
+	}
+	return bad;
+}
+
 static void
 test_every_position(void)
 {
-	static unsigned char s[64];
-	static char want[1 << 16];
+	static char s[64];
 	size_t np = sizeof(pieces) / sizeof(pieces[0]);
 	int bad = 0, checked = 0;
 
 	TEST("each special byte at each position, every mode, both paths") {
-		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
-		for (int w = 0; w < NWAYS; w++)
-		for (size_t p = 0; p < np; p++)
-		for (size_t n = 0; n <= 40; n++)
-		for (size_t at = 0; at + pieces[p].n <= n || (n == 0 && at == 0);
-		    at++) {
-			size_t wl;
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			bad += one_string(modes[m], s, 0, 1, &checked);
+			for (size_t p = 0; p < np; p++) {
+				size_t pn = pieces[p].n;
+				unsigned char c = (unsigned char)pieces[p].s[0];
+				/* raw bodies hold no bare '"', '\\' or control
+				 * byte */
+				int rawable = c >= 0x7f ||
+				    (c != 0 && strchr("<>&", c) != NULL);
 
-			/* raw bodies hold no bare '"', '\\' or control byte */
-			if (w >= W_RAW_STR && (unsigned char)pieces[p].s[0] < 0x80 &&
-			    (pieces[p].s[0] == '\0' ||
-			    strchr("<>&\x7f", pieces[p].s[0]) == NULL))
-				continue;
-			for (size_t i = 0; i < n; i++)
-				s[i] = (unsigned char)('a' + i % 26);
-			if (n > 0)
-				memcpy(s + at, pieces[p].s, pieces[p].n);
-			for (int sb = -1; sb <= 8; sb += (sb < 0 ? 1 : 4)) {
-				int rc = write_one(w, modes[m], s, n, sb, want, &wl);
-
-				checked++;
-				if (rc != 0 || outlen != wl ||
-				    memcmp(outbuf, want, wl) != 0) {
-					if (bad++ < 5)
-						fprintf(stderr, "mode %u way %d "
-						    "piece %zu n %zu at %zu short "
-						    "%d: rc %d\n got  [%s]\n want "
-						    "[%s]\n", modes[m], w, p, n,
-						    at, sb, rc, outbuf, want);
+				for (size_t n = pn; n <= 40; n++)
+				for (size_t at = 0; at + pn <= n; at++) {
+					for (size_t i = 0; i < n; i++)
+						s[i] = "abcdefghijklm"[i % 13];
+					memcpy(s + at, pieces[p].s, pn);
+					bad += one_string(modes[m], s, n,
+					    rawable, &checked);
 				}
 			}
-			if (n == 0)
-				break;
 		}
 		CHECK_EQ(bad, 0);
 		CHECK(checked > 100000);
@@ -264,83 +271,96 @@ test_every_position(void)
 static void
 test_boundary(void)
 {
-	static const unsigned char s[] = "ab\"cd\xc3\xa9<\x01xyz0123456789abcdef";
+	static const unsigned char s[] =
+	    "ab\"cd\xc3\xa9<\x01xyz0123456789abcdef";
 	static char want[1 << 16];
+	size_t nm = sizeof(modes) / sizeof(modes[0]);
 	int bad = 0;
 
 	TEST("a string at every distance from the end of the segment") {
-		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
-			for (int w = 0; w < NWAYS; w++)
-				for (int sb = 0; sb < 200; sb++) {
-					size_t wl, n = sizeof(s) - 1;
+		for (size_t m = 0; m < nm; m++)
+		for (int w = 0; w < NWAYS; w++)
+		for (int sb = 0; sb < 200; sb++) {
+			/* raw bodies: "ab" */
+			size_t wl, n = w >= W_RAW_STR ? 2 : sizeof(s) - 1;
 
-					if (w >= W_RAW_STR)
-						n = 2;	/* "ab" */
-					if (write_one(w, modes[m], s, n, sb, want,
-					    &wl) != 0 || outlen != wl ||
-					    memcmp(outbuf, want, wl) != 0)
-						bad++;
-				}
+			if (write_one(w, modes[m], s, n, sb, want, &wl) != 0 ||
+			    outlen != wl || memcmp(outbuf, want, wl) != 0)
+				bad++;
+		}
 		CHECK_EQ(bad, 0);
 	}
 }
 
-/* Bad UTF-8 at byte `at` of an n-byte string: the call fails and writes
- * nothing, on both paths. */
+/*
+ * s (n bytes, invalid UTF-8) written by way w after filler of f bytes;
+ * returns 1 if that did not fail with JENC_E_UTF8 leaving the output as
+ * it was.
+ */
+static int
+invalid_one(const char *s, size_t n, int w, size_t f)
+{
+	static char fill[4096], before[4200];
+	jenc_enc *e = mem(2, (unsigned)(w == W_KV ? JENC_HTML : 0));
+	size_t blen;
+	int rc, bad = 0;
+
+	memset(fill, '7', sizeof(fill));
+	jenc_arr_begin(e);
+	jenc_raw(e, fill, f);
+	if (w != W_STR) {
+		jenc_obj_begin(e);
+		jenc_kv_null(e, "a", 1);
+	}
+	blen = out(e);
+	memcpy(before, outbuf, blen + 1);
+	if (w == W_STR)
+		rc = jenc_str(e, s, n);
+	else if (w == W_KEY)
+		rc = jenc_key(e, s, n);
+	else
+		rc = jenc_kv_str(e, "k", 1, s, n);
+	if (rc != JENC_E_UTF8 || out(e) != blen ||
+	    strcmp(outbuf, before) != 0 || jenc_null(e) != JENC_E_UTF8)
+		bad = 1;
+	if (w == W_KV) {
+		/* the key bad, the value good */
+		jenc_reset(e);
+		jenc_obj_begin(e);
+		if (jenc_kv_str(e, s, n, "v", 1) != JENC_E_UTF8 || out(e) != 1)
+			bad = 1;
+	}
+	jenc_release(e);
+	return bad;
+}
+
+/* Bad UTF-8 at each byte of strings up to 40 bytes: the call fails and
+ * writes nothing, on both paths. */
 static void
 test_invalid(void)
 {
 	static const char *const bad_seqs[] = {
-		"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", "\xe2\x80",
-		"\xff",
+		"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80",
+		"\xe2\x80", "\xff",
 	};
+	size_t nb = sizeof(bad_seqs) / sizeof(bad_seqs[0]);
 	int bad = 0;
 
 	TEST("invalid UTF-8 anywhere: JENC_E_UTF8 and nothing written") {
-		char s[64], fill[4096];
+		char s[64];
 
-		memset(fill, '7', sizeof(fill));
-		for (size_t b = 0; b < sizeof(bad_seqs) / sizeof(bad_seqs[0]); b++)
-		for (size_t n = 1; n <= 40; n++)
-		for (size_t at = 0; at + strlen(bad_seqs[b]) <= n; at++)
-		for (int w = W_STR; w <= W_KV; w++)
-		for (int pre = 0; pre < 2; pre++) {
-			size_t bl = strlen(bad_seqs[b]), f = pre ? 4000 : 1;
-			jenc_enc *e = mem(2, (unsigned)(w == W_KV ? JENC_HTML : 0));
-			char before[4200];
-			size_t blen;
-			int rc;
+		for (size_t b = 0; b < nb; b++) {
+			size_t bl = strlen(bad_seqs[b]);
 
-			memset(s, 'q', n);
-			memcpy(s + at, bad_seqs[b], bl);
-			/* "[" and pre: a filler that leaves no room */
-			jenc_arr_begin(e);
-			jenc_raw(e, fill, f);
-			if (w != W_STR) {
-				jenc_obj_begin(e);
-				jenc_kv_null(e, "a", 1);
+			for (size_t n = bl; n <= 40; n++)
+			for (size_t at = 0; at + bl <= n; at++)
+			for (int w = W_STR; w <= W_KV; w++) {
+				memset(s, 'q', n);
+				memcpy(s + at, bad_seqs[b], bl);
+				/* a fresh segment; no room left */
+				bad += invalid_one(s, n, w, 1);
+				bad += invalid_one(s, n, w, 4000);
 			}
-			blen = out(e);
-			memcpy(before, outbuf, blen + 1);
-			if (w == W_STR)
-				rc = jenc_str(e, s, n);
-			else if (w == W_KEY)
-				rc = jenc_key(e, s, n);
-			else
-				rc = jenc_kv_str(e, "k", 1, s, n);
-			if (rc != JENC_E_UTF8 || out(e) != blen ||
-			    strcmp(outbuf, before) != 0 ||
-			    jenc_null(e) != JENC_E_UTF8)
-				bad++;
-			if (w == W_KV) {
-				/* the key bad, the value good */
-				jenc_reset(e);
-				jenc_obj_begin(e);
-				if (jenc_kv_str(e, s, n, "v", 1) != JENC_E_UTF8 ||
-				    out(e) != 1)
-					bad++;
-			}
-			jenc_release(e);
 		}
 		CHECK_EQ(bad, 0);
 	}
@@ -360,7 +380,7 @@ test_invalid(void)
 		CHECK_STR(outbuf, strlen(outbuf), "[\"x\"");
 		jenc_release(e);
 	}
-	TEST("a string after a second top-level value with JENC_NO_NEWLINE") {
+	TEST("bad UTF-8 where no value may come: JENC_E_UTF8 comes first") {
 		jenc_enc *e = mem(0, JENC_NO_NEWLINE);
 
 		CHECK_EQ(jenc_str(e, "a", 1), 0);
@@ -391,8 +411,8 @@ test_indent(void)
 		CHECK_EQ(jenc_arr_end(e), 0);
 		CHECK_EQ(jenc_obj_end(e), 0);
 		out(e);
-		CHECK_STR(outbuf, strlen(outbuf), "{\n   \"a\": \"x\",\n   \"b\": [\n"
-		    "      \"y\",\n      \"z\"\n   ]\n}\n");
+		CHECK_STR(outbuf, strlen(outbuf), "{\n   \"a\": \"x\",\n"
+		    "   \"b\": [\n      \"y\",\n      \"z\"\n   ]\n}\n");
 		CHECK_EQ(jenc_obj_begin(te), 0);
 		CHECK_EQ(jenc_kv_str(te, "a", 1, "x", 1), 0);
 		CHECK_EQ(jenc_kv_str(te, "b", 1, "y", 1), 0);

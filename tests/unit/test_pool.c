@@ -453,7 +453,8 @@ test_budgets(void)
 		jenc_pool_trim();
 		e[0] = jenc_get_mem(NULL);
 		records(e[0], 7000);
-		CHECK(jenc_len(e[0]) > 400000 && jenc_len(e[0]) < 61440 + 7 * 65536);
+		CHECK(jenc_len(e[0]) > 400000);
+		CHECK(jenc_len(e[0]) < 61440 + 7 * 65536);
 		CHECK_EQ(jenc_release(e[0]), 0);
 		m0 = mallocs();
 		e[0] = jenc_get_mem(NULL);
@@ -473,7 +474,8 @@ test_budgets(void)
 				records(e[i], 7000);
 			}
 			/* segments of 4, 8, 16, 32 KiB, then 64 KiB ones */
-			while (round == 0 && jenc_segments(e[0], &it, &len) != NULL)
+			while (round == 0 &&
+			    jenc_segments(e[0], &it, &len) != NULL)
 				nseg++;
 			for (int i = 0; i < 4; i++)
 				CHECK_EQ(jenc_release(e[i]), 0);
