@@ -943,7 +943,8 @@ first_stop(const unsigned char *p, int html)
 
 	memcpy(&w, p, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);	/* borrows must run toward later bytes */
+	/* borrows must run toward later bytes */
+	w = __builtin_bswap64(w);
 #endif
 	m = stops8(w, html);
 	return m != 0 ? (unsigned)__builtin_ctzll(m) / 8 : 8;
@@ -991,7 +992,8 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 
 #ifdef __SSE2__
 		while (n - i >= 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			const void *in = s + i;
+			__m128i v = _mm_loadu_si128((const __m128i *)in);
 			unsigned m;
 
 			_mm_storeu_si128((__m128i *)(void *)o, v);
