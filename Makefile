@@ -22,8 +22,8 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time
 
-.PHONY: all check check-unit check-cli check-asan check-tsan check-slow \
-	check-valgrind demo \
+.PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
+	check-slow check-valgrind demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
@@ -63,6 +63,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-cli
+	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
 
@@ -77,6 +78,11 @@ check-unit: $(UNIT_BIN)
 
 check-cli: $(O)/jenc
 	JENC=$(abspath $(O)/jenc) bats tests/cli
+
+# The unit tests again without the SSE2 fast paths (the portable code that
+# other processors run).
+check-portable:
+	$(MAKE) O=build/portable CFLAGS='-O2 -g -U__SSE2__' check-unit
 
 # The whole unit and CLI suites again, built with ASan and UBSan.
 check-asan:
