@@ -1299,7 +1299,8 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jenc_err dummy;
 
 	r->e = e;
-	r->bulk = e != NULL && jenc_verbatim(e);
+	/* values inside a container the caller opened go call by call */
+	r->bulk = e != NULL && jenc_verbatim(e) && jenc_depth(e) == 0;
 	r->err = err != NULL ? err : &dummy;
 	memset(r->err, 0, sizeof(*r->err));
 	r->base_line = 1;

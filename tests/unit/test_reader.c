@@ -367,9 +367,32 @@ lines(void)
 	fclose(f);
 }
 
+/* The values read can go inside a container the caller opened. */
+static void
+nested(void)
+{
+	static const char in[] = "[1, 2]\n{\"a\": [3, {}], \"b\": \"x\"} 4 \"s\"";
+	jenc_opts o = { .flags = JENC_NO_NEWLINE };
+	jenc_enc *e = jenc_get_mem(&o);
+	jenc_err err;
+	size_t n = 0;
+	char *out;
+
+	TEST("values read into an array the caller opened") {
+		CHECK_EQ(jenc_arr_begin(e), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, sizeof(in) - 1, e, NULL, &err), 0);
+		CHECK_EQ(jenc_arr_end(e), 0);
+		out = jenc_take(e, &n);
+		CHECK_STR(out, n, "[[1,2],{\"a\":[3,{}],\"b\":\"x\"},4,\"s\"]");
+		free(out);
+	}
+	jenc_release(e);
+}
+
 int
 main(void)
 {
+	nested();
 	numbers();
 	strings();
 	compact();
