@@ -244,7 +244,8 @@ typedef struct jenc_read_opts {
 
 /*
  * jenc_json_copy_fd - read a stream of JSON values from fd (until EOF) and
- * re-encode each through e as it completes.  e NULL only validates.
+ * re-encode each through e as it completes: as top-level values, or as the
+ * elements of an array the caller opened on e.  e NULL only validates.
  * Strings and numbers are copied verbatim (jenc_raw_str, jenc_raw).
  * Before each blocking read, e is flushed.  Returns 0, or a code with err
  * filled in.  On bad input every value before the bad one is complete in
