@@ -991,7 +991,26 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 		size_t rem;
 
 #ifdef __SSE2__
-		while (n - i >= 16) {
+		while (n - i >= 32) {
+			const void *in = s + i;
+			__m128i v = _mm_loadu_si128((const __m128i *)in);
+			__m128i w = _mm_loadu_si128((const __m128i *)in + 1);
+			uint32_t m;
+
+			_mm_storeu_si128((__m128i *)(void *)o, v);
+			_mm_storeu_si128((__m128i *)(void *)o + 1, w);
+			m = stops16(v, html) | (uint32_t)stops16(w, html) << 16;
+			if (m != 0) {
+				unsigned k = (unsigned)__builtin_ctz(m);
+
+				i += k;
+				o += k;
+				goto stop;
+			}
+			i += 32;
+			o += 32;
+		}
+		if (n - i >= 16) {
 			const void *in = s + i;
 			__m128i v = _mm_loadu_si128((const __m128i *)in);
 			unsigned m;

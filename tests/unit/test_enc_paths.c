@@ -5,11 +5,11 @@
  * segment has room for it escaped in the worst case, and through the
  * checked, segment-crossing path otherwise.  Every string here is written
  * both ways (in a fresh encoder, and after filler that leaves the tail
- * from 0 to 40 bytes short of room) and compared with a plain reference
+ * with room to spare or too little) and compared with a plain reference
  * escaper, in every escaping mode, with each special byte at every
- * position of strings up to 40 bytes (both sides of the 16- and 8-byte
- * steps of the scan).  Invalid UTF-8 must leave the output untouched
- * either way.
+ * position of strings up to MAXN bytes (every step of the scan: 32 and
+ * 16 bytes, the 8-, 4- and 1-byte tests of a short rest).  Invalid UTF-8
+ * must leave the output untouched either way.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +18,8 @@
 
 #include "harness.h"
 #include "jenc.h"
+
+#define MAXN 56
 
 static jenc_enc *
 mem(unsigned indent, unsigned flags)
@@ -237,7 +239,7 @@ one_string(unsigned mode, const char *str, size_t n, int rawable,
 static void
 test_every_position(void)
 {
-	static char s[64];
+	static char s[MAXN];
 	size_t np = sizeof(pieces) / sizeof(pieces[0]);
 	int bad = 0, checked = 0;
 
@@ -252,7 +254,7 @@ test_every_position(void)
 				int rawable = c >= 0x7f ||
 				    (c != 0 && strchr("<>&", c) != NULL);
 
-				for (size_t n = pn; n <= 40; n++)
+				for (size_t n = pn; n <= MAXN; n++)
 				for (size_t at = 0; at + pn <= n; at++) {
 					for (size_t i = 0; i < n; i++)
 						s[i] = "abcdefghijklm"[i % 13];
@@ -334,7 +336,7 @@ invalid_one(const char *s, size_t n, int w, size_t f)
 	return bad;
 }
 
-/* Bad UTF-8 at each byte of strings up to 40 bytes: the call fails and
+/* Bad UTF-8 at each byte of strings up to MAXN bytes: the call fails and
  * writes nothing, on both paths. */
 static void
 test_invalid(void)
@@ -347,12 +349,12 @@ test_invalid(void)
 	int bad = 0;
 
 	TEST("invalid UTF-8 anywhere: JENC_E_UTF8 and nothing written") {
-		char s[64];
+		char s[MAXN];
 
 		for (size_t b = 0; b < nb; b++) {
 			size_t bl = strlen(bad_seqs[b]);
 
-			for (size_t n = bl; n <= 40; n++)
+			for (size_t n = bl; n <= MAXN; n++)
 			for (size_t at = 0; at + bl <= n; at++)
 			for (int w = W_STR; w <= W_KV; w++) {
 				memset(s, 'q', n);
