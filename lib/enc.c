@@ -974,10 +974,11 @@ stops16(__m128i v, int html)
  * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
  * found s invalid.
  *
- * The hot loop stores 16 (or 8) input bytes at o before it looks at them
- * and keeps them only up to the first stop byte; a short rest is tested
- * as two overlapping words.  The room needed for this is within the worst
- * case.
+ * The hot loop stores 32 or 16 input bytes (SSE2; else 8) at o before it
+ * looks at them and keeps them only up to the first stop byte; a short
+ * rest is tested as two overlapping words.  The room needed for this is
+ * within the worst case: a store of k bytes is made only while k input
+ * bytes are left.
  */
 static char *
 quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
