@@ -505,8 +505,9 @@ run_bench(const char *name, bench_fn fn, void *ctx, double bytes, int is_jenc,
  * A memory encoder reused across operations, holding one open top-level
  * object (or array): each operation adds to it, and past REUSE_MAX bytes
  * it is closed and reset, as a program that sends a message every 64 KiB
- * would.  Its segments go back to the pools, which keep 256 KiB per size
- * class, so memory stays bounded and no operation allocates once warm.
+ * would.  jenc_reset keeps its segments with it for the next message, so
+ * memory stays bounded (at most one message and a segment) and no
+ * operation allocates once warm.
  */
 #define REUSE_MAX (64u * 1024u)
 
