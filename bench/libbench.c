@@ -506,7 +506,7 @@ run_bench(const char *name, bench_fn fn, void *ctx, double bytes, int is_jenc,
  * object (or array): each operation adds to it, and past REUSE_MAX bytes
  * it is closed and reset, as a program that sends a message every 64 KiB
  * would.  jenc_reset keeps its segments with it for the next message, so
- * memory stays bounded (at most one message and a segment) and no
+ * memory stays bounded (the segments of one message) and no
  * operation allocates once warm.
  */
 #define REUSE_MAX (64u * 1024u)
