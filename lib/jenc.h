@@ -8,7 +8,8 @@
  *   (4, 8, 16, 32 and 64 KiB).  An encoder's segments double in size until
  *   64 KiB, then stay 64 KiB; a single append larger than that gets a
  *   segment of its own exact size.  Pools keep a bounded number of free
- *   segments per class and never keep one larger than 64 KiB.
+ *   segments per class, 960 KiB in all at most, and never keep one larger
+ *   than 64 KiB.
  * - Encoders themselves come from a pool: jenc_get_*() followed by
  *   jenc_release() performs no allocation once the pools are warm.
  * - An encoder writes to its sink (fd or callback) only when a segment is
