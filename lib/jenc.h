@@ -8,8 +8,9 @@
  *   (4, 8, 16, 32 and 64 KiB).  An encoder's segments double in size until
  *   64 KiB, then stay 64 KiB; a single append larger than that gets a
  *   segment of its own exact size.  Pools keep a bounded number of free
- *   segments per class, 960 KiB in all at most, and never keep one larger
- *   than 64 KiB.
+ *   segments per class and never keep one larger than 64 KiB: 4 to 32 KiB
+ *   segments in shared pools (512 KiB at most), 64 KiB ones per thread (7,
+ *   448 KiB, freed when the thread exits).
  * - Encoders themselves come from a pool: jenc_get_*() followed by
  *   jenc_release() performs no allocation once the pools are warm.
  * - An encoder writes to its sink (fd or callback) only when a segment is
@@ -19,7 +20,7 @@
  *   makes the error sticky: every later call returns the same code until
  *   jenc_reset().
  * - The pools are the only global state.  They are thread-safe (one lock
- *   per size class).  A single jenc_enc must not be used from two threads
+ *   per shared class, a cache per thread).  A single jenc_enc must not be used from two threads
  *   at once.
  *
  * Errors are negative int codes (JENC_E_*), 0 is success.
@@ -209,13 +210,15 @@ typedef struct jenc_pool_stats {
 	uint64_t mallocs;     /* allocations made by the library */
 	uint64_t frees;
 	uint64_t bytes;	      /* bytes requested by those allocations */
-	size_t held_bytes;    /* bytes of free segments kept by the pools */
+	size_t held_bytes;    /* bytes of free segments kept: shared pools
+				 and the calling thread's cache */
 	size_t held_segments;
 } jenc_pool_stats;
 
 /* jenc_pool_stats_get - counters since start (thread-safe snapshot). */
 void jenc_pool_stats_get(jenc_pool_stats *st);
-/* jenc_pool_trim - free every segment and encoder the pools keep. */
+/* jenc_pool_trim - free every segment and encoder the pools keep (of the
+ * per-thread caches, the calling thread's). */
 void jenc_pool_trim(void);
 
 /* ---- readers ------------------------------------------------------------ */

@@ -2,19 +2,23 @@
  * pool.c - size-class pools of output segments and encoders, and the one
  * place where the library allocates (so that allocations can be counted).
  *
- * Classes are powers of two from 4 KiB to 64 KiB.  Each class keeps at most
- * class_max[] free segments under its own lock; a segment larger than
- * 64 KiB is never kept.  These pools, the encoder pool and the counters are
- * the library's only global state.
+ * Classes are powers of two from 4 KiB to 64 KiB; a segment larger than
+ * 64 KiB is never kept.  The 4 to 32 KiB classes keep at most class_max[]
+ * free segments each, shared by all threads under one lock per class.
+ * 64 KiB segments, the ones every large output is made of, are kept per
+ * thread instead, at most TC_MAX of them: a thread that builds large
+ * outputs one after another reuses its own without a lock, several
+ * threads doing so at once do not take each other's, and what one thread
+ * keeps is freed when it exits.  These pools, the encoder pool and the
+ * counters are the library's only global state.
  *
- * The budgets add up to 960 KiB (POOL_MAX_BYTES), so that whatever a
- * program released, the pools never keep 1 MiB.  The first segment of
- * every encoder is a 4 KiB one: 64 of them let as many small outputs (the
- * encoder pool's size) be built at once without allocating.  Four each of
- * 8, 16 and 32 KiB (eight of 8 KiB, the same bytes as four of 16 KiB) serve
- * four outputs growing at once.  The rest goes to the 64 KiB class, where
- * every segment of a large output comes from: seven of them hold a 500 KB
- * output.
+ * The budgets: 512 KiB shared (SHARED_MAX_BYTES) plus 448 KiB per thread,
+ * so that whatever one thread released, the pools never keep 1 MiB for
+ * it.  The first segment of every encoder is a 4 KiB one: 64 of them let
+ * as many small outputs (the encoder pool's size) be built at once without
+ * allocating.  Four each of 8, 16 and 32 KiB (eight of 8 KiB, the same
+ * bytes as four of 16 KiB) serve four outputs growing at once.  Seven
+ * 64 KiB segments hold a 500 KB output.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,12 +27,15 @@
 #include "internal.h"
 #include "seg.h"
 
-/* Free segments kept per class: 4, 8, 16, 32 and 64 KiB. */
-static const size_t class_max[JENC_SEG_NCLASS] = { 64, 8, 4, 4, 7 };
+/* Free segments kept in the shared pools: 4, 8, 16, 32 KiB (64 KiB: none,
+ * those are kept per thread). */
+static const size_t class_max[JENC_SEG_NCLASS] = { 64, 8, 4, 4, 0 };
+#define TC_CLASS (JENC_SEG_NCLASS - 1)	/* the 64 KiB class */
+#define TC_MAX 7			/* 64 KiB segments kept per thread */
 
-#define POOL_MAX_BYTES ((size_t)960 * 1024)
-_Static_assert(64 * 4096 + 8 * 8192 + 4 * 16384 + 4 * 32768 + 7 * 65536 ==
-    POOL_MAX_BYTES, "class_max[] adds up to POOL_MAX_BYTES");
+#define SHARED_MAX_BYTES ((size_t)512 * 1024)
+_Static_assert(64 * 4096 + 8 * 8192 + 4 * 16384 + 4 * 32768 ==
+    SHARED_MAX_BYTES, "class_max[] adds up to SHARED_MAX_BYTES");
 
 struct pool_class {
 	pthread_mutex_t lock;
@@ -84,6 +91,65 @@ jenc_mem_free(void *p, size_t n)
 	free(p);
 }
 
+/* ---- the per-thread cache of 64 KiB segments ---- */
+
+struct tcache {
+	jenc_seg *free;
+	size_t count;
+};
+
+static pthread_key_t tc_key;
+static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
+static int tc_ready;
+
+static void
+tc_free_list(jenc_seg *s)
+{
+	while (s != NULL) {
+		jenc_seg *next = s->next;
+
+		jenc_mem_free(s, sizeof(*s) + s->cap);
+		s = next;
+	}
+}
+
+/* A thread exits: free what it kept. */
+static void
+tc_exit(void *p)
+{
+	struct tcache *tc = p;
+
+	tc_free_list(tc->free);
+	jenc_mem_free(tc, sizeof(*tc));
+}
+
+static void
+tc_init(void)
+{
+	tc_ready = pthread_key_create(&tc_key, tc_exit) == 0;
+}
+
+/* This thread's cache; with create, made on first use (NULL: none). */
+static struct tcache *
+tc_get(int create)
+{
+	struct tcache *tc;
+
+	pthread_once(&tc_once, tc_init);
+	if (!tc_ready)
+		return NULL;
+	tc = pthread_getspecific(tc_key);
+	if (tc == NULL && create && (tc = jenc_mem_alloc(sizeof(*tc))) != NULL) {
+		tc->free = NULL;
+		tc->count = 0;
+		if (pthread_setspecific(tc_key, tc) != 0) {
+			jenc_mem_free(tc, sizeof(*tc));
+			tc = NULL;
+		}
+	}
+	return tc;
+}
+
 /* Class index for a capacity that is a class size, or -1. */
 static int
 class_of(size_t cap)
@@ -112,7 +178,17 @@ jenc_seg_get(size_t want)
 		cap = want;
 		c = -1;
 	}
-	if (c >= 0) {
+	if (c == TC_CLASS) {
+		struct tcache *tc = tc_get(0);
+
+		if (tc != NULL && (s = tc->free) != NULL) {
+			tc->free = s->next;
+			tc->count--;
+			s->next = NULL;
+			s->len = s->off = 0;
+			return s;
+		}
+	} else if (c >= 0) {
 		struct pool_class *pc = &classes[c];
 
 		pthread_mutex_lock(&pc->lock);
@@ -145,7 +221,16 @@ jenc_seg_put(jenc_seg *s)
 	if (s == NULL)
 		return;
 	c = class_of(s->cap);
-	if (c >= 0) {
+	if (c == TC_CLASS) {
+		struct tcache *tc = tc_get(1);
+
+		if (tc != NULL && tc->count < TC_MAX) {
+			s->next = tc->free;
+			tc->free = s;
+			tc->count++;
+			s = NULL;
+		}
+	} else if (c >= 0) {
 		struct pool_class *pc = &classes[c];
 
 		pthread_mutex_lock(&pc->lock);
@@ -188,6 +273,11 @@ jenc_pool_stats_get(jenc_pool_stats *st)
 		st->held_bytes += classes[c].count * sz;
 		pthread_mutex_unlock(&classes[c].lock);
 	}
+	struct tcache *tc = tc_get(0);
+	if (tc != NULL) {
+		st->held_segments += tc->count;
+		st->held_bytes += tc->count * JENC_SEG_MAX;
+	}
 }
 
 void
@@ -203,12 +293,13 @@ jenc_pool_trim(void)
 		classes[c].free = NULL;
 		classes[c].count = 0;
 		pthread_mutex_unlock(&classes[c].lock);
-		while (list != NULL) {
-			jenc_seg *next = list->next;
-
-			jenc_mem_free(list, sizeof(*list) + list->cap);
-			list = next;
-		}
+		tc_free_list(list);
+	}
+	struct tcache *tc = tc_get(0);
+	if (tc != NULL) {
+		tc_free_list(tc->free);
+		tc->free = NULL;
+		tc->count = 0;
 	}
 	jenc_enc_pool_trim();
 }

@@ -5,6 +5,7 @@
  * jenc_take() of a multi-segment output is one allocation.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,8 @@ test_steady(void)
 		w[2] = jenc_get_fd(devnull, NULL);
 		w[3] = jenc_get_sink(expect_sink, &xs, &hold);
 		xs.want = "";
+		xs.off = 0;
+		xs.bad = 0;
 		for (int j = 0; j < 4; j++) {
 			if (j == 3)
 				jenc_null(w[j]);
@@ -426,8 +429,8 @@ records(jenc_enc *e, int n)
 }
 
 /*
- * The budgets: 64 segments of 4 KiB, 8 of 8, 4 of 16 and 32, 7 of 64 KiB,
- * 960 KiB in all.
+ * The budgets: 64 segments of 4 KiB, 8 of 8, 4 of 16 and 32 shared, 7 of
+ * 64 KiB in this thread's cache: 960 KiB in all for a single thread.
  */
 static void
 test_budgets(void)
@@ -437,7 +440,8 @@ test_budgets(void)
 	jenc_pool_stats st;
 	uint64_t m0;
 
-	TEST("the pools never keep more than 960 KiB, whatever is released") {
+	TEST("for one thread the pools never keep more than 960 KiB, whatever "
+	    "is released") {
 		jenc_pool_trim();
 		for (int i = 0; i < NENC; i++) {
 			e[i] = jenc_get_mem(NULL);
@@ -485,6 +489,68 @@ test_budgets(void)
 	}
 }
 
+/*
+ * Threads that each build a 450 KB output at the same moment, round after
+ * round: each reuses the 64 KiB segments it kept itself, so after the
+ * first round nothing is allocated; what a thread kept is freed when it
+ * exits.
+ */
+enum { TH = 4, ROUNDS = 6 };
+static pthread_barrier_t th_bar;
+static uint64_t th_mallocs[ROUNDS];
+
+static void *
+th_run(void *arg)
+{
+	(void)arg;
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_wait(&th_bar);
+		if (r > 0 && arg == NULL)
+			th_mallocs[r - 1] = mallocs();
+		pthread_barrier_wait(&th_bar);
+		jenc_enc *e = jenc_get_mem(NULL);
+
+		records(e, 7000);
+		/* all four outputs exist at once, whatever the timing */
+		pthread_barrier_wait(&th_bar);
+		jenc_release(e);
+	}
+	pthread_barrier_wait(&th_bar);
+	if (arg == NULL)
+		th_mallocs[ROUNDS - 1] = mallocs();
+	return NULL;
+}
+
+static void
+test_threads_keep_their_own(void)
+{
+	pthread_t t[TH];
+	jenc_pool_stats st0, st1;
+
+	jenc_pool_trim();
+	jenc_pool_stats_get(&st0);
+	pthread_barrier_init(&th_bar, NULL, TH);
+	for (int i = 0; i < TH; i++)
+		pthread_create(&t[i], NULL, th_run, i == 0 ? NULL : &t[i]);
+	for (int i = 0; i < TH; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&th_bar);
+	jenc_pool_trim();	/* the shared pools and this thread's cache */
+	jenc_pool_stats_get(&st1);
+	TEST("four threads building 450 KB outputs at once: no allocation "
+	    "after the first round") {
+		for (int r = 1; r < ROUNDS - 1; r++)
+			CHECK_EQ(th_mallocs[r] - th_mallocs[r - 1], 0);
+		CHECK_EQ(th_mallocs[ROUNDS - 1] - th_mallocs[0], 0);
+	}
+	TEST("what the threads kept is freed when they exit") {
+		/* trimmed before and after: every allocation of the threads
+		 * is freed again */
+		CHECK_EQ(st1.held_bytes, 0);
+		CHECK_EQ(st1.mallocs - st1.frees, st0.mallocs - st0.frees);
+	}
+}
+
 int
 main(void)
 {
@@ -493,5 +559,6 @@ main(void)
 	test_steady();
 	test_take();
 	test_budgets();
+	test_threads_keep_their_own();
 	return harness_done();
 }
