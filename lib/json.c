@@ -14,6 +14,12 @@
  * past the consumed bytes so positions never approach jsmn's int limit.
  * When jsmn reports an error, a slow scanner of ours re-reads from that
  * point to say precisely what is wrong.
+ *
+ * Output goes call by call (jenc_obj_begin, jenc_raw_str, ...), except
+ * when the encoder writes compact output with no escaping flag: then a
+ * value's output is its input minus whitespace, so the walk only checks,
+ * and runs of input between whitespace go to the encoder as fragments of
+ * the top-level value (bulk mode, jenc_frag_*).
  */
 #include <errno.h>
 #include <limits.h>
