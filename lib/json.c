@@ -324,44 +324,6 @@ close_container(struct rd *r, size_t pos, char c)
 	return 0;
 }
 
-/* One byte between tokens. */
-static int
-sep(struct rd *r, size_t pos)
-{
-	switch (r->win[pos]) {
-	case ' ':
-	case '\t':
-	case '\n':
-	case '\r':
-		return skip_ws(r, pos, pos + 1);
-	case ',':
-		if (r->st == S_ARR_NEXT) {
-			r->st = S_ARR_VAL;
-			return 0;
-		}
-		if (r->st == S_OBJ_NEXT) {
-			r->st = S_OBJ_KEY;
-			return 0;
-		}
-		break;
-	case ':':
-		if (r->st == S_OBJ_COLON) {
-			r->st = S_OBJ_VAL;
-			return 0;
-		}
-		break;
-	case ']':
-		if (r->st == S_ARR_FIRST || r->st == S_ARR_NEXT)
-			return close_container(r, pos, ']');
-		break;
-	case '}':
-		if (r->st == S_OBJ_FIRST || r->st == S_OBJ_NEXT)
-			return close_container(r, pos, '}');
-		break;
-	}
-	return state_fail(r, pos);
-}
-
 /* Byte classes between tokens, and what a separator does in each state. */
 enum { G_BAD, G_WS, G_COMMA, G_COLON, G_RBRACKET, G_RBRACE };
 static const unsigned char gap_class[256] = {
@@ -815,7 +777,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 				return JENC_E_SYNTAX;
 			pos = k;
 		} else {
-			if (sep(r, pos) != 0)
+			if (gap(r, pos, pos + 1) != 0)
 				return JENC_E_SYNTAX;
 			pos++;
 		}
