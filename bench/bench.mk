@@ -5,6 +5,8 @@
 #                        bench/RESULTS.md, bench/results.svg, bench/raw.txt
 #   make bench QUICK=1   smaller inputs and fewer runs (under 2 minutes);
 #                        writes the same files under build/bench/ only
+#   make bench BENCH_CPU=N   time every command on CPU N (default: the
+#                        fastest by a short calibration; none: no pinning)
 #   make deps-bench      install the peers (as root; else prints the
 #                        apt-get line)
 #
@@ -32,7 +34,7 @@ bench-bin: $(BENCH_BIN)
 bench: deps-bench
 	$(MAKE) all
 	$(MAKE) bench-bin
-	O='$(O)' QUICK='$(QUICK)' bash bench/run.sh
+	O='$(O)' QUICK='$(QUICK)' BENCH_CPU='$(BENCH_CPU)' bash bench/run.sh
 
 $(BENCH_O)/libbench: bench/libbench.c bench/libbench_jsonc.c bench/libbench.h \
     bench/sha256.h lib/jenc.h $(O)/libjenc.a

@@ -2,7 +2,7 @@
  * cmdbench.c - time a command over an input file, with its peak RSS.
  *
  *	cmdbench [-n RUNS] [-w WARMUPS] [-i FILE] [-p] [-o OUT] [-s BYTES]
- *	    [-l LABEL] [-S SUMMARY] -- COMMAND [ARG]...
+ *	    [-c CPU] [-l LABEL] [-S SUMMARY] -- COMMAND [ARG]...
  *
  * Runs COMMAND (no shell) WARMUPS times unmeasured, then RUNS times, with
  * stdin from FILE (-p: through a pipe that a feeder process fills from
@@ -20,12 +20,18 @@
  * line is appended to SUMMARY:
  * LABEL BYTES RUNS MEDIAN_NS MIN_NS MAX_NS MAX_RSS_KIB MEDIAN_CPU_NS.
  *
+ * With -c the command (not the feeder) runs on that CPU only, so that
+ * commands compared side by side all run on the same core: on a shared
+ * virtual machine one core can be much slower than another for minutes.
+ *
  * A run that exits non-zero or dies of a signal stops cmdbench with exit
  * status 1 and no summary: a failed command has no speed.
  *
- * wait4(2) is a BSD/Linux call outside POSIX, hence _DEFAULT_SOURCE.
+ * wait4(2) and sched_setaffinity(2) are Linux calls outside POSIX, hence
+ * _GNU_SOURCE.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -103,7 +109,7 @@ feed(const char *path, int wfd)
 /* One run: returns wall ns, sets *rss_kib and *cpu_ns. */
 static uint64_t
 run_once(char **argv, const char *input, int pipe_mode, const char *output,
-    long *rss_kib, uint64_t *cpu_ns)
+    int pin, long *rss_kib, uint64_t *cpu_ns)
 {
 	struct rusage ru;
 	uint64_t t0, t1;
@@ -134,6 +140,17 @@ run_once(char **argv, const char *input, int pipe_mode, const char *output,
 			in = open(input ? input : "/dev/null", O_RDONLY);
 		if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0)
 			_exit(126);
+		if (pin >= 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(pin, &set);
+			if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+				fprintf(stderr, "cmdbench: CPU %d: %s\n", pin,
+				    strerror(errno));
+				_exit(126);
+			}
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "cmdbench: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -188,10 +205,10 @@ main(int argc, char **argv)
 	const char *input = NULL, *output = NULL, *label = "Cmd", *summary = NULL;
 	long runs = 5, warmups = 1, size = -1, rss, max_rss = 0;
 	uint64_t *ns, *cpu, median, cpu_median;
-	int ch, pipe_mode = 0;
+	int ch, pipe_mode = 0, pin = -1;
 	long i;
 
-	while ((ch = getopt(argc, argv, "n:w:i:po:s:l:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "n:w:i:po:s:c:l:S:")) != -1) {
 		switch (ch) {
 		case 'n':
 			runs = parse_num(optarg, "-n");
@@ -211,6 +228,9 @@ main(int argc, char **argv)
 		case 's':
 			size = parse_num(optarg, "-s");
 			break;
+		case 'c':
+			pin = (int)parse_num(optarg, "-c");
+			break;
 		case 'l':
 			label = optarg;
 			break;
@@ -224,7 +244,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if (*argv == NULL || runs < 1 || (pipe_mode && input == NULL)) {
 		fprintf(stderr, "usage: cmdbench [-n runs] [-w warmups] [-i file]"
-		    " [-p] [-o out] [-s bytes] [-l label] [-S summary] -- command...\n");
+		    " [-p] [-o out] [-s bytes] [-c cpu] [-l label] [-S summary]"
+		    " -- command...\n");
 		return 2;
 	}
 	if (size < 0) {
@@ -238,9 +259,9 @@ main(int argc, char **argv)
 	    (cpu = calloc((size_t)runs, sizeof(*cpu))) == NULL)
 		die("calloc");
 	for (i = 0; i < warmups; i++)
-		run_once(argv, input, pipe_mode, output, &rss, &cpu[0]);
+		run_once(argv, input, pipe_mode, output, pin, &rss, &cpu[0]);
 	for (i = 0; i < runs; i++) {
-		ns[i] = run_once(argv, input, pipe_mode, output, &rss, &cpu[i]);
+		ns[i] = run_once(argv, input, pipe_mode, output, pin, &rss, &cpu[i]);
 		if (rss > max_rss)
 			max_rss = rss;
 		printf("Benchmark%s 1 %llu ns/op %.2f MB/s %llu cpu-ns/op "

@@ -2,7 +2,7 @@
  * jsmnbench.c - the jsmn tokenizer alone over the same bytes jenc reads:
  * the ceiling for a re-encoder that must at least find every token.
  *
- *	jsmnbench [-n RUNS] [-l LABEL] [-S SUMMARY] FILE
+ *	jsmnbench [-n RUNS] [-c CPU] [-l LABEL] [-S SUMMARY] FILE
  *
  * FILE is read into memory once; a first jsmn_parse() with no token array
  * counts the tokens, the array is sized to that count, and then each run
@@ -13,8 +13,15 @@
  * LABEL BYTES RUNS MEDIAN_NS MIN_NS MAX_NS 0 MEDIAN_NS (no RSS: the file is
  * held in memory on purpose; CPU time is the wall time of one thread).
  *
- * jsmn keeps offsets in int: files must be under 2 GiB.
+ * -c runs it on that CPU only, like cmdbench -c, so that the ceiling is
+ * measured on the core the commands ran on.
+ *
+ * jsmn keeps offsets in int: files must be under 2 GiB.  sched_setaffinity
+ * is a Linux call, hence _GNU_SOURCE.
  */
+#define _GNU_SOURCE
+#include <sched.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,12 +87,15 @@ main(int argc, char **argv)
 	size_t len;
 	char *buf;
 	long runs = 5, i;
-	int ch, ntok, r;
+	int ch, ntok, r, pin = -1;
 
-	while ((ch = getopt(argc, argv, "n:l:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "n:c:l:S:")) != -1) {
 		switch (ch) {
 		case 'n':
 			runs = strtol(optarg, NULL, 10);
+			break;
+		case 'c':
+			pin = (int)strtol(optarg, NULL, 10);
 			break;
 		case 'l':
 			label = optarg;
@@ -98,9 +108,17 @@ main(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc || runs < 1) {
-		fprintf(stderr, "usage: jsmnbench [-n runs] [-l label]"
+		fprintf(stderr, "usage: jsmnbench [-n runs] [-c cpu] [-l label]"
 		    " [-S summary] file\n");
 		return 2;
+	}
+	if (pin >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(pin, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) != 0)
+			die("sched_setaffinity", strerror(errno));
 	}
 	buf = slurp(argv[optind], &len);
 	jsmn_init(&p);

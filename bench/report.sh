@@ -25,6 +25,7 @@ kernel=$(uname -sr)
 date=$(date -u '+%Y-%m-%d %H:%M UTC')
 commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
 load=$(sed 's/.*load average: //' "$W/load.txt" 2>/dev/null || echo unknown)
+pin=$(cat "$W/cpu.txt" 2>/dev/null || echo none)
 
 # ---- raw.txt: everything benchstat can read ----
 {
@@ -82,7 +83,9 @@ method() {
 - **Timing** (`bench/cmdbench.c`): the command is run without a shell, stdin
   from the file (or from a feeder process through a pipe), stdout to
   /dev/null; wall time from fork to exit; peak RSS of the command itself from
-  wait4(2).  The check run goes first and warms the page cache.  On the
+  wait4(2); the command alone (not the feeder, not Go programs) is pinned to
+  the calibrated CPU (`-c`).  The
+  check run goes first and warms the page cache.  On the
   largest input, tools that load the whole document run once and that run is
   both checked and timed (its output goes to a file); gojq and python are not
   run on it.
@@ -119,6 +122,14 @@ EOF
 	echo "- System: $os, $kernel"
 	echo "- Load average when the run started: $load (the machine is shared; medians"
 	echo "  over several runs damp, but do not remove, interference)"
+	if [ "$pin" = none ]; then
+		echo "- Timed commands were not pinned to a CPU"
+	else
+		echo "- Every timed command and the jsmn ceiling ran on CPU $pin (the fastest in"
+		echo "  a calibration at the start; BENCH_CPU overrides), so rows compared side"
+		echo "  by side share one core; Go programs (jsonref, gojq, mlr), which run several"
+		echo "  threads, and the library benchmarks are not pinned"
+	fi
 	echo
 	echo "## Versions"
 	echo

@@ -4,7 +4,9 @@
 # report (bench/report.sh).
 #
 # Environment: O (build directory, default build), QUICK (non-empty: small
-# inputs, one run each, results under $O/bench/ only).
+# inputs, one run each, results under $O/bench/ only), BENCH_CPU (the CPU
+# every timed command and the jsmn ceiling run on; default: the fastest
+# one by a short calibration; "none": no pinning).
 #
 # Every comparison first checks the tool's output against a reference:
 # byte-identical where the format is the same (jenc against Go's
@@ -40,7 +42,7 @@ else
 	CSV_ROWS=500000 CSVJSON_ROWS=20000
 	# python's json.tool takes about a minute per run on the 50 MB inputs:
 	# one run, the checked one
-	RUNS_FAST=5 RUNS_SLOW=3 RUNS_PY="1*" RUNS_HUGE=3 RUNS_CORPUS=3
+	RUNS_FAST=9 RUNS_SLOW=3 RUNS_PY="1*" RUNS_HUGE=3 RUNS_CORPUS=5
 	LIB_ARGS="-benchtime 1 -count 5 -copies 250"
 	OUTDIR=$REPO/bench
 	CORPUS_FILES="twitter.json citm_catalog.json canada.json code.json amazon_cellphones.ndjson"
@@ -95,6 +97,35 @@ fi
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# ---- the CPU timed commands run on ----
+#
+# On a shared virtual machine one core can run at half the speed of the
+# other for minutes at a time.  Commands compared side by side are pinned
+# to the same core (cmdbench -c, jsmnbench -c), the one where jsmn on the
+# mixed document is fastest in a short calibration.  Go programs, which run
+# several threads, are not pinned.
+PIN=()
+BENCH_CPU=${BENCH_CPU:-auto}
+if [ "$BENCH_CPU" = auto ]; then
+	best= best_ns=
+	ncpu=$(nproc 2>/dev/null || echo 1)
+	for ((c = 0; c < ncpu && c < 64; c++)); do
+		ns=$("$B/jsmnbench" -c "$c" -n 5 -l Calibrate -S /dev/stdout \
+		    "$MIXED" 2>>"$LOG" | awk -F'\t' 'NF == 8 { print $4 }') || ns=
+		[ -n "$ns" ] || continue
+		say "calibration: jsmn on CPU $c: median $((ns / 1000000)) ms"
+		if [ -z "$best" ] || [ "$ns" -lt "$best_ns" ]; then
+			best=$c best_ns=$ns
+		fi
+	done
+	BENCH_CPU=${best:-none}
+fi
+if [ "$BENCH_CPU" != none ]; then
+	PIN=(-c "$BENCH_CPU")
+	say "timed commands run on CPU $BENCH_CPU"
+fi
+echo "$BENCH_CPU" > "$W/cpu.txt"
+
 # ---- one comparison row ----
 #
 # row TABLE INPUT FILE FEED RUNS MODE TOOL -- COMMAND...
@@ -131,6 +162,13 @@ row() {
 	shift 8
 	local key="$table/$input/$tool" cmd="$*" check size out=$W/cand.out
 	local mname=${mode#*:} mkind=${mode%%:*} once= rc=0 pflag=()
+	local pin=("${PIN[@]}")
+
+	# Go programs (jsonref, gojq, mlr) run several threads: not confined
+	# to one core
+	case $1 in
+	gojq | mlr | "$GO") pin=() ;;
+	esac
 
 	# the command as a reader would type it
 	cmd=${cmd//"$JENC"/jenc}
@@ -207,7 +245,7 @@ row() {
 		return
 	fi
 	if [ -z "$once" ]; then
-		"$B/cmdbench" -n "$runs" -w 0 -i "$file" "${pflag[@]}" \
+		"$B/cmdbench" -n "$runs" -w 0 -i "$file" "${pflag[@]}" "${pin[@]}" \
 		    -l "CLI/${key// /_}" -S "$W/one.tsv" -- "$@" >> "$RAWCLI" \
 		    2>>"$LOG" || rc=$?
 	fi
@@ -230,7 +268,7 @@ jsmn_row() {	# TABLE INPUT FILE RUNS
 	size=$(stat -c %s "$3")
 	rm -f "$W/one.tsv"
 	say "$key"
-	if "$B/jsmnbench" -n "$4" -l "CLI/${key// /_}" -S "$W/one.tsv" "$3" \
+	if "$B/jsmnbench" -n "$4" "${PIN[@]}" -l "CLI/${key// /_}" -S "$W/one.tsv" "$3" \
 	    >> "$RAWCLI" 2>>"$LOG"; then
 		IFS=$'\t' read -r l s n med min max rss cpu < "$W/one.tsv"
 		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
