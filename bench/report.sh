@@ -84,8 +84,10 @@ method() {
   from the file (or from a feeder process through a pipe), stdout to
   /dev/null; wall time from fork to exit; peak RSS of the command itself from
   wait4(2); the command alone (not the feeder, not Go programs) is pinned to
-  the calibrated CPU (`-c`).  The
-  check run goes first and warms the page cache.  On the
+  the calibrated CPU (`-c`).  The check run goes first and warms the page
+  cache.  The rows of one input are then timed round-robin, one run of each
+  tool in turn (the jsmn row too), so that a change in the machine's load
+  falls on all of them alike.  On the
   largest input, tools that load the whole document run once and that run is
   both checked and timed (its output goes to a file); gojq and python are not
   run on it.

@@ -12,7 +12,8 @@
 # byte-identical where the format is the same (jenc against Go's
 # encoding/json), equal as values otherwise (bench/jsoncanon digests), and
 # a tool whose output differs gets no speed.  Timing and peak RSS come
-# from bench/cmdbench (wait4(2)), the jsmn ceiling from bench/jsmnbench.
+# from bench/cmdbench (wait4(2)), the jsmn ceiling from bench/jsmnbench;
+# the rows of one input are timed round-robin (see flush_rows).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -157,6 +158,93 @@ add_row() {	# KEY TABLE INPUT SIZE TOOL CMD CHECK RUNS MED MIN MAX RSS NOTE CPU
 	printf '%s\n' "$*" >> "$ROWS"
 }
 
+# ---- the queue: rows are timed together, one run of each in turn ----
+#
+# The load on a shared machine changes over minutes: tools timed one after
+# the other can meet different conditions.  So row and jsmn_row only check
+# a tool's output and queue its timing; flush_rows then times the queued
+# rows round-robin (a run of each, then the next run of each, ...) and
+# writes every row in queue order.
+Q_N=0
+Q_ROW=()	# a finished row (add_row's fields, tab-separated), or empty
+Q_META=()	# timed rows: KEY TABLE INPUT SIZE TOOL CMD CHECK, tab-separated
+Q_RUNS=()
+Q_ARGV=()	# the command that times one run, quoted for eval
+Q_NOTE=()
+
+queue_done() {	# add_row's arguments
+	local IFS=$'\t'
+	Q_ROW[Q_N]="$*" Q_META[Q_N]= Q_RUNS[Q_N]=0 Q_ARGV[Q_N]= Q_NOTE[Q_N]=
+	Q_N=$((Q_N + 1))
+}
+
+queue_timed() {	# KEY TABLE INPUT SIZE TOOL CMD CHECK RUNS NOTE -- COMMAND...
+	local IFS=$'\t'
+	Q_ROW[Q_N]= Q_META[Q_N]="${*:1:7}" Q_RUNS[Q_N]=$8 Q_NOTE[Q_N]=$9
+	shift 10
+	Q_ARGV[Q_N]=$(printf '%q ' "$@")
+	Q_N=$((Q_N + 1))
+}
+
+# median, min and max of column 4 (wall ns), max of column 7 (RSS KiB) and
+# median of column 8 (CPU ns) of summary lines, with their number first
+q_stats() {
+	awk -F'\t' '
+	function med(v, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		return n % 2 ? v[(n + 1) / 2] : int((v[n / 2] + v[n / 2 + 1]) / 2)
+	}
+	{ n++; w[n] = $4; c[n] = $8; if ($7 > rss) rss = $7 }
+	END {
+		lo = w[1]; hi = w[1]
+		for (i = 2; i <= n; i++) {
+			if (w[i] < lo) lo = w[i]
+			if (w[i] > hi) hi = w[i]
+		}
+		printf "%d\t%d\t%d\t%d\t%d\t%d\n", n, med(w, n), lo, hi,
+		    rss, med(c, n)
+	}' "$1"
+}
+
+flush_rows() {
+	local i r max=0 args rc k t inp sz tool cmd check n med lo hi rss cpu
+	for ((i = 0; i < Q_N; i++)); do
+		[ "${Q_RUNS[i]}" -gt "$max" ] && max=${Q_RUNS[i]}
+		rm -f "$W/q-$i.tsv" "$W/q-$i.failed"
+	done
+	[ "$max" -gt 0 ] && say "timing the rows above: $max rounds"
+	for ((r = 1; r <= max; r++)); do
+		for ((i = 0; i < Q_N; i++)); do
+			[ "${Q_RUNS[i]}" -ge "$r" ] || continue
+			[ -e "$W/q-$i.failed" ] && continue
+			eval "args=(${Q_ARGV[i]})"
+			rc=0
+			"${args[@]}" >> "$RAWCLI" 2>>"$LOG" || rc=$?
+			[ "$rc" = 0 ] || : > "$W/q-$i.failed"
+		done
+	done
+	for ((i = 0; i < Q_N; i++)); do
+		if [ -n "${Q_ROW[i]}" ]; then
+			printf '%s\n' "${Q_ROW[i]}" >> "$ROWS"
+			continue
+		fi
+		IFS=$'\t' read -r k t inp sz tool cmd check <<< "${Q_META[i]}"
+		if [ -e "$W/q-$i.failed" ] || [ ! -s "$W/q-$i.tsv" ]; then
+			add_row "$k" "$t" "$inp" "$sz" "$tool" "$cmd" \
+			    "failed while timed" 0 0 0 0 0 ""
+			continue
+		fi
+		IFS=$'\t' read -r n med lo hi rss cpu < <(q_stats "$W/q-$i.tsv")
+		add_row "$k" "$t" "$inp" "$sz" "$tool" "$cmd" "$check" "$n" \
+		    "$med" "$lo" "$hi" "$rss" "${Q_NOTE[i]}" "$cpu"
+	done
+	rm -f "$W"/q-*.tsv "$W"/q-*.failed
+	Q_N=0 Q_ROW=() Q_META=() Q_RUNS=() Q_ARGV=() Q_NOTE=()
+}
+
 row() {
 	local table=$1 input=$2 file=$3 feed=$4 runs=$5 mode=$6 tool=$7
 	shift 8
@@ -178,7 +266,7 @@ row() {
 	[ -n "$QUICK" ] && runs="1*"
 	if ! have "$1"; then
 		say "$key: $1 not installed"
-		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" \
 		    "not installed" 0 0 0 0 0 ""
 		return
 	fi
@@ -200,7 +288,7 @@ row() {
 	fi
 	if [ "$rc" != 0 ]; then
 		say "$key: failed (exit $rc), see $LOG"
-		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" \
 		    "failed (exit $rc)" 0 0 0 0 0 ""
 		rm -f "$out" "$W/one.tsv"
 		return
@@ -239,45 +327,40 @@ row() {
 	rm -f "$out"
 	if [ "$check" = DIFFERS ]; then
 		say "$key: output differs from the reference, no speed"
-		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" DIFFERS \
+		queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" DIFFERS \
 		    0 0 0 0 0 ""
 		rm -f "$W/one.tsv"
 		return
 	fi
 	if [ -z "$once" ]; then
-		"$B/cmdbench" -n "$runs" -w 0 -i "$file" "${pflag[@]}" "${pin[@]}" \
-		    -l "CLI/${key// /_}" -S "$W/one.tsv" -- "$@" >> "$RAWCLI" \
-		    2>>"$LOG" || rc=$?
+		queue_timed "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+		    "$check" "$runs" "" -- "$B/cmdbench" -n 1 -w 0 -i "$file" \
+		    "${pflag[@]}" "${pin[@]}" -l "CLI/${key// /_}" \
+		    -S "$W/q-$Q_N.tsv" -- "$@"
+		return
 	fi
-	if [ "$rc" != 0 ] || [ ! -s "$W/one.tsv" ]; then
-		add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" \
+	if [ ! -s "$W/one.tsv" ]; then
+		queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" \
 		    "failed while timed" 0 0 0 0 0 ""
 		return
 	fi
 	local l s n med min max rss cpu
 	IFS=$'\t' read -r l s n med min max rss cpu < "$W/one.tsv"
 	local note=
-	[ -n "$once" ] && [ -z "$QUICK" ] && note="one run, the checked one"
-	add_row "$key" "$table" "$input" "$size" "$tool" "$cmd" "$check" \
+	[ -z "$QUICK" ] && note="one run, the checked one"
+	queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" "$check" \
 	    "$n" "$med" "$min" "$max" "$rss" "$note" "$cpu"
 }
 
 # The jsmn tokenizer over the same bytes, in memory: the ceiling.
 jsmn_row() {	# TABLE INPUT FILE RUNS
-	local key="$1/$2/jsmn (tokenize only)" size l s n med min max rss cpu
+	local key="$1/$2/jsmn (tokenize only)" size
 	size=$(stat -c %s "$3")
-	rm -f "$W/one.tsv"
 	say "$key"
-	if "$B/jsmnbench" -n "$4" "${PIN[@]}" -l "CLI/${key// /_}" -S "$W/one.tsv" "$3" \
-	    >> "$RAWCLI" 2>>"$LOG"; then
-		IFS=$'\t' read -r l s n med min max rss cpu < "$W/one.tsv"
-		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
-		    "jsmn_parse, file in memory" "-" "$n" "$med" "$min" "$max" \
-		    0 "ceiling" "$cpu"
-	else
-		add_row "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
-		    "jsmn_parse, file in memory" "failed" 0 0 0 0 0 ""
-	fi
+	queue_timed "$key" "$1" "$2" "$size" "jsmn (tokenize only)" \
+	    "jsmn_parse, file in memory" "-" "$4" "ceiling" -- \
+	    "$B/jsmnbench" -n 1 "${PIN[@]}" -l "CLI/${key// /_}" \
+	    -S "$W/q-$Q_N.tsv" "$3"
 }
 
 # A JSON input through compact and indented re-encoding, every tool.
@@ -294,7 +377,7 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 		row compact "$input" "$file" "$feed" "$runs" truth:c "jenc -c" -- "$JENC" -c
 	fi
 	if [ "$nd" = 1 ]; then
-		add_row "compact/$input/json_reformat -m" compact "$input" \
+		queue_done "compact/$input/json_reformat -m" compact "$input" \
 		    "$(stat -c %s "$file")" "json_reformat -m" "json_reformat -m" \
 		    "n/a: reads one value only" 0 0 0 0 0 ""
 	else
@@ -323,13 +406,14 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 		row indent4 "$input" "$file" "$feed" "$runs" truth:i4 "jenc --indent=4" -- "$JENC" --indent=4
 	fi
 	if [ "$nd" = 1 ]; then
-		add_row "indent4/$input/json_reformat" indent4 "$input" \
+		queue_done "indent4/$input/json_reformat" indent4 "$input" \
 		    "$(stat -c %s "$file")" "json_reformat" "json_reformat" \
 		    "n/a: reads one value only" 0 0 0 0 0 ""
 	else
 		row indent4 "$input" "$file" "$feed" "$runs" value:i4 "json_reformat" -- json_reformat
 	fi
 	row indent4 "$input" "$file" "$feed" "$py" value:i4 "python3 -m json.tool" -- "$PY" -m json.tool $pyl
+	flush_rows
 }
 
 # ---- library benchmarks ----
@@ -375,6 +459,7 @@ fi
 row indent2 "$DOC_NAME" "$DOC" pipe "$one" value:i2 "jq ." -- jq .
 row indent4 "$DOC_NAME" "$DOC" pipe "$one" truth:i4 "json_reformat" -- json_reformat
 row indent4 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" value:i4 "jenc --indent=4" -- "$JENC" --indent=4
+flush_rows
 rm -f "$W"/truth-*
 
 # HTML escaping against Go's json.HTMLEscape.
@@ -384,6 +469,7 @@ if [ -n "$GO" ]; then
 		row html "$n" "$f" file "$RUNS_FAST" truth:h "Go encoding/json" -- "$GO" -c -H
 		row html "$n" "$f" file "$RUNS_FAST" bytes:h "jenc -c -H" -- "$JENC" -c -H
 	done
+	flush_rows
 fi
 
 # CSV to JSON.  Miller infers numbers; every scalar is compared as text.
@@ -396,6 +482,7 @@ row csv "$csvn" "$CSV" file "$RUNS_FAST" strings:csvl "jenc --from csv --lines" 
 slicen=$(basename "$CSV_SLICE")
 row csv "$slicen" "$CSV_SLICE" file "$RUNS_FAST" truth:slice "jenc --from csv -c (slice)" -- "$JENC" --from csv -c
 row csv "$slicen" "$CSV_SLICE" file "$RUNS_SLOW" strings:slice "csvjson -I (slice)" -- csvjson -I
+flush_rows
 rm -f "$W"/truth-*
 
 # ---- report ----
