@@ -195,7 +195,7 @@ q_stats() {
 			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
 				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 			}
-		return n % 2 ? v[(n + 1) / 2] : int((v[n / 2] + v[n / 2 + 1]) / 2)
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 	}
 	{ n++; w[n] = $4; c[n] = $8; if ($7 > rss) rss = $7 }
 	END {
@@ -204,7 +204,7 @@ q_stats() {
 			if (w[i] < lo) lo = w[i]
 			if (w[i] > hi) hi = w[i]
 		}
-		printf "%d\t%d\t%d\t%d\t%d\t%d\n", n, med(w, n), lo, hi,
+		printf "%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", n, med(w, n), lo, hi,
 		    rss, med(c, n)
 	}' "$1"
 }
