@@ -1,7 +1,7 @@
 # bench.mk - `make bench`: libjenc and the jenc CLI against other JSON tools
 # and libraries.  Included by the top Makefile.  See bench/RESULTS.md.
 #
-#   make bench           full run (about 32 minutes on 2 cores), writes
+#   make bench           full run (about 30 minutes on 2 cores), writes
 #                        bench/RESULTS.md, bench/results.svg, bench/raw.txt
 #   make bench QUICK=1   smaller inputs and fewer runs (under 2 minutes);
 #                        writes the same files under build/bench/ only
