@@ -811,8 +811,7 @@ tokenize(jsmn_parser *jp, const char *js, size_t len, jsmntok_t *tok,
  * The walk is one function with every check inlined (flatten), kept apart
  * from jsmn's loop (noinline), and the error reporters it calls are cold
  * and out of line: measured on the 50 MB document, that layout is 6 to 9%
- * faster in every output mode than letting the compiler choose, both for
- * jsmn's loop and for the checks.
+ * faster in every output mode than letting the compiler choose.
  */
 static int __attribute__((noinline, flatten))
 walk(struct rd *r)
