@@ -20,8 +20,8 @@
  *   makes the error sticky: every later call returns the same code until
  *   jenc_reset().
  * - The pools are the only global state.  They are thread-safe (one lock
- *   per shared class, a cache per thread).  A single jenc_enc must not be used from two threads
- *   at once.
+ *   per shared class, a cache per thread).  A single jenc_enc must not be
+ *   used from two threads at once.
  *
  * Errors are negative int codes (JENC_E_*), 0 is success.
  *

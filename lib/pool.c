@@ -167,7 +167,7 @@ jenc_seg *
 jenc_seg_get(size_t want)
 {
 	size_t cap = JENC_SEG_MIN;
-	jenc_seg *s;
+	jenc_seg *s = NULL;
 	int c = 0;
 
 	while (cap < want && cap < JENC_SEG_MAX) {
@@ -184,31 +184,23 @@ jenc_seg_get(size_t want)
 		if (tc != NULL && (s = tc->free) != NULL) {
 			tc->free = s->next;
 			tc->count--;
-			s->next = NULL;
-			s->len = s->off = 0;
-			return s;
 		}
 	} else if (c >= 0) {
 		struct pool_class *pc = &classes[c];
 
 		pthread_mutex_lock(&pc->lock);
-		s = pc->free;
-		if (s != NULL) {
+		if ((s = pc->free) != NULL) {
 			pc->free = s->next;
 			pc->count--;
 		}
 		pthread_mutex_unlock(&pc->lock);
-		if (s != NULL) {
-			s->next = NULL;
-			s->len = s->off = 0;
-			return s;
-		}
 	}
-	s = jenc_mem_alloc(sizeof(*s) + cap);
-	if (s == NULL)
-		return NULL;
+	if (s == NULL) {
+		if ((s = jenc_mem_alloc(sizeof(*s) + cap)) == NULL)
+			return NULL;
+		s->cap = cap;
+	}
 	s->next = NULL;
-	s->cap = cap;
 	s->len = s->off = 0;
 	return s;
 }
