@@ -2,6 +2,7 @@
  * err.c - filling jenc_err for the readers: the message, the description
  * of what was found, and the excerpt of the offending line with its caret.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,4 +79,26 @@ jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
 	if (spot >= i)
 		err->caret = cols + (spot - i);
 	err->excerpt[o] = '\0';
+}
+
+int
+jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
+    const jenc_where *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	err->sys_errno = sys_errno;
+	err->cut = cut;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (w != NULL) {
+		err->offset = w->offset;
+		err->line = w->line;
+		err->col = w->col;
+		jenc_err_excerpt(err, w->text, w->avail, w->at, w->cr_ends_line);
+	}
+	return code;
 }

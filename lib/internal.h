@@ -90,15 +90,42 @@ int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
 /* ---- reader errors (err.c) ---- */
-void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/*
+ * Where an error is, for jenc_err_set.  text points into the reader's
+ * window at the start of the line holding the spot (text_cut 0), or at a
+ * later byte of that line when what came before it is no longer held
+ * (text_cut 1: the excerpt then starts with "...").  avail bytes are
+ * readable from text; the spot is text[at].  The line ends at LF, at
+ * CR LF, and with cr_ends_line (CSV) at a lone CR too; when the line's end
+ * is not within avail bytes, the excerpt ends with "..." too.
+ */
+typedef struct jenc_where {
+	uint64_t offset;	/* 0-based byte offset of the spot */
+	uint64_t line;		/* 1-based */
+	uint64_t col;		/* 1-based byte column */
+	const char *text;
+	size_t avail, at;
+	int text_cut;
+	int cr_ends_line;
+} jenc_where;
+
+/*
+ * jenc_err_set - the one function that fills a jenc_err: everything is
+ * cleared, then code, sys_errno, cut, the message (printf-style) and, when
+ * w is not NULL, offset, line, col, excerpt and caret.  w NULL (I/O errors,
+ * allocation failures) leaves line, col and the excerpt empty.  Returns
+ * code.
+ */
+int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
+    const jenc_where *w, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
-/* Fill err->excerpt and err->caret: line is the known start of the line
- * holding the spot (n bytes available from it, stopping at the line end is
- * done here), spot is the spot's index from line.  The line ends at LF, at
- * CR LF, and with cr_ends_line (CSV) at a lone CR too. */
+/* The two older fills, replaced by jenc_err_set while the readers move to
+ * it; removed once no caller is left. */
+void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
     int cr_ends_line);
 
