@@ -7,6 +7,8 @@
 #                        writes the same files under build/bench/ only
 #   make bench BENCH_CPU=N   time every command on CPU N (default: the
 #                        fastest by a short calibration; none: no pinning)
+#   make bench-compare BASE=/path/to/jenc   this tree against another build,
+#                        mode by mode (bench/compare.sh)
 #   make deps-bench      install the peers (as root; else prints the
 #                        apt-get line)
 #
@@ -57,3 +59,10 @@ $(BENCH_O)/jsoncanon: bench/jsoncanon.c bench/sha256.h
 $(BENCH_O)/gen: bench/gen.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/gen.c
+
+# make bench-compare BASE=/path/to/other/jenc: this tree's jenc against
+# another build, mode by mode, round-robin on one CPU (bench/compare.sh).
+.PHONY: bench-compare
+bench-compare: all $(BENCH_O)/cmdbench $(BENCH_O)/gen
+	O='$(O)' BASE='$(BASE)' RUNS='$(RUNS)' QUICK='$(QUICK)' \
+	    BENCH_CPU='$(BENCH_CPU)' bash bench/compare.sh
