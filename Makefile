@@ -20,10 +20,11 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
 # Debian packages `make check` and `make demo` need.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
-	clang libclang-rt-14-dev valgrind mandoc golang-go time
+	clang libclang-rt-14-dev valgrind mandoc golang-go time \
+	parallel libtext-csv-perl
 
 .PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
-	check-slow check-valgrind demo \
+	check-slow check-ssh check-valgrind demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
@@ -108,6 +109,12 @@ check-valgrind: $(O)/jenc
 # Opt-in: inputs over 4 GiB through a pipe (takes minutes).
 check-slow: $(O)/jenc
 	JENC=$(abspath $(O)/jenc) JENC_SLOW=1 bats tests/cli/slow.bats
+
+# Opt-in: GNU parallel over --sshlogin, against an sshd on 127.0.0.1 that
+# the test starts and stops itself.
+check-ssh: $(O)/jenc
+	$(MAKE) deps EXTRA_PKGS='openssh-server openssh-client'
+	JENC=$(abspath $(O)/jenc) JENC_SSH=1 bats tests/cli/parallel.bats
 
 deps:
 	@missing=; for p in $(DEPS_PKGS) $(EXTRA_PKGS); do \
