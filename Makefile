@@ -34,6 +34,7 @@ $(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 	$(CC) $(CPPFLAGS) $(JCFLAGS) -c -o $@ $<
 
 $(O)/obj/num.o: lib/num_tab.h
+$(O)/obj/err.o: lib/width_tab.h
 
 $(O)/libjenc.a: $(LIB_OBJ)
 	@rm -f $@

@@ -95,9 +95,14 @@ int jenc_frag_end(jenc_enc *e);
  * window at the start of the line holding the spot (text_cut 0), or at a
  * later byte of that line when what came before it is no longer held
  * (text_cut 1: the excerpt then starts with "...").  avail bytes are
- * readable from text; the spot is text[at].  The line ends at LF, at
- * CR LF, and with cr_ends_line (CSV) at a lone CR too; when the line's end
- * is not within avail bytes, the excerpt ends with "..." too.
+ * readable from text; the spot is text[at] (at == avail: just past them).
+ * The line ends at LF, at CR LF, and with cr_ends_line (CSV) at a lone CR
+ * too.  eof 1 says the input ends at text[avail], so a line with no end
+ * within avail bytes ends there; with eof 0 the line goes on past what was
+ * read and the excerpt ends with "..." too.  A reader that reads on to
+ * complete the line before reporting needs at most JENC_EXCERPT_SCAN bytes
+ * past the spot (or the line's end, or the input's): the excerpt is then
+ * the one of the whole input, however it arrived.
  */
 typedef struct jenc_where {
 	uint64_t offset;	/* 0-based byte offset of the spot */
@@ -107,14 +112,21 @@ typedef struct jenc_where {
 	size_t avail, at;
 	int text_cut;
 	int cr_ends_line;
+	int eof;
 } jenc_where;
+
+/* An excerpt shows at most this many bytes of the line on either side of
+ * the spot. */
+#define JENC_EXCERPT_SCAN 656
 
 /*
  * jenc_err_set - the one function that fills a jenc_err: everything is
  * cleared, then code, sys_errno, cut, the message (printf-style) and, when
- * w is not NULL, offset, line, col, excerpt and caret.  w NULL (I/O errors,
- * allocation failures) leaves line, col and the excerpt empty.  Returns
- * code.
+ * w is not NULL, offset, line, col, excerpt and caret (see err.c for how
+ * the excerpt shows the line).  w NULL (I/O errors, allocation failures)
+ * leaves offset, line, col, the excerpt and caret 0 and empty.  The
+ * message is taken as it is: a reader adds "(output of this value was
+ * cut)" itself.  Returns code.
  */
 int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
     const jenc_where *w, const char *fmt, ...)
@@ -122,8 +134,9 @@ int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
-/* The two older fills, replaced by jenc_err_set while the readers move to
- * it; removed once no caller is left. */
+/* Kept until the readers no longer call them: the two older fills that
+ * jenc_err_set replaces.  jenc_err_excerpt renders as jenc_err_set does,
+ * as if the input ended at line + n. */
 void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,

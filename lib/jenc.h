@@ -232,11 +232,18 @@ typedef struct jenc_err {
 	uint64_t col;	  /* 1-based byte column */
 	int cut;	  /* 1: part of the bad value's output had been written */
 	char msg[192];	  /* what was found and what was expected */
-	char excerpt[336]; /* the offending line, at most 80 columns around
-			      the spot, NUL-terminated; control bytes shown as
-			      spaces, bytes that are not UTF-8 as '?' */
-	size_t caret;	  /* display column (0-based) of the spot in excerpt;
-			     an empty excerpt means there is none to show */
+	char excerpt[336]; /* the offending line, NUL-terminated, safe to
+			      print on a terminal: at most 80 display
+			      columns, up to 40 of them before the spot
+			      (more when the line ends sooner after it),
+			      "..." where the line is cut; controls, C1,
+			      format characters (bidi, zero-width, BOM),
+			      U+2028/9 and bytes that are not UTF-8 shown
+			      as '?', a tab as a space */
+	size_t caret;	  /* display column (0-based) of the spot in
+			     excerpt on a UTF-8 terminal: CJK and emoji
+			     take 2 columns, combining marks 0; an empty
+			     excerpt means there is none to show */
 } jenc_err;
 
 #define JENC_READ_SINGLE 0x01 /* exactly one value per input (RFC 8259) */

@@ -355,7 +355,7 @@ EOF
 	printf 'a,b\n1,2\nx,y\0z\n' >nul.csv
 	jrun -c nul.csv
 	expect_invalid $'[{"a":"1","b":"2"}]\n' 'jenc: nul.csv:3:4: NUL byte in input
-  x,y z
+  x,y?z
      ^
 '
 }

@@ -173,10 +173,10 @@ Try 'jenc --help' for more information.
 # "jenc: NAME:LINE:COL: MESSAGE", "  EXCERPT", "  <spaces>^", where
 # MESSAGE is one of the documented forms and agrees with the byte at
 # LINE:COL of the input (NAME is also the input's path), the excerpt is
-# the input line (control bytes as spaces; of a line longer than 80 bytes
-# at most 80 columns around the spot, "..." allowed at a cut end) and the
-# caret sits under the spot.  Prints one line per problem; fails
-# if there is any.
+# the input line (a tab as a space, other control bytes as '?'; of a line
+# longer than 80 bytes at most 80 columns around the spot, "..." allowed
+# at a cut end) and the caret sits under the spot.  Prints one line per
+# problem; fails if there is any.
 check_error_reports() {
 	python3 - "$@" <<'PY' || fail "error reports do not follow the contract (above)"
 import re, sys
@@ -249,7 +249,8 @@ def check(name, data, err):
         return "message is not one of the documented forms: %r" % msg
     if not ok:
         return "message %r does not match the input at %d:%d (%r)" % (msg, ln, col, at[:12])
-    shown = bytes(0x20 if c < 0x20 or c == 0x7f else c for c in line)
+    shown = bytes(0x20 if c == 0x09 else 0x3f if c < 0x20 or c == 0x7f else c
+                  for c in line)
     if not lines[1].startswith(b"  "):
         return "excerpt line does not start with two spaces: %r" % lines[1][:100]
     exc = lines[1][2:]

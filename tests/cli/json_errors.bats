@@ -44,13 +44,13 @@ bad() {
 
 @test "found X: control bytes, DEL, NUL and non-ASCII bytes are named by value" {
 	putf '\001'
-	bad '' 1 1 'expected value or end of input, found byte 0x01' ' '
+	bad '' 1 1 'expected value or end of input, found byte 0x01' '?'
 	putf '[1]\177'
-	bad $'[1]\n' 1 4 'expected value or end of input, found byte 0x7f' '[1] '
+	bad $'[1]\n' 1 4 'expected value or end of input, found byte 0x7f' '[1]?'
 	putf '{}\000'
-	bad $'{}\n' 1 3 'expected value or end of input, found NUL byte' '{} '
+	bad $'{}\n' 1 3 'expected value or end of input, found NUL byte' '{}?'
 	putf '[1,\000]'
-	bad '' 1 4 "expected value after ',', found NUL byte" '[1, ]'
+	bad '' 1 4 "expected value after ',', found NUL byte" '[1,?]'
 	putf '\377'
 	bad '' 1 1 'expected value or end of input, found byte 0xff' '?'
 	putf '[\303\251]'
@@ -199,11 +199,11 @@ bad() {
 	putf '["a\nb"]'
 	bad '' 1 4 'unescaped control character 0x0a in string' '["a'
 	putf '["\037"]'
-	bad '' 1 3 'unescaped control character 0x1f in string' '[" "]'
+	bad '' 1 3 'unescaped control character 0x1f in string' '["?"]'
 	putf '{"k\000":1}'
-	bad '' 1 4 'unescaped control character 0x00 in string' '{"k ":1}'
+	bad '' 1 4 'unescaped control character 0x00 in string' '{"k?":1}'
 	putf '["\r"]'
-	bad '' 1 3 'unescaped control character 0x0d in string' '[" "]'
+	bad '' 1 3 'unescaped control character 0x0d in string' '["?"]'
 }
 
 @test "invalid UTF-8 in a string, at the first byte of the bad sequence" {

@@ -87,10 +87,10 @@ setup() {
 @test "a BOM after the start of the input is an error" {
 	putf '1\n\357\273\2772\n'
 	jrun -c <in
-	expect_invalid $'1\n' $'jenc: <stdin>:2:1: expected value or end of input, found byte 0xef\n  \357\273\2772\n  ^\n'
+	expect_invalid $'1\n' $'jenc: <stdin>:2:1: expected value or end of input, found byte 0xef\n  ?2\n  ^\n'
 	putf ' \357\273\277{}'
 	jrun -c <in
-	expect_invalid '' $'jenc: <stdin>:1:2: expected value or end of input, found byte 0xef\n   \357\273\277{}\n   ^\n'
+	expect_invalid '' $'jenc: <stdin>:1:2: expected value or end of input, found byte 0xef\n   ?{}\n   ^\n'
 }
 
 @test "CRLF line ends are whitespace" {

@@ -432,7 +432,7 @@ test_errors(void)
 	TEST("jenc_csv_copy_mem: a NUL byte") {
 		CHECK_ERR("a\n1\nx\0y\n", "[{\"a\":\"1\"}]\n", 3, 2,
 		    "NUL byte in input");
-		CHECK_STR(err.excerpt, strlen(err.excerpt), "x y");
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "x?y");
 		CHECK_ERR("a\n\"x\0\"\n", "[]\n", 2, 3, "NUL byte in input");
 	}
 	TEST("jenc_csv_copy_mem: an unterminated quoted field") {
