@@ -166,6 +166,12 @@ mtime() {
 '
 	same_bytes orig u.json
 	[ "$(stat -c %h u.json)" = 2 ] || fail "links: $(stat -c %h u.json)"
+	# -o refuses such a file too, before reading.
+	jrun -o u.json formatted.out
+	expect_status 3
+	expect_err 'jenc: u.json: has 2 hard links, left unchanged (its other names would keep the old content)
+'
+	same_bytes orig u.json
 	# Nothing to say when it needs no change.
 	cp formatted.out f.json
 	ln f.json f2.json
@@ -518,16 +524,14 @@ signal_during_o() {
 @test "SIGKILL in the middle of -w: old or new content, never a mix; the next run cleans up" {
 	python3 "$GEN" array 10000000 >old.json
 	"$JENC" old.json >new.json
-	local i n killed=0
+	local i killed=0
 	for i in 1 2 3 4 5 6; do
 		cp old.json big.json
 		"$JENC" -w big.json &
 		JPID=$!
-		n=0
 		while kill -0 "$JPID" 2>/dev/null &&
 		    ! compgen -G '.big.json.jenc-*' >/dev/null; do
-			n=$((n + 1))
-			[ "$n" -lt 100000 ] || fail "no temporary file appeared"
+			:
 		done
 		# Kill at once, or a little later: in the write, the fsync or
 		# after the rename.
