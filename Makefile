@@ -15,6 +15,7 @@ LDLIBS += -lpthread
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/obj/%.o)
+CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
@@ -52,8 +53,8 @@ $(O)/libjenc.pc:
 	    'Version: $(shell sed -n 's/^#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)' \
 	    'Libs: -L$${libdir} -ljenc -lpthread' 'Cflags: -I$${includedir}' > $@
 
-$(O)/jenc: cmd/jenc.c lib/jenc.h $(O)/libjenc.a
-	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -o $@ cmd/jenc.c $(O)/libjenc.a $(LDLIBS)
+$(O)/jenc: $(CMD_SRC) $(wildcard cmd/*.h) lib/jenc.h $(O)/libjenc.a
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(O)/libjenc.a $(LDLIBS)
 
 $(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
 	@mkdir -p $(@D)

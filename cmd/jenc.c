@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "jenc.h"
+#include "output.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -24,7 +25,7 @@
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
-	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED,
+	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 };
 
 static const struct option longopts[] = {
@@ -43,11 +44,14 @@ static const struct option longopts[] = {
 	{ "header", required_argument, NULL, OPT_HEADER },
 	{ "types", no_argument, NULL, 't' },
 	{ "ragged", required_argument, NULL, OPT_RAGGED },
+	{ "output", required_argument, NULL, 'o' },
+	{ "write", no_argument, NULL, 'w' },
+	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char optstring[] = ":f:clHad:thV";
+static const char optstring[] = ":f:clHad:to:whV";
 
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
@@ -76,6 +80,13 @@ static const char usage_text[] =
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"
 "      --ragged=MODE     rows with the wrong field count: error (default)\n"
 "                        or pad (missing fields null, extra ones as _N)\n"
+"Files:\n"
+"  -o, --output=FILE     write to FILE instead of standard output; FILE is\n"
+"                        replaced only once every input was read and written\n"
+"  -w, --write           rewrite each FILE in place, each replaced only if it\n"
+"                        is valid and changes\n"
+"      --check           write nothing; list each input not already in the\n"
+"                        requested form, exit status 1 if there is one\n"
 "General:\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
@@ -88,6 +99,9 @@ struct config {
 	unsigned indent;
 	int tab, lines, html, ascii;
 	int validate;
+	const char *output;	/* -o FILE, or NULL */
+	int write, check;	/* -w, --check */
+	struct output *out;	/* with -o, -w or --check */
 	jenc_read_opts ropts;
 	jenc_csv_opts copts;
 	char **names;
@@ -263,6 +277,15 @@ parse_args(struct config *c, int argc, char **argv)
 				usage_error("--ragged: '%s' is not error or pad",
 				    optarg);
 			break;
+		case 'o':
+			c->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+			break;
+		case 'w':
+			c->write = 1;
+			break;
+		case OPT_CHECK:
+			c->check = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_IO);
@@ -289,6 +312,73 @@ ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Is path read as CSV or TSV? */
+static int
+is_csv(const struct config *c, const char *path)
+{
+	if (c->from == FROM_AUTO)
+		return ends_with(path, ".csv") || ends_with(path, ".tsv");
+	return c->from != FROM_JSON;
+}
+
+/*
+ * Check -o, -w and --check against the rest of the command line and the
+ * standard output, before any input is read; then set up the output.
+ */
+static void
+setup_output(struct config *c, int n, char **paths)
+{
+	const char *mode[4], *self;
+	int k = 0, i;
+
+	if (c->output != NULL)
+		mode[k++] = "-o";
+	if (c->write)
+		mode[k++] = "-w";
+	if (c->check)
+		mode[k++] = "--check";
+	if (c->validate && k > 0 && !c->check)
+		mode[k++] = "--validate";
+	if (k > 1)
+		usage_error("%s and %s cannot be used together", mode[0],
+		    mode[1]);
+	if (c->write && n == 0)
+		usage_error("-w needs the FILEs to rewrite");
+	for (i = 0; i < (n > 0 ? n : 1); i++) {
+		const char *p = n > 0 ? paths[i] : "-";
+		const char *name = strcmp(p, "-") == 0 ? "<stdin>" : p;
+
+		if (c->write && strcmp(p, "-") == 0)
+			usage_error("-w cannot rewrite the standard input in "
+			    "place");
+		if (c->write && is_csv(c, p))
+			usage_error("%s: -w cannot replace CSV or TSV input "
+			    "with JSON (write it elsewhere with -o)", name);
+		if (c->check && is_csv(c, p))
+			usage_error("%s: --check cannot compare CSV or TSV "
+			    "input with JSON", name);
+	}
+	if ((self = output_is_stdout(paths, n)) != NULL) {
+		fprintf(stderr, "jenc: %s: input file is output file%s\n",
+		    strcmp(self, "-") == 0 ? "<stdin>" : self,
+		    c->write || is_csv(c, self) ? "" :
+		    " (use -w to rewrite it in place)");
+		exit(EXIT_USAGE);
+	}
+	if (k == 0)
+		return;
+	/* --check reads each input as --validate does, and more. */
+	c->validate = 0;
+	c->out = output_new(c->output != NULL ? OUTPUT_FILE :
+	    c->write ? OUTPUT_WRITE : OUTPUT_CHECK);
+	if (c->out == NULL) {
+		perror("jenc");
+		exit(EXIT_IO);
+	}
+	if (c->output != NULL && output_open(c->out, c->output) != 0)
+		exit(EXIT_IO);
 }
 
 /* A write to standard output failed: say why (quietly for a closed pipe). */
@@ -340,6 +430,12 @@ convert(const struct config *c, const char *path)
 		fprintf(stderr, "jenc: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
 	}
+	if (c->out != NULL && (status = output_begin(c->out, &fd, path,
+	    name)) != 0) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return status;
+	}
 	if (from == FROM_AUTO)
 		from = ends_with(path, ".csv") ? FROM_CSV :
 		    ends_with(path, ".tsv") ? FROM_TSV : FROM_JSON;
@@ -355,7 +451,7 @@ convert(const struct config *c, const char *path)
 		o.indent = c->indent;
 	if (from == FROM_JSON) {
 		o.flags |= JENC_HOLD;
-		if (!c->validate && (e = jenc_get_fd(STDOUT_FILENO, &o)) == NULL)
+		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
 			write_failed(ENOMEM);
 		rc = jenc_json_copy_fd(fd, e, &c->ropts, &err);
 	} else {
@@ -365,7 +461,7 @@ convert(const struct config *c, const char *path)
 			co.flags |= JENC_CSV_TSV;
 		if (c->lines)
 			co.flags |= JENC_CSV_LINES;
-		if (!c->validate && (e = jenc_get_fd(STDOUT_FILENO, &o)) == NULL)
+		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
 			write_failed(ENOMEM);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
@@ -379,6 +475,8 @@ convert(const struct config *c, const char *path)
 		print_error(name, &err);
 		status = rc == JENC_E_IO ? EXIT_IO : EXIT_INVALID;
 	}
+	if (c->out != NULL)
+		status = output_end(c->out, status);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return status;
@@ -391,6 +489,7 @@ main(int argc, char **argv)
 	int status = 0, i;
 
 	parse_args(&c, argc, argv);
+	setup_output(&c, argc - optind, argv + optind);
 	if (optind == argc) {
 		status = convert(&c, "-");
 	} else {
@@ -399,8 +498,14 @@ main(int argc, char **argv)
 
 			if (s > status)
 				status = s;
+			if (output_failed(c.out))
+				break;
 		}
 	}
+	status = output_close(c.out, status);
+	if (c.check && fflush(stdout) != 0)
+		write_failed(errno);
+	output_free(c.out);
 	free(c.names);
 	return status;
 }

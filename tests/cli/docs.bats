@@ -4,7 +4,8 @@
 # jenc(3) and README.md is the same, builds and prints what they say; the
 # long options of jenc(1) are those of `jenc --help`; every function and
 # constant of lib/jenc.h is in jenc(3); the manuals pass mandoc -Tlint; and
-# every ```console transcript in README.md prints exactly what it shows.
+# every ```console transcript in README.md prints exactly what it shows
+# (run from the top of the tree, TMPDIR their scratch space).
 
 REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 : "${JENC:=$REPO/build/jenc}"
@@ -115,7 +116,8 @@ expected_example_output() {
 	# The contract's options, so that neither list can lose one unseen.
 	for o in --from --compact --indent --tab --lines --html-escape \
 	    --ascii --single --validate --max-depth --delimiter --no-header \
-	    --header --types --ragged --help --version; do
+	    --header --types --ragged --output --write --check --help \
+	    --version; do
 		grep -qx -- "$o" "$BATS_TEST_TMPDIR/man" ||
 		    { echo "jenc(1) lacks $o"; return 1; }
 	done
@@ -172,7 +174,7 @@ expected_example_output() {
 	mkdir "$d/bin"
 	ln -s "$JENC" "$d/bin/jenc"
 	for i in $(seq 1 "$n"); do
-		(cd "$REPO" && PATH="$d/bin:$PATH" LC_ALL=C bash "$d/t$i.sh" \
+		(cd "$REPO" && PATH="$d/bin:$PATH" LC_ALL=C TMPDIR="$d" bash "$d/t$i.sh" \
 		    </dev/null >"$d/t$i.out" 2>&1) || true
 		if ! same "$d/t$i.want" "$d/t$i.out"; then
 			echo "in README.md console block $i:"; cat "$d/t$i.sh"
