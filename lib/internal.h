@@ -23,6 +23,8 @@ size_t jenc_fmt_f64(char *out, double v);	/* out: 32 bytes, v finite */
 /* "YYYY-MM-DDTHH:MM:SSZ" (20 bytes, no quotes); 0 if the year is outside
  * 1..9999. */
 size_t jenc_fmt_time_utc(char *out, int64_t secs);
+/* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
+int jenc_json_number_ok(const char *p, size_t n);
 
 /* ---- UTF-8 (utf8.c) ---- */
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if p[0..n) does not
@@ -71,10 +73,6 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
 /* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
-
-/* ---- JSON grammar (json.c) ---- */
-/* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
-int jenc_json_number_ok(const char *p, size_t n);
 
 /* ---- verbatim values (enc.c), for the JSON reader ---- */
 /* 1 if e writes compact output and copies raw strings unchanged: then a

@@ -191,51 +191,6 @@ enc_fail(struct rd *r)
 
 /* ---- grammar ------------------------------------------------------------ */
 
-int
-jenc_json_number_ok(const char *p, size_t n)
-{
-	const char *end = p + n;
-
-	if (p < end && *p == '-')
-		p++;
-	if (p == end)
-		return 0;
-	if (*p == '0') {
-		p++;
-	} else if ((unsigned)(*p - '1') < 9) {
-		p++;
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-	} else {
-		return 0;
-	}
-	if (p == end)
-		return 1;
-	if (*p == '.') {
-		const char *d = ++p;
-
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-		if (p == d)
-			return 0;
-		if (p == end)
-			return 1;
-	}
-	if (*p == 'e' || *p == 'E') {
-		const char *d;
-
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			p++;
-		d = p;
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-		if (p == d)
-			return 0;
-	}
-	return p == end;
-}
-
 /* A value ended: what may come next. */
 static inline void
 after_value(struct rd *r)
