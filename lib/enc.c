@@ -432,8 +432,9 @@ static pthread_mutex_t enc_lock = PTHREAD_MUTEX_INITIALIZER;
 static jenc_enc *enc_free;
 static size_t enc_free_count;
 
+/* The public trim: the encoders kept here, then the segment pools. */
 void
-jenc_enc_pool_trim(void)
+jenc_pool_trim(void)
 {
 	jenc_enc *list;
 
@@ -448,6 +449,7 @@ jenc_enc_pool_trim(void)
 		jenc_mem_free(list, sizeof(*list));
 		list = next;
 	}
+	jenc_seg_trim();
 }
 
 static void

@@ -273,7 +273,7 @@ jenc_pool_stats_get(jenc_pool_stats *st)
 }
 
 void
-jenc_pool_trim(void)
+jenc_seg_trim(void)
 {
 	size_t c;
 
@@ -293,5 +293,4 @@ jenc_pool_trim(void)
 		tc->free = NULL;
 		tc->count = 0;
 	}
-	jenc_enc_pool_trim();
 }
