@@ -1,5 +1,20 @@
 /*
  * internal.h - declarations shared inside lib/, not part of the public API.
+ *
+ * The layers of lib/, bottom to top.  A file calls only into the layers
+ * below its own, never up and never sideways, so that the call graph has
+ * no cycle (tests/cli/layers.bats checks it on the built objects); the
+ * headers are declarations only (jenc.h, then internal.h and seg.h).
+ *
+ *	1 pool.c	counted allocation through the installed jenc_alloc,
+ *			the segment pools
+ *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
+ *			number grammar
+ *	3 err.c		filling jenc_err: message, excerpt, caret
+ *	4 in.c		the input layer: reading an fd or memory into a
+ *			window, positions, end of input
+ *	5 enc.c		the encoder, its pool, jenc_pool_trim
+ *	6 json.c csv.c	the JSON and CSV/TSV readers
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H
