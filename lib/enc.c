@@ -659,6 +659,12 @@ jenc_take(jenc_enc *e, size_t *len)
 	return out;
 }
 
+void
+jenc_free(void *p, size_t len)
+{
+	jenc_mem_free(p, len ? len : 1);	/* jenc_take's size */
+}
+
 const char *
 jenc_segments(const jenc_enc *e, size_t *it, size_t *len)
 {

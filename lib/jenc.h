@@ -59,7 +59,8 @@ extern "C" {
 #define JENC_E_IO (-2)     /* write or read failed; errno kept, see jenc_errno() */
 #define JENC_E_STATE (-3)  /* call not valid here: key outside an object,
 			      value where a key is due, end without begin,
-			      mismatched end, a key with no value */
+			      mismatched end, a key with no value;
+			      jenc_set_alloc while blocks are held */
 #define JENC_E_UTF8 (-4)   /* string is not valid UTF-8 */
 #define JENC_E_NUMBER (-5) /* NaN or infinity given to jenc_f64() */
 #define JENC_E_SECOND (-6) /* second top-level value with JENC_NO_NEWLINE */
@@ -180,10 +181,16 @@ int jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs);
 int jenc_flush(jenc_enc *e);
 /* jenc_len - bytes held (not yet written to a sink). */
 size_t jenc_len(const jenc_enc *e);
-/* jenc_take - the held output as one malloc'd block the caller frees
- * with free(3); *len gets its length.  May be called in the middle of a
- * value: the encoder is emptied, its state kept.  NULL on allocation failure (JENC_E_NOMEM, sticky). */
+/* jenc_take - the held output as one block from the library's allocator,
+ * which the caller frees with jenc_free(p, *len) (or, while the allocator
+ * is libc's, with free(3), which jenc_pool_stats then does not count as a
+ * free); *len gets its length.  May be called in the middle of a value:
+ * the encoder is emptied, its state kept.  NULL on allocation failure
+ * (JENC_E_NOMEM, sticky). */
 char *jenc_take(jenc_enc *e, size_t *len);
+/* jenc_free - free p, a block jenc_take returned with length len, through
+ * the allocator it came from.  p NULL is a no-op. */
+void jenc_free(void *p, size_t len);
 /* jenc_segments - iterate held output without copying: call with *it = 0;
  * returns each segment's bytes and length until it returns NULL. */
 const char *jenc_segments(const jenc_enc *e, size_t *it, size_t *len);
@@ -218,8 +225,49 @@ typedef struct jenc_pool_stats {
 /* jenc_pool_stats_get - counters since start (thread-safe snapshot). */
 void jenc_pool_stats_get(jenc_pool_stats *st);
 /* jenc_pool_trim - free every segment and encoder the pools keep (of the
- * per-thread caches, the calling thread's). */
+ * per-thread caches, the calling thread's, and the cache itself). */
 void jenc_pool_trim(void);
+
+/* ---- the allocator ------------------------------------------------------ */
+
+/*
+ * jenc_alloc - where every block of the library comes from (segments,
+ * encoders, the readers' windows and tables, jenc_take's result): libc's
+ * malloc, realloc and free unless a program installs its own.
+ *
+ * malloc(ctx, n) returns n bytes (n > 0) aligned for any type, or NULL.
+ * realloc(ctx, p, old_n, n) resizes p, a block of old_n bytes from this
+ * allocator, to n > 0 bytes keeping its contents up to the smaller size;
+ * on failure it returns NULL and p stays valid.  It is never called with
+ * p NULL.  It may be left NULL: the library then uses malloc, a copy and
+ * free.  free(ctx, p, n) frees p (never NULL), n being the size it was
+ * allocated, or last reallocated, with.  ctx is passed to each call.  The
+ * functions must be thread-safe if the library is used from more than one
+ * thread; a thread that used the library frees what its cache kept through
+ * free() when it exits.
+ *
+ * Every call that needs memory fails with JENC_E_NOMEM when malloc or
+ * realloc returns NULL (jenc_get_*: NULL); what was written before is
+ * kept, as for bad input.
+ */
+typedef struct jenc_alloc {
+	void *(*malloc)(void *ctx, size_t n);
+	void *(*realloc)(void *ctx, void *p, size_t old_n, size_t n);
+	void (*free)(void *ctx, void *p, size_t n);
+	void *ctx;
+} jenc_alloc;
+
+/*
+ * jenc_set_alloc - install *a (copied) as the library's allocator; NULL
+ * restores libc's.  Call it before the library's first use, or once it
+ * holds no block at all: every encoder released, jenc_take's results
+ * given to jenc_free, jenc_pool_trim called, and no other thread holding a
+ * cache (the counts of jenc_pool_stats equal: mallocs == frees).
+ * Otherwise, or if a->malloc or a->free is NULL, it returns JENC_E_STATE
+ * and the allocator stays as it was; 0 on success.  Not thread-safe: no
+ * other thread may be in the library meanwhile.
+ */
+int jenc_set_alloc(const jenc_alloc *a);
 
 /* ---- readers ------------------------------------------------------------ */
 
