@@ -172,7 +172,7 @@ state_fail(struct rd *r, size_t pos)
 	    state_expect[r->st], found);
 }
 
-/* The encoder failed (a write error): report its code. */
+/* The encoder failed (a write error, no memory): report its code. */
 static int __attribute__((cold, noinline))
 enc_fail(struct rd *r)
 {
@@ -181,6 +181,10 @@ enc_fail(struct rd *r)
 	r->err->sys_errno = jenc_errno(r->e);
 	snprintf(r->err->msg, sizeof(r->err->msg), "%s",
 	    jenc_strerror(r->err->code));
+	/* Out of memory, the value cannot be finished: as for bad input,
+	 * it is dropped, so that e holds complete values only. */
+	if (r->err->code == JENC_E_NOMEM)
+		r->err->cut = jenc_discard(r->e);
 	return r->err->code;
 }
 
