@@ -28,9 +28,10 @@ DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
 
+# Hidden by default: libjenc.so exports only what jenc.h marks JENC_API.
 $(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(JCFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(JCFLAGS) -fvisibility=hidden -c -o $@ $<
 
 $(O)/obj/num.o: lib/num_tab.h
 
