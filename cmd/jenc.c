@@ -80,7 +80,8 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error.\n"
+"Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error\n"
+"or out of memory.\n"
 "See jenc(1).\n";
 
 struct config {
