@@ -26,6 +26,10 @@
 #include "jenc.h"
 
 /* ---- counted allocation (pool.c) ---- */
+/* Every block of the library, through the installed jenc_alloc.  n > 0;
+ * old_n and the n given to jenc_mem_free are the block's exact size (the
+ * allocator is told them).  jenc_mem_realloc(NULL, 0, n) allocates;
+ * jenc_mem_free(NULL, n) does nothing. */
 void *jenc_mem_alloc(size_t n);
 void *jenc_mem_realloc(void *p, size_t old_n, size_t n);
 void jenc_mem_free(void *p, size_t n);
