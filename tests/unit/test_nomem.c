@@ -275,6 +275,34 @@ mem_out(const jenc_enc *e, struct buf *b)
 		buf_add(b, p, len);
 }
 
+/* An encoder to the output file or to memory; NULL (and r says
+ * JENC_E_NOMEM) if it cannot be had. */
+static jenc_enc *
+enc_open(int to_fd, const jenc_opts *o, struct res *r)
+{
+	jenc_enc *e = to_fd ? jenc_get_fd(out_open(), o) : jenc_get_mem(o);
+
+	if (e == NULL)
+		r->rc = r->err_code = r->enc_err = JENC_E_NOMEM;
+	return e;
+}
+
+/* The encoder's error (or jenc_release's) and its output into r. */
+static void
+enc_close(jenc_enc *e, int to_fd, struct res *r)
+{
+	int rel;
+
+	r->enc_err = jenc_error(e);
+	if (!to_fd)
+		mem_out(e, &r->out);
+	rel = jenc_release(e);
+	if (r->enc_err == 0)
+		r->enc_err = rel;
+	if (to_fd)
+		out_read(&r->out);
+}
+
 enum { IN_MEM, IN_FILE, IN_PIPE };
 
 struct json_case {
@@ -297,16 +325,10 @@ run_json(const void *arg, struct res *r)
 	jenc_enc *e = NULL;
 	jenc_err err;
 	pid_t pid = 0;
-	int fd = -1, rel;
+	int fd = -1;
 
-	if (!c->no_enc) {
-		e = c->to_fd ? jenc_get_fd(out_open(), &c->o) :
-		    jenc_get_mem(&c->o);
-		if (e == NULL) {
-			r->rc = r->err_code = r->enc_err = JENC_E_NOMEM;
-			return;
-		}
-	}
+	if (!c->no_enc && (e = enc_open(c->to_fd, &c->o, r)) == NULL)
+		return;
 	if (c->from == IN_MEM) {
 		r->rc = jenc_json_copy_mem(c->in->p, c->in->len, e, &c->ro,
 		    &err);
@@ -316,16 +338,8 @@ run_json(const void *arg, struct res *r)
 		r->rc = jenc_json_copy_fd(fd, e, &c->ro, &err);
 	}
 	r->err_code = err.code;
-	if (e != NULL) {
-		r->enc_err = jenc_error(e);
-		if (!c->to_fd)
-			mem_out(e, &r->out);
-		rel = jenc_release(e);
-		if (r->enc_err == 0)
-			r->enc_err = rel;
-		if (c->to_fd)
-			out_read(&r->out);
-	}
+	if (e != NULL)
+		enc_close(e, c->to_fd, r);
 	if (c->from == IN_FILE)
 		close(fd);
 	else if (c->from == IN_PIPE)
@@ -349,13 +363,10 @@ run_csv(const void *arg, struct res *r)
 	jenc_enc *e;
 	jenc_err err;
 	pid_t pid = 0;
-	int fd = -1, rel;
+	int fd = -1;
 
-	e = c->to_fd ? jenc_get_fd(out_open(), &c->o) : jenc_get_mem(&c->o);
-	if (e == NULL) {
-		r->rc = r->err_code = r->enc_err = JENC_E_NOMEM;
+	if ((e = enc_open(c->to_fd, &c->o, r)) == NULL)
 		return;
-	}
 	if (c->from == IN_MEM) {
 		r->rc = jenc_csv_copy_mem(c->in->p, c->in->len, e, &c->co, &err);
 	} else {
@@ -363,14 +374,7 @@ run_csv(const void *arg, struct res *r)
 		r->rc = jenc_csv_copy_fd(fd, e, &c->co, &err);
 	}
 	r->err_code = err.code;
-	r->enc_err = jenc_error(e);
-	if (!c->to_fd)
-		mem_out(e, &r->out);
-	rel = jenc_release(e);
-	if (r->enc_err == 0)
-		r->enc_err = rel;
-	if (c->to_fd)
-		out_read(&r->out);
+	enc_close(e, c->to_fd, r);
 	if (fd >= 0)
 		pipe_done(fd, pid);
 }
@@ -438,13 +442,10 @@ run_api(const void *arg, struct res *r)
 {
 	const struct api_case *c = arg;
 	jenc_enc *e;
-	int i, rc = 0, rel;
+	int i, rc = 0;
 
-	e = c->to_fd ? jenc_get_fd(out_open(), &c->o) : jenc_get_mem(&c->o);
-	if (e == NULL) {
-		r->rc = r->err_code = r->enc_err = JENC_E_NOMEM;
+	if ((e = enc_open(c->to_fd, &c->o, r)) == NULL)
 		return;
-	}
 	for (i = 0; i < 400 && rc == 0; i++)
 		rc = api_record(e, i);
 	if (rc != 0) {
@@ -452,33 +453,24 @@ run_api(const void *arg, struct res *r)
 		if (jenc_null(e) != rc || jenc_obj_end(e) != rc ||
 		    jenc_flush(e) != rc)
 			rc = 99;
-	}
-	r->rc = rc;
-	r->err_code = rc;
-	r->enc_err = jenc_error(e);
-	if (!c->to_fd) {
-		if (rc != 0)
+		if (!c->to_fd)
 			(void)jenc_discard(e);	/* keep the whole values */
-		if (c->take) {
-			size_t len;
-			char *p = jenc_take(e, &len);
+	}
+	r->rc = r->err_code = rc;
+	if (!c->to_fd && c->take) {
+		size_t len;
+		char *p = jenc_take(e, &len);
 
-			if (p == NULL) {
-				r->rc = r->err_code = r->enc_err =
-				    jenc_error(e);
-			} else {
-				buf_add(&r->out, p, len);
-				jenc_free(p, len);
-			}
+		if (p == NULL) {
+			r->rc = r->err_code = jenc_error(e);
 		} else {
-			mem_out(e, &r->out);
+			buf_add(&r->out, p, len);
+			jenc_free(p, len);
 		}
 	}
-	rel = jenc_release(e);
+	enc_close(e, c->to_fd, r);
 	if (r->enc_err == 0)
-		r->enc_err = rel;
-	if (c->to_fd)
-		out_read(&r->out);
+		r->enc_err = rc;
 }
 
 /* ---- the driver ------------------------------------------------------- */
