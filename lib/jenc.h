@@ -19,9 +19,10 @@
  *   that would make it invalid writes nothing, returns an error code and
  *   makes the error sticky: every later call returns the same code until
  *   jenc_reset().
- * - The pools are the only global state.  They are thread-safe (one lock
- *   per shared class, a cache per thread).  A single jenc_enc must not be
- *   used from two threads at once.
+ * - The pools and the allocator (jenc_set_alloc) are the only global
+ *   state.  The pools are thread-safe (one lock per shared class, a cache
+ *   per thread).  A single jenc_enc must not be used from two threads at
+ *   once.
  *
  * Errors are negative int codes (JENC_E_*), 0 is success.
  *
