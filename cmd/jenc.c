@@ -91,7 +91,8 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
-"Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error.\n"
+"Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error\n"
+"or out of memory.\n"
 "See jenc(1).\n";
 
 struct config {
@@ -109,6 +110,8 @@ struct config {
 
 static void
 usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void
+out_of_memory(void) __attribute__((noreturn));
 
 static void
 usage_error(const char *fmt, ...)
@@ -150,10 +153,8 @@ split_header(struct config *c, char *s)
 	for (p = s; *p; p++)
 		n += *p == ',';
 	c->names = calloc(n, sizeof(*c->names));
-	if (c->names == NULL) {
-		perror("jenc");
-		exit(EXIT_IO);
-	}
+	if (c->names == NULL)
+		out_of_memory();
 	for (p = s;; p++) {
 		if (*p == ',' || *p == '\0') {
 			int last = *p == '\0';
@@ -373,12 +374,19 @@ setup_output(struct config *c, int n, char **paths)
 	c->validate = 0;
 	c->out = output_new(c->output != NULL ? OUTPUT_FILE :
 	    c->write ? OUTPUT_WRITE : OUTPUT_CHECK);
-	if (c->out == NULL) {
-		perror("jenc");
-		exit(EXIT_IO);
-	}
+	if (c->out == NULL)
+		out_of_memory();
 	if (c->output != NULL && output_open(c->out, c->output) != 0)
 		exit(EXIT_IO);
+}
+
+/* Memory ran out: the input is not at fault, so no position is told.  What
+ * was complete is out already; stop there, as for a write error. */
+static void
+out_of_memory(void)
+{
+	fputs("jenc: out of memory\n", stderr);
+	exit(EXIT_IO);
 }
 
 /* A write to standard output failed: say why (quietly for a closed pipe). */
@@ -452,7 +460,7 @@ convert(const struct config *c, const char *path)
 	if (from == FROM_JSON) {
 		o.flags |= JENC_HOLD;
 		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
-			write_failed(ENOMEM);
+			out_of_memory();
 		rc = jenc_json_copy_fd(fd, e, &c->ropts, &err);
 	} else {
 		jenc_csv_opts co = c->copts;
@@ -462,15 +470,29 @@ convert(const struct config *c, const char *path)
 		if (c->lines)
 			co.flags |= JENC_CSV_LINES;
 		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
-			write_failed(ENOMEM);
+			out_of_memory();
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
-	/* Everything before a bad value is out before the error is told. */
+	/*
+	 * Everything before a bad value is out before the error is told.
+	 * The encoder's own error is a write error, or no memory: then
+	 * jenc_release still writes the complete values it holds.
+	 */
 	if (e != NULL) {
-		if (jenc_error(e) != 0 || jenc_flush(e) != 0)
+		int ee = jenc_error(e);
+
+		if (ee == 0)
+			ee = jenc_flush(e);
+		if (ee == JENC_E_NOMEM) {
+			(void)jenc_release(e);
+			out_of_memory();
+		}
+		if (ee != 0)
 			write_failed(jenc_errno(e) ? jenc_errno(e) : EIO);
 		(void)jenc_release(e);
 	}
+	if (rc == JENC_E_NOMEM)
+		out_of_memory();
 	if (rc != 0) {
 		print_error(name, &err);
 		status = rc == JENC_E_IO ? EXIT_IO : EXIT_INVALID;

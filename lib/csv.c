@@ -1204,6 +1204,15 @@ csv_run(struct csv *c, int fd)
 		jenc_flush(c->e);
 	if (r == 0 && (er = jenc_error(c->e)) != 0)
 		r = csv_enc_fail(c, er);
+	/* Out of memory in the encoder, the value cannot be finished: as
+	 * the JSON reader does, drop it, so that e holds complete values
+	 * only (in array mode that is the whole array). */
+	if (jenc_error(c->e) == JENC_E_NOMEM) {
+		int cut = jenc_discard(c->e);
+
+		if (c->err != NULL)
+			c->err->cut = cut;
+	}
 	return r;
 }
 

@@ -432,8 +432,9 @@ static pthread_mutex_t enc_lock = PTHREAD_MUTEX_INITIALIZER;
 static jenc_enc *enc_free;
 static size_t enc_free_count;
 
+/* The public trim: the encoders kept here, then the segment pools. */
 void
-jenc_enc_pool_trim(void)
+jenc_pool_trim(void)
 {
 	jenc_enc *list;
 
@@ -448,6 +449,7 @@ jenc_enc_pool_trim(void)
 		jenc_mem_free(list, sizeof(*list));
 		list = next;
 	}
+	jenc_seg_trim();
 }
 
 static void
@@ -655,6 +657,12 @@ jenc_take(jenc_enc *e, size_t *len)
 	if (len != NULL)
 		*len = n;
 	return out;
+}
+
+void
+jenc_free(void *p, size_t len)
+{
+	jenc_mem_free(p, len ? len : 1);	/* jenc_take's size */
 }
 
 const char *

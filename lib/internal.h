@@ -1,5 +1,20 @@
 /*
  * internal.h - declarations shared inside lib/, not part of the public API.
+ *
+ * The layers of lib/, bottom to top.  A file calls only into the layers
+ * below its own, never up and never sideways, so that the call graph has
+ * no cycle (tests/cli/layers.bats checks it on the built objects); the
+ * headers are declarations only (jenc.h, then internal.h and seg.h).
+ *
+ *	1 pool.c	counted allocation through the installed jenc_alloc,
+ *			the segment pools
+ *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
+ *			number grammar
+ *	3 err.c		filling jenc_err: message, excerpt, caret
+ *	4 in.c		the input layer: reading an fd or memory into a
+ *			window, positions, end of input
+ *	5 enc.c		the encoder, its pool, jenc_pool_trim
+ *	6 json.c csv.c	the JSON and CSV/TSV readers
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H
@@ -11,6 +26,10 @@
 #include "jenc.h"
 
 /* ---- counted allocation (pool.c) ---- */
+/* Every block of the library, through the installed jenc_alloc.  n > 0;
+ * old_n and the n given to jenc_mem_free are the block's exact size (the
+ * allocator is told them).  jenc_mem_realloc(NULL, 0, n) allocates;
+ * jenc_mem_free(NULL, n) does nothing. */
 void *jenc_mem_alloc(size_t n);
 void *jenc_mem_realloc(void *p, size_t old_n, size_t n);
 void jenc_mem_free(void *p, size_t n);
@@ -23,6 +42,8 @@ size_t jenc_fmt_f64(char *out, double v);	/* out: 32 bytes, v finite */
 /* "YYYY-MM-DDTHH:MM:SSZ" (20 bytes, no quotes); 0 if the year is outside
  * 1..9999. */
 size_t jenc_fmt_time_utc(char *out, int64_t secs);
+/* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
+int jenc_json_number_ok(const char *p, size_t n);
 
 /* ---- UTF-8 (utf8.c) ---- */
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if p[0..n) does not
@@ -71,10 +92,6 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
 /* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
-
-/* ---- JSON grammar (json.c) ---- */
-/* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
-int jenc_json_number_ok(const char *p, size_t n);
 
 /* ---- verbatim values (enc.c), for the JSON reader ---- */
 /* 1 if e writes compact output and copies raw strings unchanged: then a

@@ -19,9 +19,10 @@
  *   that would make it invalid writes nothing, returns an error code and
  *   makes the error sticky: every later call returns the same code until
  *   jenc_reset().
- * - The pools are the only global state.  They are thread-safe (one lock
- *   per shared class, a cache per thread).  A single jenc_enc must not be
- *   used from two threads at once.
+ * - The pools and the allocator (jenc_set_alloc) are the only global
+ *   state.  The pools are thread-safe (one lock per shared class, a cache
+ *   per thread).  A single jenc_enc must not be used from two threads at
+ *   once.
  *
  * Errors are negative int codes (JENC_E_*), 0 is success.
  *
@@ -52,6 +53,17 @@ extern "C" {
 
 #define JENC_VERSION "1.0.0"
 
+/*
+ * JENC_API marks the calls libjenc.so exports: every function declared in
+ * this header, and nothing else (the library is built with
+ * -fvisibility=hidden; its internal functions stay inside it).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define JENC_API __attribute__((visibility("default")))
+#else
+#define JENC_API
+#endif
+
 /* ---- error codes --------------------------------------------------- */
 
 #define JENC_OK 0
@@ -59,7 +71,8 @@ extern "C" {
 #define JENC_E_IO (-2)     /* write or read failed; errno kept, see jenc_errno() */
 #define JENC_E_STATE (-3)  /* call not valid here: key outside an object,
 			      value where a key is due, end without begin,
-			      mismatched end, a key with no value */
+			      mismatched end, a key with no value;
+			      jenc_set_alloc while blocks are held */
 #define JENC_E_UTF8 (-4)   /* string is not valid UTF-8 */
 #define JENC_E_NUMBER (-5) /* NaN or infinity given to jenc_f64() */
 #define JENC_E_SECOND (-6) /* second top-level value with JENC_NO_NEWLINE */
@@ -71,7 +84,7 @@ extern "C" {
 #define JENC_E_SINK (-11)  /* the sink callback returned non-zero */
 
 /* Returns a static, lowercase description of code (never NULL). */
-const char *jenc_strerror(int code);
+JENC_API const char *jenc_strerror(int code);
 
 /* ---- options -------------------------------------------------------- */
 
@@ -109,14 +122,15 @@ typedef int (*jenc_sink_fn)(void *ctx, const char *buf, size_t len);
  * writes and EINTR.  fd stays owned by the caller.  opts NULL means compact.
  * Returns NULL only if an allocation fails.
  */
-jenc_enc *jenc_get_fd(int fd, const jenc_opts *opts);
+JENC_API jenc_enc *jenc_get_fd(int fd, const jenc_opts *opts);
 
 /* jenc_get_mem - an encoder that keeps its output; read it with
  * jenc_take() or jenc_segments(). */
-jenc_enc *jenc_get_mem(const jenc_opts *opts);
+JENC_API jenc_enc *jenc_get_mem(const jenc_opts *opts);
 
 /* jenc_get_sink - an encoder writing through fn(ctx, ...). */
-jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts);
+JENC_API jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx,
+    const jenc_opts *opts);
 
 /*
  * jenc_release - flush what is held (sink encoders), give the encoder and
@@ -125,84 +139,93 @@ jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts);
  * met (0 if none); JENC_E_INCOMPLETE if containers were left open (what
  * was written is still flushed).  e NULL is a no-op returning 0.
  */
-int jenc_release(jenc_enc *e);
+JENC_API int jenc_release(jenc_enc *e);
 
 /* ---- structure ------------------------------------------------------ */
 
-int jenc_obj_begin(jenc_enc *e);
-int jenc_obj_end(jenc_enc *e);
-int jenc_arr_begin(jenc_enc *e);
-int jenc_arr_end(jenc_enc *e);
+JENC_API int jenc_obj_begin(jenc_enc *e);
+JENC_API int jenc_obj_end(jenc_enc *e);
+JENC_API int jenc_arr_begin(jenc_enc *e);
+JENC_API int jenc_arr_end(jenc_enc *e);
 /* jenc_key - an object member's name; s is UTF-8 text, escaped here. */
-int jenc_key(jenc_enc *e, const char *s, size_t len);
+JENC_API int jenc_key(jenc_enc *e, const char *s, size_t len);
 
 /* ---- values --------------------------------------------------------- */
 
 /* jenc_str - a string value; s is UTF-8 text (validated), escaped here. */
-int jenc_str(jenc_enc *e, const char *s, size_t len);
-int jenc_i64(jenc_enc *e, int64_t v);
-int jenc_u64(jenc_enc *e, uint64_t v);
+JENC_API int jenc_str(jenc_enc *e, const char *s, size_t len);
+JENC_API int jenc_i64(jenc_enc *e, int64_t v);
+JENC_API int jenc_u64(jenc_enc *e, uint64_t v);
 /* jenc_f64 - shortest text that parses back to v (Go's float format:
  * exponent form below 1e-6 and from 1e21); NaN/inf -> JENC_E_NUMBER. */
-int jenc_f64(jenc_enc *e, double v);
-int jenc_bool(jenc_enc *e, int v);
-int jenc_null(jenc_enc *e);
+JENC_API int jenc_f64(jenc_enc *e, double v);
+JENC_API int jenc_bool(jenc_enc *e, int v);
+JENC_API int jenc_null(jenc_enc *e);
 /* jenc_raw - an already valid JSON scalar (number, literal or quoted
  * string), copied verbatim; not validated.  Not for containers. */
-int jenc_raw(jenc_enc *e, const char *json, size_t len);
+JENC_API int jenc_raw(jenc_enc *e, const char *json, size_t len);
 /* jenc_time_utc - RFC 3339 "YYYY-MM-DDTHH:MM:SSZ"; JENC_E_RANGE outside
  * years 1..9999. */
-int jenc_time_utc(jenc_enc *e, int64_t unix_seconds);
+JENC_API int jenc_time_utc(jenc_enc *e, int64_t unix_seconds);
 /* jenc_time_unix - the seconds as a JSON integer. */
-int jenc_time_unix(jenc_enc *e, int64_t unix_seconds);
+JENC_API int jenc_time_unix(jenc_enc *e, int64_t unix_seconds);
 
 /* jenc_raw_str - a JSON string body (without quotes) that is already
  * valid JSON string content (escapes kept as written); surrounded with
  * quotes and copied verbatim except for JENC_HTML/JENC_ASCII escapes.
  * jenc_raw_key is the same as an object key.  Not validated. */
-int jenc_raw_str(jenc_enc *e, const char *body, size_t len);
-int jenc_raw_key(jenc_enc *e, const char *body, size_t len);
+JENC_API int jenc_raw_str(jenc_enc *e, const char *body, size_t len);
+JENC_API int jenc_raw_key(jenc_enc *e, const char *body, size_t len);
 
 /* Key-value shorthands: jenc_key() then the value. */
-int jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len);
-int jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v);
-int jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v);
-int jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v);
-int jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v);
-int jenc_kv_null(jenc_enc *e, const char *k, size_t klen);
-int jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs);
-int jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs);
+JENC_API int jenc_kv_str(jenc_enc *e, const char *k, size_t klen,
+    const char *s, size_t len);
+JENC_API int jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v);
+JENC_API int jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v);
+JENC_API int jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v);
+JENC_API int jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v);
+JENC_API int jenc_kv_null(jenc_enc *e, const char *k, size_t klen);
+JENC_API int jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen,
+    int64_t secs);
+JENC_API int jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen,
+    int64_t secs);
 
 /* ---- output ---------------------------------------------------------- */
 
 /* jenc_flush - write held bytes to the sink (with JENC_HOLD: the complete
  * values only).  No-op for memory encoders.  Returns 0 or the error. */
-int jenc_flush(jenc_enc *e);
+JENC_API int jenc_flush(jenc_enc *e);
 /* jenc_len - bytes held (not yet written to a sink). */
-size_t jenc_len(const jenc_enc *e);
-/* jenc_take - the held output as one malloc'd block the caller frees
- * with free(3); *len gets its length.  May be called in the middle of a
- * value: the encoder is emptied, its state kept.  NULL on allocation failure (JENC_E_NOMEM, sticky). */
-char *jenc_take(jenc_enc *e, size_t *len);
+JENC_API size_t jenc_len(const jenc_enc *e);
+/* jenc_take - the held output as one block from the library's allocator,
+ * which the caller frees with jenc_free(p, *len) (or, while the allocator
+ * is libc's, with free(3), which jenc_pool_stats then does not count as a
+ * free); *len gets its length.  May be called in the middle of a value:
+ * the encoder is emptied, its state kept.  NULL on allocation failure
+ * (JENC_E_NOMEM, sticky). */
+JENC_API char *jenc_take(jenc_enc *e, size_t *len);
+/* jenc_free - free p, a block jenc_take returned with length len, through
+ * the allocator it came from.  p NULL is a no-op. */
+JENC_API void jenc_free(void *p, size_t len);
 /* jenc_segments - iterate held output without copying: call with *it = 0;
  * returns each segment's bytes and length until it returns NULL. */
-const char *jenc_segments(const jenc_enc *e, size_t *it, size_t *len);
+JENC_API const char *jenc_segments(const jenc_enc *e, size_t *it, size_t *len);
 /* jenc_reset - drop held output and any sticky error, back to the state
  * of a fresh encoder.  Its segments stay with the encoder for reuse (so a
  * reused encoder allocates nothing) until jenc_release gives them back to
  * the pools. */
-void jenc_reset(jenc_enc *e);
+JENC_API void jenc_reset(jenc_enc *e);
 /* jenc_error - the sticky error, 0 if none. */
-int jenc_error(const jenc_enc *e);
+JENC_API int jenc_error(const jenc_enc *e);
 /* jenc_errno - errno of the failed write for JENC_E_IO. */
-int jenc_errno(const jenc_enc *e);
+JENC_API int jenc_errno(const jenc_enc *e);
 /* jenc_depth - number of open containers. */
-unsigned jenc_depth(const jenc_enc *e);
+JENC_API unsigned jenc_depth(const jenc_enc *e);
 /* jenc_discard - drop the incomplete top-level value: its held bytes are
  * dropped and the encoder is back at top level, error cleared.  Returns 1
  * if part of it had already reached the sink (without JENC_HOLD, or with it
  * once the value grew past hold_max), else 0. */
-int jenc_discard(jenc_enc *e);
+JENC_API int jenc_discard(jenc_enc *e);
 
 /* ---- pools ------------------------------------------------------------ */
 
@@ -216,10 +239,51 @@ typedef struct jenc_pool_stats {
 } jenc_pool_stats;
 
 /* jenc_pool_stats_get - counters since start (thread-safe snapshot). */
-void jenc_pool_stats_get(jenc_pool_stats *st);
+JENC_API void jenc_pool_stats_get(jenc_pool_stats *st);
 /* jenc_pool_trim - free every segment and encoder the pools keep (of the
- * per-thread caches, the calling thread's). */
-void jenc_pool_trim(void);
+ * per-thread caches, the calling thread's, and the cache itself). */
+JENC_API void jenc_pool_trim(void);
+
+/* ---- the allocator ------------------------------------------------------ */
+
+/*
+ * jenc_alloc - where every block of the library comes from (segments,
+ * encoders, the readers' windows and tables, jenc_take's result): libc's
+ * malloc, realloc and free unless a program installs its own.
+ *
+ * malloc(ctx, n) returns n bytes (n > 0) aligned for any type, or NULL.
+ * realloc(ctx, p, old_n, n) resizes p, a block of old_n bytes from this
+ * allocator, to n > 0 bytes keeping its contents up to the smaller size;
+ * on failure it returns NULL and p stays valid.  It is never called with
+ * p NULL.  It may be left NULL: the library then uses malloc, a copy and
+ * free.  free(ctx, p, n) frees p (never NULL), n being the size it was
+ * allocated, or last reallocated, with.  ctx is passed to each call.  The
+ * functions must be thread-safe if the library is used from more than one
+ * thread; a thread that used the library frees what its cache kept through
+ * free() when it exits.
+ *
+ * Every call that needs memory fails with JENC_E_NOMEM when malloc or
+ * realloc returns NULL (jenc_get_*: NULL); what was written before is
+ * kept, as for bad input.
+ */
+typedef struct jenc_alloc {
+	void *(*malloc)(void *ctx, size_t n);
+	void *(*realloc)(void *ctx, void *p, size_t old_n, size_t n);
+	void (*free)(void *ctx, void *p, size_t n);
+	void *ctx;
+} jenc_alloc;
+
+/*
+ * jenc_set_alloc - install *a (copied) as the library's allocator; NULL
+ * restores libc's.  Call it before the library's first use, or once it
+ * holds no block at all: every encoder released, jenc_take's results
+ * given to jenc_free, jenc_pool_trim called, and no other thread holding a
+ * cache (the counts of jenc_pool_stats equal: mallocs == frees).
+ * Otherwise, or if a->malloc or a->free is NULL, it returns JENC_E_STATE
+ * and the allocator stays as it was; 0 on success.  Not thread-safe: no
+ * other thread may be in the library meanwhile.
+ */
+JENC_API int jenc_set_alloc(const jenc_alloc *a);
 
 /* ---- readers ------------------------------------------------------------ */
 
@@ -265,9 +329,10 @@ typedef struct jenc_read_opts {
  * last token checked before the error.  Memory stays bounded: a 256 KiB window that grows only for a
  * single token longer than it.
  */
-int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err);
+JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
+    jenc_err *err);
 /* jenc_json_copy_mem - the same over a buffer. */
-int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
+JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err);
 
 /* ---- CSV / TSV reader ------------------------------------------------- */
@@ -293,8 +358,9 @@ typedef struct jenc_csv_opts {
  * in array mode the array is closed before an error returns, so what was
  * written is valid JSON holding every record before the bad one.
  */
-int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err);
-int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
+JENC_API int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o,
+    jenc_err *err);
+JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_csv_opts *o, jenc_err *err);
 
 #ifdef __cplusplus

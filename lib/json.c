@@ -172,7 +172,7 @@ state_fail(struct rd *r, size_t pos)
 	    state_expect[r->st], found);
 }
 
-/* The encoder failed (a write error): report its code. */
+/* The encoder failed (a write error, no memory): report its code. */
 static int __attribute__((cold, noinline))
 enc_fail(struct rd *r)
 {
@@ -181,6 +181,10 @@ enc_fail(struct rd *r)
 	r->err->sys_errno = jenc_errno(r->e);
 	snprintf(r->err->msg, sizeof(r->err->msg), "%s",
 	    jenc_strerror(r->err->code));
+	/* Out of memory, the value cannot be finished: as for bad input,
+	 * it is dropped, so that e holds complete values only. */
+	if (r->err->code == JENC_E_NOMEM)
+		r->err->cut = jenc_discard(r->e);
 	return r->err->code;
 }
 
@@ -190,51 +194,6 @@ enc_fail(struct rd *r)
 } while (0)
 
 /* ---- grammar ------------------------------------------------------------ */
-
-int
-jenc_json_number_ok(const char *p, size_t n)
-{
-	const char *end = p + n;
-
-	if (p < end && *p == '-')
-		p++;
-	if (p == end)
-		return 0;
-	if (*p == '0') {
-		p++;
-	} else if ((unsigned)(*p - '1') < 9) {
-		p++;
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-	} else {
-		return 0;
-	}
-	if (p == end)
-		return 1;
-	if (*p == '.') {
-		const char *d = ++p;
-
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-		if (p == d)
-			return 0;
-		if (p == end)
-			return 1;
-	}
-	if (*p == 'e' || *p == 'E') {
-		const char *d;
-
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			p++;
-		d = p;
-		while (p < end && (unsigned)(*p - '0') < 10)
-			p++;
-		if (p == d)
-			return 0;
-	}
-	return p == end;
-}
 
 /* A value ended: what may come next. */
 static inline void

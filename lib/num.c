@@ -1,5 +1,6 @@
 /*
- * num.c - integers, doubles and times as text, without printf.
+ * num.c - integers, doubles and times as text, without printf, and the
+ * grammar of a JSON number.
  *
  * Integers are written two digits at a time from a table.
  *
@@ -411,4 +412,51 @@ jenc_fmt_time_utc(char *out, int64_t secs)
 	put2(out + 17, ss);
 	out[19] = 'Z';
 	return 20;
+}
+
+/* ---- the JSON number grammar ----------------------------------------- */
+
+int
+jenc_json_number_ok(const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p == end)
+		return 0;
+	if (*p == '0') {
+		p++;
+	} else if ((unsigned)(*p - '1') < 9) {
+		p++;
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
+	} else {
+		return 0;
+	}
+	if (p == end)
+		return 1;
+	if (*p == '.') {
+		const char *d = ++p;
+
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
+		if (p == d)
+			return 0;
+		if (p == end)
+			return 1;
+	}
+	if (*p == 'e' || *p == 'E') {
+		const char *d;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		d = p;
+		while (p < end && (unsigned)(*p - '0') < 10)
+			p++;
+		if (p == d)
+			return 0;
+	}
+	return p == end;
 }

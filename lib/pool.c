@@ -1,6 +1,7 @@
 /*
- * pool.c - size-class pools of output segments and encoders, and the one
- * place where the library allocates (so that allocations can be counted).
+ * pool.c - the allocator every block of the library comes from (libc's,
+ * or the one a program installs with jenc_set_alloc), counted for
+ * jenc_pool_stats, and the size-class pools of output segments.
  *
  * Classes are powers of two from 4 KiB to 64 KiB; a segment larger than
  * 64 KiB is never kept.  The 4 to 32 KiB classes keep at most class_max[]
@@ -9,8 +10,9 @@
  * thread instead, at most TC_MAX of them: a thread that builds large
  * outputs one after another reuses its own without a lock, several
  * threads doing so at once do not take each other's, and what one thread
- * keeps is freed when it exits.  These pools, the encoder pool and the
- * counters are the library's only global state.
+ * keeps is freed when it exits.  These pools, the encoder pool (enc.c),
+ * the installed allocator and the counters are the library's only global
+ * state.
  *
  * The budgets: 512 KiB shared (SHARED_MAX_BYTES) plus 448 KiB per thread,
  * so that whatever one thread released, the pools never keep 1 MiB for
@@ -23,6 +25,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "seg.h"
@@ -53,10 +56,56 @@ static struct pool_class classes[JENC_SEG_NCLASS] = {
 
 static _Atomic uint64_t stat_mallocs, stat_frees, stat_bytes;
 
+/* ---- the allocator ---- */
+
+static void *
+libc_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return malloc(n);
+}
+
+static void *
+libc_realloc(void *ctx, void *p, size_t old_n, size_t n)
+{
+	(void)ctx;
+	(void)old_n;
+	return realloc(p, n);
+}
+
+static void
+libc_free(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	(void)n;
+	free(p);
+}
+
+static const jenc_alloc libc_alloc = {
+	libc_malloc, libc_realloc, libc_free, NULL
+};
+/* Written only by jenc_set_alloc, while the library holds no block. */
+static jenc_alloc alc = { libc_malloc, libc_realloc, libc_free, NULL };
+
+int
+jenc_set_alloc(const jenc_alloc *a)
+{
+	if (a == NULL)
+		a = &libc_alloc;
+	if (a->malloc == NULL || a->free == NULL)
+		return JENC_E_STATE;
+	/* Every block from the allocator in place must have gone back to
+	 * it: the new one could not free them. */
+	if (atomic_load(&stat_mallocs) != atomic_load(&stat_frees))
+		return JENC_E_STATE;
+	alc = *a;
+	return 0;
+}
+
 void *
 jenc_mem_alloc(size_t n)
 {
-	void *p = malloc(n);
+	void *p = alc.malloc(alc.ctx, n);
 
 	if (p != NULL) {
 		atomic_fetch_add_explicit(&stat_mallocs, 1, memory_order_relaxed);
@@ -68,15 +117,21 @@ jenc_mem_alloc(size_t n)
 void *
 jenc_mem_realloc(void *p, size_t old_n, size_t n)
 {
-	void *q = realloc(p, n);
+	void *q;
 
-	(void)old_n;
+	if (p == NULL)
+		return jenc_mem_alloc(n);
+	if (alc.realloc != NULL) {
+		q = alc.realloc(alc.ctx, p, old_n, n);
+	} else if ((q = alc.malloc(alc.ctx, n)) != NULL) {
+		memcpy(q, p, old_n < n ? old_n : n);
+		alc.free(alc.ctx, p, old_n);
+	}
 	if (q != NULL) {
+		/* counted as a free of p and a new block */
 		atomic_fetch_add_explicit(&stat_mallocs, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&stat_bytes, n, memory_order_relaxed);
-		if (p != NULL)
-			atomic_fetch_add_explicit(&stat_frees, 1,
-			    memory_order_relaxed);
+		atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
 	}
 	return q;
 }
@@ -84,11 +139,10 @@ jenc_mem_realloc(void *p, size_t old_n, size_t n)
 void
 jenc_mem_free(void *p, size_t n)
 {
-	(void)n;
 	if (p == NULL)
 		return;
 	atomic_fetch_add_explicit(&stat_frees, 1, memory_order_relaxed);
-	free(p);
+	alc.free(alc.ctx, p, n);
 }
 
 /* ---- the per-thread cache of 64 KiB segments ---- */
@@ -273,7 +327,7 @@ jenc_pool_stats_get(jenc_pool_stats *st)
 }
 
 void
-jenc_pool_trim(void)
+jenc_seg_trim(void)
 {
 	size_t c;
 
@@ -287,11 +341,9 @@ jenc_pool_trim(void)
 		pthread_mutex_unlock(&classes[c].lock);
 		tc_free_list(list);
 	}
+	/* This thread's cache goes too (made again on its next use), so that
+	 * after a trim the library holds no block for this thread. */
 	struct tcache *tc = tc_get(0);
-	if (tc != NULL) {
-		tc_free_list(tc->free);
-		tc->free = NULL;
-		tc->count = 0;
-	}
-	jenc_enc_pool_trim();
+	if (tc != NULL && pthread_setspecific(tc_key, NULL) == 0)
+		tc_exit(tc);
 }

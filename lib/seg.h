@@ -30,7 +30,9 @@ jenc_seg *jenc_seg_get(size_t want);
 /* Give s back: kept by its class pool if under budget, else freed. */
 void jenc_seg_put(jenc_seg *s);
 void jenc_seg_put_list(jenc_seg *s);
-/* Free the encoders the encoder pool keeps (enc.c). */
-void jenc_enc_pool_trim(void);
+/* Free every segment the pools keep: the shared classes and the calling
+ * thread's cache (jenc_pool_trim, in enc.c, calls it after freeing the
+ * encoders it keeps). */
+void jenc_seg_trim(void);
 
 #endif
