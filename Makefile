@@ -32,9 +32,12 @@ VERSION := $(shell sed -n 's/^\#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)
 SONAME = libjenc.so.1
 SOREAL = libjenc.so.$(VERSION)
 
+# What `make deb` needs besides libjsmn-dev (pkg-config: for check-deb).
+DEB_PKGS = build-essential devscripts debhelper lintian pkg-config
+
 # Debian packages `make check` and `make demo` need.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
-	clang libclang-rt-14-dev valgrind mandoc golang-go time
+	clang libclang-rt-14-dev valgrind mandoc golang-go time $(DEB_PKGS)
 
 .PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
 	check-slow check-valgrind demo \
@@ -92,6 +95,7 @@ check: deps
 	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
+	$(MAKE) check-deb
 
 check-unit: $(UNIT_BIN)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -197,6 +201,34 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3 \
 	    $(DESTDIR)$(BASHCOMPDIR)/jenc $(DESTDIR)$(ZSHCOMPDIR)/_jenc \
 	    $(DESTDIR)$(FISHCOMPDIR)/jenc.fish
+
+# ---- Debian packages ----
+
+deps-deb:
+	$(MAKE) deps DEPS_PKGS='libjsmn-dev $(DEB_PKGS)'
+
+# jenc, libjenc1 and libjenc-dev (and their -dbgsym) into $(O)/deb/, built
+# by dpkg-buildpackage from a copy of the tree (it writes to the parent
+# directory, and cleans the tree it builds in), then checked by lintian.
+# The build gets none of this make's flags or variables: debian/rules sets
+# its own, and DEB_BUILD_OPTIONS (nocheck, parallel=N) still applies.
+deb: deps-deb
+	rm -rf $(O)/deb
+	mkdir -p $(O)/deb/src
+	tar -cf $(O)/deb/src.tar --exclude=./.git --exclude=./build \
+	    --exclude='./$(O)' .
+	tar -xf $(O)/deb/src.tar -C $(O)/deb/src
+	rm $(O)/deb/src.tar
+	cd $(O)/deb/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -us -uc -b
+	rm -rf $(O)/deb/src
+	lintian --fail-on error,warning $(O)/deb/jenc_$(VERSION)_*.changes
+	@ls $(O)/deb/*.deb
+
+# Installs the packages of make deb with dpkg -i, uses them, removes them.
+check-deb: deb
+	$(MAKE) deps DEPS_PKGS=bats
+	JENC_DEB_DIR=$(abspath $(O)/deb) bats tests/deb
 
 lint:
 	mandoc -Tlint -Wwarning man/jenc.1 man/jenc.3
