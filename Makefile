@@ -2,6 +2,14 @@
 # See README.md.  Outputs go to build/.
 
 PREFIX ?= /usr/local
+# Where the libraries and libjenc.pc go (Debian's rules set the multiarch
+# directory, /usr/lib/x86_64-linux-gnu).
+LIBDIR ?= $(PREFIX)/lib
+# The shell completions, installed when completions/ has them.  zsh on
+# Debian reads vendor-completions under /usr only, site-functions elsewhere.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DESTDIR ?=
 CC ?= cc
 O ?= build
@@ -19,14 +27,24 @@ CMD_SRC := $(sort $(wildcard cmd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 
+VERSION := $(shell sed -n 's/^\#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)
+# The shared library: its SONAME changes only when the ABI breaks; the file
+# installed under that name is libjenc.so.VERSION.
+SONAME = libjenc.so.1
+SOREAL = libjenc.so.$(VERSION)
+
+# What `make deb` needs besides libjsmn-dev (pkg-config: for check-deb).
+DEB_PKGS = build-essential devscripts debhelper lintian pkg-config
+
 # Debian packages `make check` and `make demo` need.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
-	parallel libtext-csv-perl
+	parallel libtext-csv-perl $(DEB_PKGS)
 
 .PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
 	check-slow check-ssh check-valgrind demo \
-	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc
+	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc \
+	deb deps-deb check-deb
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
 
@@ -42,17 +60,29 @@ $(O)/libjenc.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(O)/libjenc.so: $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libjenc.so.1 -o $@ $^ $(LDLIBS)
+# The shared library exports the functions that lib/jenc.h declares
+# (JENC_API, with the objects built -fvisibility=hidden), and nothing else;
+# the version script gives them the symbol version LIBJENC_1.
+$(O)/libjenc.so: $(LIB_OBJ) $(O)/libjenc.map
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	    -Wl,--version-script,$(O)/libjenc.map -o $@ $(LIB_OBJ) $(LDLIBS)
 
-# Always rewritten, so that it carries the PREFIX of this make run.
+$(O)/libjenc.map: lib/jenc.h
+	@mkdir -p $(@D)
+	@{ echo 'LIBJENC_1 {'; echo 'global:'; \
+	    grep '^JENC_API' lib/jenc.h | \
+	    grep -o 'jenc_[a-z0-9_]*(' | tr -d '(' | sort -u | sed 's/.*/\t&;/'; \
+	    echo 'local:'; printf '\t*;\n'; echo '};'; } > $@
+
+# Always rewritten, so that it carries the PREFIX and LIBDIR of this run.
 $(O)/libjenc.pc:
 	@mkdir -p $(@D)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	@printf '%s\n' 'prefix=$(PREFIX)' \
+	    'libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' \
 	    'includedir=$${prefix}/include' '' 'Name: libjenc' \
 	    'Description: pooled segmented JSON encoder and streaming re-encoder' \
-	    'Version: $(shell sed -n 's/^#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)' \
-	    'Libs: -L$${libdir} -ljenc -lpthread' 'Cflags: -I$${includedir}' > $@
+	    'Version: $(VERSION)' 'Libs: -L$${libdir} -ljenc' \
+	    'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
 
 $(O)/jenc: $(CMD_SRC) $(wildcard cmd/*.h) lib/jenc.h $(O)/libjenc.a
 	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(O)/libjenc.a $(LDLIBS)
@@ -76,6 +106,7 @@ check: deps
 	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
+	$(MAKE) check-deb
 
 check-unit: $(UNIT_BIN)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
@@ -153,25 +184,68 @@ demo: deps
 # ---- install ----
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 $(O)/jenc $(DESTDIR)$(PREFIX)/bin/jenc
-	install -m 644 $(O)/libjenc.a $(DESTDIR)$(PREFIX)/lib/libjenc.a
-	install -m 755 $(O)/libjenc.so $(DESTDIR)$(PREFIX)/lib/libjenc.so.1
-	ln -sf libjenc.so.1 $(DESTDIR)$(PREFIX)/lib/libjenc.so
-	install -m 644 $(O)/libjenc.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/libjenc.pc
+	install -m 644 $(O)/libjenc.a $(DESTDIR)$(LIBDIR)/libjenc.a
+	install -m 755 $(O)/libjenc.so $(DESTDIR)$(LIBDIR)/$(SOREAL)
+	ln -sf $(SOREAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjenc.so
+	install -m 644 $(O)/libjenc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/libjenc.pc
 	install -m 644 lib/jenc.h $(DESTDIR)$(PREFIX)/include/jenc.h
 	install -m 644 man/jenc.1 $(DESTDIR)$(PREFIX)/share/man/man1/jenc.1
 	install -m 644 man/jenc.3 $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3
+	@set -e; for c in jenc.bash:$(BASHCOMPDIR)/jenc _jenc:$(ZSHCOMPDIR)/_jenc \
+	    jenc.fish:$(FISHCOMPDIR)/jenc.fish; do \
+	    f=completions/$${c%%:*}; to=$(DESTDIR)$${c#*:}; \
+	    [ -f $$f ] || continue; \
+	    echo "install -m 644 $$f $$to"; \
+	    install -d "$${to%/*}"; install -m 644 $$f "$$to"; \
+	done
+	@# The dynamic loader finds a new library in PREFIX/lib only once
+	@# ldconfig has run; root installing to the running system runs it.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+	    command -v ldconfig >/dev/null; then echo ldconfig; ldconfig; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/jenc $(DESTDIR)$(PREFIX)/lib/libjenc.a \
-	    $(DESTDIR)$(PREFIX)/lib/libjenc.so $(DESTDIR)$(PREFIX)/lib/libjenc.so.1 \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/libjenc.pc \
+	rm -f $(DESTDIR)$(PREFIX)/bin/jenc $(DESTDIR)$(LIBDIR)/libjenc.a \
+	    $(DESTDIR)$(LIBDIR)/libjenc.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/$(SOREAL) \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/libjenc.pc \
 	    $(DESTDIR)$(PREFIX)/include/jenc.h \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/jenc.1 \
-	    $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3
+	    $(DESTDIR)$(PREFIX)/share/man/man3/jenc.3 \
+	    $(DESTDIR)$(BASHCOMPDIR)/jenc $(DESTDIR)$(ZSHCOMPDIR)/_jenc \
+	    $(DESTDIR)$(FISHCOMPDIR)/jenc.fish
+
+# ---- Debian packages ----
+
+deps-deb:
+	$(MAKE) deps DEPS_PKGS='libjsmn-dev $(DEB_PKGS)'
+
+# jenc, libjenc1 and libjenc-dev (and their -dbgsym) into $(O)/deb/, built
+# by dpkg-buildpackage from a copy of the tree (it writes to the parent
+# directory, and cleans the tree it builds in), then checked by lintian.
+# The build gets none of this make's flags or variables: debian/rules sets
+# its own, and DEB_BUILD_OPTIONS (nocheck, parallel=N) still applies.
+deb: deps-deb
+	rm -rf $(O)/deb
+	mkdir -p $(O)/deb/src
+	tar -cf $(O)/deb/src.tar --exclude=./.git --exclude=./build \
+	    --exclude='./$(O)' .
+	tar -xf $(O)/deb/src.tar -C $(O)/deb/src
+	rm $(O)/deb/src.tar
+	cd $(O)/deb/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -us -uc -b
+	rm -rf $(O)/deb/src
+	lintian --fail-on error,warning $(O)/deb/jenc_$(VERSION)_*.changes
+	@ls $(O)/deb/*.deb
+
+# Installs the packages of make deb with dpkg -i, uses them, removes them.
+check-deb: deb
+	$(MAKE) deps DEPS_PKGS=bats
+	JENC_DEB_DIR=$(abspath $(O)/deb) bats tests/deb
 
 lint:
 	mandoc -Tlint -Wwarning man/jenc.1 man/jenc.3
