@@ -36,7 +36,11 @@ SOREAL = libjenc.so.$(VERSION)
 # What `make deb` needs besides libjsmn-dev (pkg-config: for check-deb).
 DEB_PKGS = build-essential devscripts debhelper lintian pkg-config
 
-# Debian packages `make check` and `make demo` need.
+# Debian packages `make demo` needs: what builds jenc (make itself is
+# taken as given).
+DEMO_PKGS = libjsmn-dev gcc libc6-dev
+
+# Debian packages `make check` needs.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
 	parallel libtext-csv-perl $(DEB_PKGS)
@@ -171,7 +175,9 @@ deps:
 
 # ---- demo ----
 
-demo: deps
+# The demo needs only what builds jenc.
+demo:
+	$(MAKE) deps DEPS_PKGS='$(DEMO_PKGS)'
 	$(MAKE) all
 	@for mode in "" "-c" "-H -c" "-a -c" "--tab"; do \
 	    echo "\$$ jenc $$mode tests/data/demo.json"; $(O)/jenc $$mode tests/data/demo.json; echo; \
