@@ -85,6 +85,14 @@ fz_buf_add(fz_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
+int
+fz_buf_eq(const fz_buf *b, size_t from, const void *p, size_t n)
+{
+	if (from > b->len || b->len - from != n)
+		return 0;
+	return n == 0 || memcmp(b->p + from, p, n) == 0;
+}
+
 void
 fz_buf_free(fz_buf *b)
 {
@@ -115,7 +123,7 @@ fz_take(jenc_enc *e, fz_buf *out)
 			    held);
 		return;
 	}
-	if (tlen != total || (tlen && memcmp(t, out->p + start, tlen) != 0))
+	if (!fz_buf_eq(out, start, t, tlen))
 		fz_fail("jenc_take gave %zu bytes unlike the %zu of "
 		    "jenc_segments", tlen, total);
 	free(t);
@@ -132,6 +140,8 @@ fz_json(const char *p, size_t n, const jenc_opts *eo,
 
 	if (e == NULL)
 		fz_fail("jenc_get_mem returned NULL");
+	if (p == NULL)
+		p = "";
 	out->len = 0;
 	memset(err, 0, sizeof(*err));
 	rc = jenc_json_copy_mem(p, n, e, ro, err);
@@ -149,6 +159,8 @@ fz_valid(const char *p, size_t n, unsigned rflags)
 	jenc_read_opts ro = { rflags, 0 };
 	jenc_err err;
 
+	if (p == NULL)
+		p = "";
 	return jenc_json_copy_mem(p, n, NULL, &ro, &err) == 0;
 }
 

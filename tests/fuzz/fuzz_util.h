@@ -24,6 +24,16 @@ void fz_buf_add(fz_buf *b, const void *p, size_t n);
 void fz_buf_free(fz_buf *b);
 
 /*
+ * 1 if the bytes of b from offset from to its end are p[0..n).  b->p is
+ * NULL while b has never held a byte, and p may be NULL when n is 0:
+ * memcmp() must not be given a NULL pointer even for 0 bytes, nor may
+ * NULL + 0 be computed (UBSan stops on both, and whether a buffer is still
+ * unallocated depends on which inputs ran before in the process), so
+ * buffers are compared with this, never with memcmp() directly.
+ */
+int fz_buf_eq(const fz_buf *b, size_t from, const void *p, size_t n);
+
+/*
  * Print "fuzz: property failed: ..." to stderr and abort.  For triage, a
  * failure whose message contains one of the '|'-separated texts of the
  * environment variable FUZZ_IGNORE instead abandons the input:
@@ -46,7 +56,9 @@ void fz_begin(void);
 void fz_take(jenc_enc *e, fz_buf *out);
 
 /* Re-encode p[0..n) with jenc_json_copy_mem into a fresh memory encoder
- * with eo; the output goes to out (emptied first).  Returns the code. */
+ * with eo; the output goes to out (emptied first).  Returns the code.
+ * Here and in fz_valid, p may be NULL when n is 0 (an empty fz_buf); the
+ * library is then given "" instead. */
 int fz_json(const char *p, size_t n, const jenc_opts *eo,
     const jenc_read_opts *ro, fz_buf *out, jenc_err *err);
 
