@@ -70,13 +70,28 @@ check: deps
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
 
-check-unit: $(UNIT_BIN)
-	@pass=0; fail=0; for t in $(UNIT_BIN); do \
-	    echo "== $$t"; out=$$($$t); rc=$$?; echo "$$out" | tail -n 5; \
-	    p=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p' | tail -n 1); \
-	    f=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\2/p' | tail -n 1); \
-	    pass=$$((pass + $${p:-0})); fail=$$((fail + $${f:-1})); \
-	    [ $$rc = 0 ] || { [ "$${f:-0}" != 0 ] || fail=$$((fail + 1)); }; \
+# One line per test binary, then the total.  T=NAME... runs only those
+# binaries, N=NAME only the tests of that name (or fnmatch(3) pattern) in
+# them (TEST_ONLY, see tests/unit/harness.h):
+#	make check-unit T=test_enc N='jenc_depth'
+UNIT_RUN = $(if $(T),$(addprefix $(O)/tests/,$(T)),$(UNIT_BIN))
+
+UNIT_SUM = ^[0-9]+ tests? \([0-9]+ failed\), [0-9]+ checks?$$
+UNIT_CHK = ^[0-9]+ passed, [0-9]+ failed$$
+
+check-unit: $(UNIT_RUN)
+	@pass=0; fail=0; for t in $(UNIT_RUN); do \
+	    out=$$($(if $(N),TEST_ONLY="$$N") $$t); rc=$$?; \
+	    [ -z "$$out" ] || printf '%s\n' "$$out" | \
+	        grep -v -E -e '$(UNIT_SUM)' -e '$(UNIT_CHK)'; \
+	    tl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_SUM)' | tail -n 1); \
+	    cl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_CHK)' | tail -n 1); \
+	    p=$${cl%% passed*}; f=$${cl##*, }; f=$${f%% *}; \
+	    if [ -z "$$cl" ]; then p=0; f=1; cl="no summary, exit status $$rc"; \
+	    elif [ $$rc != 0 ] && [ "$$f" = 0 ]; then \
+	        f=1; cl="$$cl, exit status $$rc"; fi; \
+	    printf '%-16s %s%s\n' "$${t##*/}" "$${tl:+$$tl: }" "$$cl"; \
+	    pass=$$((pass + p)); fail=$$((fail + f)); \
 	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
 check-cli: $(O)/jenc
