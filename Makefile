@@ -1,5 +1,5 @@
 # jenc - re-encode JSON (and CSV/TSV) fast, in bounded memory.
-# See README.md.  Outputs go to build/.
+# See README.md.  Outputs go to $(O): build/ unless O=DIR is given.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -94,8 +94,14 @@ check-unit: $(UNIT_RUN)
 	    pass=$$((pass + p)); fail=$$((fail + f)); \
 	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
-check-cli: $(O)/jenc
-	JENC=$(abspath $(O)/jenc) bats tests/cli
+# Everything the suites build or use is under $(O): the binary, the
+# library the docs test links the example with (with this CC and LDFLAGS,
+# so that a sanitizer build links), the Go reference.
+CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
+	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
+
+check-cli: $(O)/jenc $(O)/libjenc.a
+	$(CLI_ENV) bats tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that
 # other processors run).
@@ -124,8 +130,8 @@ check-valgrind: $(O)/jenc
 	done
 
 # Opt-in: inputs over 4 GiB through a pipe (takes minutes).
-check-slow: $(O)/jenc
-	JENC=$(abspath $(O)/jenc) JENC_SLOW=1 bats tests/cli/slow.bats
+check-slow: $(O)/jenc $(O)/libjenc.a
+	$(CLI_ENV) JENC_SLOW=1 bats tests/cli/slow.bats
 
 # Opt-in: GNU parallel over --sshlogin, against an sshd on 127.0.0.1 that
 # the test starts and stops itself.
