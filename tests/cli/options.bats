@@ -42,6 +42,8 @@ setup() {
 	expect_usage "jenc: option '--t' is ambiguous; possibilities: '--tab' '--types'"
 	jrun --v=1 <in
 	expect_usage "jenc: option '--v' is ambiguous; possibilities: '--validate' '--version'"
+	jrun --c <in
+	expect_usage "jenc: option '--c' is ambiguous; possibilities: '--compact' '--check'"
 }
 
 @test "a unique prefix and an exact name are never ambiguous" {
@@ -103,6 +105,10 @@ setup() {
 	expect_usage "jenc: option '-f' needs a value"
 	jrun --indent=2 -d
 	expect_usage "jenc: option '-d' needs a value"
+	jrun -wo
+	expect_usage "jenc: option '-o' needs a value"
+	jrun --out
+	expect_usage "jenc: option '--output' needs a value"
 }
 
 @test "a value may be attached or the next argument, even one starting with -" {
