@@ -96,8 +96,10 @@ size_t fz_count_values(const char *c, size_t n);
 /* Check the fields of a reader error for input p[0..n) and result rc:
  * code, offset <= n, line and col >= 1 and matching offset (lines end at
  * LF, and with cr_lines also at a CR not before LF, as CSV records do),
- * msg and excerpt terminated, the excerpt showing the input around the
- * caret. */
+ * msg and excerpt terminated, the excerpt showing the offending line
+ * around the caret as jenc.h says: at most 80 display columns, "..." at
+ * a cut, '?' for controls, invisible characters and bytes that are not
+ * UTF-8, the caret at the spot's display column. */
 void fz_check_err(const jenc_err *err, int rc, const char *p, size_t n,
     int cr_lines);
 
@@ -110,9 +112,10 @@ void fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 int fz_same_err(const jenc_err *a, const jenc_err *b);
 
 /* Fail with both errors in full unless fz_same_err(); with prefix set,
- * a's excerpt may be a prefix of b's that reaches the caret, or b's with
- * a space more (a reader of a descriptor shows the line only as far as it
- * has read it: a cut character as '?', a CR before an unread LF as ' '). */
+ * a's excerpt may be a prefix of b's that reaches the caret, ending in up
+ * to three '?' where b has a character or its end (a reader of a
+ * descriptor shows the line only as far as it has read it: the bytes of a
+ * cut character as '?', a CR before an unread LF as '?'). */
 void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
     const char *what, int prefix);
 
