@@ -1,5 +1,5 @@
 # jenc - re-encode JSON (and CSV/TSV) fast, in bounded memory.
-# See README.md.  Outputs go to build/.
+# See README.md.  Outputs go to $(O): build/ unless O=DIR is given.
 
 PREFIX ?= /usr/local
 # Where the libraries and libjenc.pc go (Debian's rules set the multiarch
@@ -112,17 +112,38 @@ check: deps
 	$(MAKE) check-tsan
 	$(MAKE) check-deb
 
-check-unit: $(UNIT_BIN)
-	@pass=0; fail=0; for t in $(UNIT_BIN); do \
-	    echo "== $$t"; out=$$($$t); rc=$$?; echo "$$out" | tail -n 5; \
-	    p=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\1/p' | tail -n 1); \
-	    f=$$(echo "$$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$$/\2/p' | tail -n 1); \
-	    pass=$$((pass + $${p:-0})); fail=$$((fail + $${f:-1})); \
-	    [ $$rc = 0 ] || { [ "$${f:-0}" != 0 ] || fail=$$((fail + 1)); }; \
+# One line per test binary, then the total.  T=NAME... runs only those
+# binaries, N=NAME only the tests of that name (or fnmatch(3) pattern) in
+# them (TEST_ONLY, see tests/unit/harness.h):
+#	make check-unit T=test_enc N='jenc_depth'
+UNIT_RUN = $(if $(T),$(addprefix $(O)/tests/,$(T)),$(UNIT_BIN))
+
+UNIT_SUM = ^[0-9]+ tests? \([0-9]+ failed\), [0-9]+ checks?$$
+UNIT_CHK = ^[0-9]+ passed, [0-9]+ failed$$
+
+check-unit: $(UNIT_RUN)
+	@pass=0; fail=0; for t in $(UNIT_RUN); do \
+	    out=$$($(if $(N),TEST_ONLY="$$N") $$t); rc=$$?; \
+	    [ -z "$$out" ] || printf '%s\n' "$$out" | \
+	        grep -v -E -e '$(UNIT_SUM)' -e '$(UNIT_CHK)'; \
+	    tl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_SUM)' | tail -n 1); \
+	    cl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_CHK)' | tail -n 1); \
+	    p=$${cl%% passed*}; f=$${cl##*, }; f=$${f%% *}; \
+	    if [ -z "$$cl" ]; then p=0; f=1; cl="no summary, exit status $$rc"; \
+	    elif [ $$rc != 0 ] && [ "$$f" = 0 ]; then \
+	        f=1; cl="$$cl, exit status $$rc"; fi; \
+	    printf '%-16s %s%s\n' "$${t##*/}" "$${tl:+$$tl: }" "$$cl"; \
+	    pass=$$((pass + p)); fail=$$((fail + f)); \
 	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
-check-cli: $(O)/jenc $(O)/tests/failmalloc.so
-	JENC=$(abspath $(O)/jenc) bats tests/cli
+# Everything the suites build or use is under $(O): the binary, the
+# library the docs test links the example with (with this CC and LDFLAGS,
+# so that a sanitizer build links), the Go reference.
+CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
+	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
+
+check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
+	$(CLI_ENV) bats tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that
 # other processors run).
@@ -151,14 +172,14 @@ check-valgrind: $(O)/jenc
 	done
 
 # Opt-in: inputs over 4 GiB through a pipe (takes minutes).
-check-slow: $(O)/jenc
-	JENC=$(abspath $(O)/jenc) JENC_SLOW=1 bats tests/cli/slow.bats
+check-slow: $(O)/jenc $(O)/libjenc.a
+	$(CLI_ENV) JENC_SLOW=1 bats tests/cli/slow.bats
 
 # Opt-in: GNU parallel over --sshlogin, against an sshd on 127.0.0.1 that
 # the test starts and stops itself.
 check-ssh: $(O)/jenc
 	$(MAKE) deps EXTRA_PKGS='openssh-server openssh-client'
-	JENC=$(abspath $(O)/jenc) JENC_SSH=1 bats tests/cli/parallel.bats
+	$(CLI_ENV) JENC_SSH=1 bats tests/cli/parallel.bats
 
 deps:
 	@missing=; for p in $(DEPS_PKGS) $(EXTRA_PKGS); do \

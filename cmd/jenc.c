@@ -109,9 +109,19 @@ struct config {
 };
 
 static void
+usage_hint(void) __attribute__((noreturn));
+static void
 usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void
 out_of_memory(void) __attribute__((noreturn));
+
+/* End the message on stderr with the hint line; exit 2. */
+static void
+usage_hint(void)
+{
+	fputs("\nTry 'jenc --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
 
 static void
 usage_error(const char *fmt, ...)
@@ -122,8 +132,7 @@ usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'jenc --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
+	usage_hint();
 }
 
 static unsigned long
@@ -152,6 +161,7 @@ split_header(struct config *c, char *s)
 
 	for (p = s; *p; p++)
 		n += *p == ',';
+	free(c->names);		/* the last --header wins */
 	c->names = calloc(n, sizeof(*c->names));
 	if (c->names == NULL)
 		out_of_memory();
@@ -170,29 +180,91 @@ split_header(struct config *c, char *s)
 	c->copts.nheader = n;
 }
 
-/* Is a the --long option getopt_long just complained about? */
+/*
+ * getopt_long reports a refused option only through its return value and
+ * optopt, which tell neither "--foo" from "-x" nor why a long option was
+ * refused, and argv[optind - 1] is not the element it looked at when a
+ * short option was inside a bundle ("-xc") or after "--indent 3".  So
+ * parse_args follows the element each call scans (opt_elem), and for a
+ * refused long option option_error looks its name up in longopts itself,
+ * as getopt_long did: an exact name wins, else a unique prefix.
+ */
+
+/* The index of the element the next getopt_long call scans: the one it is
+ * inside of, or else the first option at or after optind.  The elements
+ * getopt_long moves when it permutes are all before optind. */
 static int
-is_long(const char *a)
+opt_elem(int argc, char **argv, int inside)
 {
-	return a[0] == '-' && a[1] == '-' && a[2] != '\0';
+	int i = optind;
+
+	if (inside)
+		return i;
+	while (i < argc && (argv[i][0] != '-' || argv[i][1] == '\0'))
+		i++;
+	return i;
 }
 
-/* Length of a long option's name, without "=value". */
-static int
-long_len(const char *a)
+/* Report the option getopt_long refused in element a with result ch. */
+static void
+option_error(int ch, const char *a) __attribute__((noreturn));
+
+static void
+option_error(int ch, const char *a)
 {
-	return (int)strcspn(a, "=");
+	const struct option *o, *hit = NULL;
+	const char *name = a + 2;
+	size_t n = strcspn(name, "=");
+	int nhit = 0;
+
+	if (a[1] != '-') {
+		if (ch == ':')
+			usage_error("option '-%c' needs a value", optopt);
+		usage_error("unknown option '-%c'", optopt);
+	}
+	if (n == 0)
+		usage_error("unknown option '%s'", a);
+	for (o = longopts; o->name != NULL; o++) {
+		if (strncmp(o->name, name, n) != 0)
+			continue;
+		if (o->name[n] == '\0') {	/* exact: never ambiguous */
+			hit = o;
+			nhit = 1;
+			break;
+		}
+		if (nhit++ == 0)
+			hit = o;
+	}
+	if (nhit == 0)
+		usage_error("unknown option '--%.*s'", (int)n, name);
+	if (nhit > 1) {
+		fprintf(stderr, "jenc: option '--%.*s' is ambiguous; "
+		    "possibilities:", (int)n, name);
+		for (o = longopts; o->name != NULL; o++)
+			if (strncmp(o->name, name, n) == 0)
+				fprintf(stderr, " '--%s'", o->name);
+		usage_hint();
+	}
+	if (ch == ':')
+		usage_error("option '--%s' needs a value", hit->name);
+	usage_error("option '--%s' doesn't allow an argument", hit->name);
 }
 
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
-	int ch;
+	int ch, at, inside = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->indent = 2;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+	for (;;) {
+		at = opt_elem(argc, argv, inside);
+		if ((ch = getopt_long(argc, argv, optstring, longopts,
+		    NULL)) == -1)
+			break;
+		/* Still inside a bundle of short options? */
+		inside = optind == at && argv[at][1] != '-';
 		switch (ch) {
 		case 'f':
 			if (strcmp(optarg, "json") == 0)
@@ -293,18 +365,12 @@ parse_args(struct config *c, int argc, char **argv)
 		case 'V':
 			printf("jenc %s\n", JENC_VERSION);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_IO);
-		case ':':
-			if (is_long(argv[optind - 1]))
-				usage_error("option '%.*s' needs a value",
-				    long_len(argv[optind - 1]), argv[optind - 1]);
-			usage_error("option '-%c' needs a value", optopt);
 		default:
-			if (is_long(argv[optind - 1]))
-				usage_error("unknown option '%.*s'",
-				    long_len(argv[optind - 1]), argv[optind - 1]);
-			usage_error("unknown option '-%c'", optopt);
+			option_error(ch, argv[at]);
 		}
 	}
+	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER))
+		usage_error("--header and --no-header cannot be used together");
 }
 
 static int

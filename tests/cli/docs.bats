@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 #
 # docs.bats - the documents say what the code does: the example program of
-# jenc(3) and README.md is the same, builds and prints what they say; the
+# jenc(3) and README.md is the same, builds (against $JENC_LIB, by default
+# the libjenc.a next to $JENC) and prints what they say; the
 # long options of jenc(1) are those of `jenc --help`; every function and
 # constant of lib/jenc.h is in jenc(3); the manuals pass mandoc -Tlint; and
 # every ```console transcript in README.md prints exactly what it shows
@@ -14,6 +15,9 @@ case $JENC in
 /*) ;;
 */*) JENC="$(cd "$(dirname "$JENC")" && pwd)/$(basename "$JENC")" ;;
 esac
+# The library of the same build (make check-cli sets it, and CC and
+# LDFLAGS, for its O=DIR).
+: "${JENC_LIB:=$(dirname "$JENC")/libjenc.a}"
 
 # same EXPECTED ACTUAL: compare two files byte for byte; on a mismatch show
 # a diff and a hexdump of both.
@@ -85,13 +89,14 @@ expected_example_output() {
 	same "$BATS_TEST_TMPDIR/unit.c" "$BATS_TEST_TMPDIR/man.c"
 }
 
-@test "the example program builds against build/libjenc.a and prints what the documents say" {
-	local lib="$REPO/build/libjenc.a" d="$BATS_TEST_TMPDIR"
-	[ -f "$lib" ] || { echo "no $lib: run make all first"; return 1; }
+@test "the example program builds against libjenc.a and prints what the documents say" {
+	local lib="$JENC_LIB" d="$BATS_TEST_TMPDIR"
+	[ -f "$lib" ] || { echo "no $lib: run make all first, or set JENC_LIB"; return 1; }
 	man3_example_block 1 >"$d/example.c"
+	# shellcheck disable=SC2086 # LDFLAGS is a list of flags
 	run "${CC:-cc}" -std=c11 -Wall -Wextra -Wpedantic -Werror \
 	    -D_POSIX_C_SOURCE=200809L -I"$REPO/lib" -o "$d/example" \
-	    "$d/example.c" "$lib" -lpthread
+	    "$d/example.c" "$lib" ${LDFLAGS:-} -lpthread
 	echo "$output"
 	[ "$status" -eq 0 ]
 	"$d/example" >"$d/out" 2>"$d/err"

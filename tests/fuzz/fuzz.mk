@@ -4,15 +4,21 @@
 #	make fuzz FUZZ_SECONDS=300
 #	make fuzz-long			each harness for 30 minutes
 #	make fuzz-build			build the harnesses only
+#	make fuzz-replay		only the fixed inputs (below)
 #	make fuzz FUZZ_HARNESSES=api	one harness
 #
 # The harnesses are compiled together with lib/*.c under
 # -fsanitize=fuzzer,address,undefined.  Seed corpora and dictionaries are
 # built at run time by seeds.py from ../shared (FUZZ_SHARED) into
-# build/fuzz/seeds/ and build/fuzz/*.dict; the inputs libFuzzer finds go
-# to build/fuzz/corpus/NAME/ and are kept between runs.  A crash or a
+# $(O)/fuzz/seeds/ and $(O)/fuzz/*.dict (O is build unless given); the
+# inputs libFuzzer finds go to $(O)/fuzz/corpus/NAME/ and are kept between
+# runs.  Before fuzzing, each harness runs the fixed inputs of seeds.py's
+# REPLAY ($(O)/fuzz/replay/NAME/), each in a process of its own, so that
+# what a harness does on its first input (its buffers not yet allocated)
+# is checked on every run, not only when the fuzzer happens to start with
+# such an input; make fuzz stops if one fails.  A crash or a
 # failed property (the harness prints "fuzz: property failed: ..." and
-# aborts) leaves its input in build/fuzz/crashes/NAME-crash-<sha1>;
+# aborts) leaves its input in $(O)/fuzz/crashes/NAME-crash-<sha1>;
 # replay it with
 #	build/fuzz/fuzz_NAME build/fuzz/crashes/NAME-crash-<sha1>
 # FUZZ_TRACE=1 makes fuzz_api print each call with its model state:
@@ -42,7 +48,7 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_COMMON := tests/fuzz/fuzz_util.c tests/fuzz/fuzz_util.h
 
-.PHONY: fuzz-build fuzz-seeds fuzz-long
+.PHONY: fuzz-build fuzz-seeds fuzz-replay fuzz-long
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) $(LIB_SRC) lib/jenc.h \
     lib/internal.h
@@ -53,10 +59,27 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) $(LIB_SRC) lib/jenc.h \
 fuzz-build: $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 
 fuzz-seeds:
-	rm -rf $(FUZZ_DIR)/seeds
+	rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/replay
 	python3 tests/fuzz/seeds.py $(FUZZ_SHARED) $(FUZZ_DIR)
 
-fuzz: fuzz-build fuzz-seeds
+fuzz-replay: fuzz-build fuzz-seeds
+	@failed=; for h in $(FUZZ_HARNESSES); do \
+	    n=0; : >$(FUZZ_DIR)/$$h.replay.log; \
+	    for f in $(FUZZ_DIR)/replay/$$h/*; do \
+	        n=$$((n + 1)); \
+	        $(FUZZ_ENV) $(FUZZ_DIR)/fuzz_$$h $(FUZZ_LEAKS) $$f \
+	            >>$(FUZZ_DIR)/$$h.replay.log 2>&1 || { \
+	            failed="$$failed $$h"; \
+	            echo "fuzz_$$h fails on $$f:"; od -A d -c $$f | head -n 4; \
+	            grep -E -A3 'property failed|ERROR: |runtime error|SUMMARY' \
+	                $(FUZZ_DIR)/$$h.replay.log | head -n 20; break; }; \
+	    done; echo "== fuzz_$$h: $$n fixed inputs run"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+	    echo "fuzz: fixed inputs fail in:$$failed (logs" \
+	        "$(FUZZ_DIR)/NAME.replay.log)" >&2; exit 1; fi
+
+fuzz: fuzz-replay
 	@mkdir -p $(FUZZ_DIR)/crashes; failed=; \
 	for h in $(FUZZ_HARNESSES); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$h; \

@@ -343,7 +343,7 @@ scratch_end(jenc_enc *e, int rc, int bad, const char *what)
 static void
 scratch_exact(const char *want, const char *what)
 {
-	if (sbuf.len != strlen(want) || memcmp(sbuf.p, want, sbuf.len) != 0)
+	if (!fz_buf_eq(&sbuf, 0, want, strlen(want)))
 		fz_fail("%s wrote '%.*s', expected '%s'", what,
 		    (int)sbuf.len, sbuf.p, want);
 }
@@ -667,8 +667,7 @@ finish_doc(void)
 			    where);
 		ro.flags &= ~(unsigned)JENC_HOLD;
 		if (fz_json(S.doc.p, S.doc.len, &ro, &rd, &re, &err) != 0 ||
-		    re.len != S.doc.len ||
-		    (re.len && memcmp(re.p, S.doc.p, re.len) != 0))
+		    !fz_buf_eq(&re, 0, S.doc.p, S.doc.len))
 			fz_fail("%s output that is not a fixpoint of the "
 			    "reader in the same mode", who);
 		if (S.o.flags & JENC_NO_NEWLINE) {
@@ -705,8 +704,7 @@ take(void)
 		S.taint = 1;	/* lost bytes */
 		return;
 	}
-	if (t != NULL && (tl != held || (tl && memcmp(t, S.doc.p + start,
-	    tl))))
+	if (t != NULL && !fz_buf_eq(&S.doc, start, t, tl))
 		fz_fail("jenc_take differs from jenc_segments");
 	free(t);
 	if (jenc_len(S.e) != 0)

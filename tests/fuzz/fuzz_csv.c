@@ -209,7 +209,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fz_valid(out.p, out.len, 0)) {
 		if (fz_json(out.p, out.len, &eo, &ro, &tmp, &terr) != 0 ||
-		    tmp.len != out.len || memcmp(tmp.p, out.p, out.len) != 0)
+		    !fz_buf_eq(&tmp, 0, out.p, out.len))
 			fz_fail("output is not a fixpoint of the JSON reader");
 		if (!(co.flags & JENC_CSV_TYPES)) {
 			if (fz_json(out.p, out.len, &ec, &ro, &tmp, &terr) != 0)
@@ -227,7 +227,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != 0) {
 		fz_expect_same_err(&ferr, &err, "jenc_csv_copy_fd/_mem", 1);
 	}
-	if (tmp.len != out.len || (out.len && memcmp(tmp.p, out.p, out.len)))
+	if (!fz_buf_eq(&tmp, 0, out.p, out.len))
 		fz_fail("jenc_csv_copy_fd output differs from _mem");
 	return 0;
 }

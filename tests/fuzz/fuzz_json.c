@@ -65,8 +65,7 @@ same_bytes(const fz_buf *a, const fz_buf *b, const char *what)
 {
 	size_t i;
 
-	if (a->len == b->len && (a->len == 0 ||
-	    memcmp(a->p, b->p, a->len) == 0))
+	if (fz_buf_eq(a, 0, b->p, b->len))
 		return;
 	for (i = 0; i < a->len && i < b->len && a->p[i] == b->p[i]; i++)
 		;

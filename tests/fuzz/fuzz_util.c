@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
+#include "width_tab.h"
 
 jmp_buf fz_jmp;
 static pthread_t fz_main;
@@ -85,6 +86,14 @@ fz_buf_add(fz_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
+int
+fz_buf_eq(const fz_buf *b, size_t from, const void *p, size_t n)
+{
+	if (from > b->len || b->len - from != n)
+		return 0;
+	return n == 0 || memcmp(b->p + from, p, n) == 0;
+}
+
 void
 fz_buf_free(fz_buf *b)
 {
@@ -115,7 +124,7 @@ fz_take(jenc_enc *e, fz_buf *out)
 			    held);
 		return;
 	}
-	if (tlen != total || (tlen && memcmp(t, out->p + start, tlen) != 0))
+	if (!fz_buf_eq(out, start, t, tlen))
 		fz_fail("jenc_take gave %zu bytes unlike the %zu of "
 		    "jenc_segments", tlen, total);
 	free(t);
@@ -132,6 +141,8 @@ fz_json(const char *p, size_t n, const jenc_opts *eo,
 
 	if (e == NULL)
 		fz_fail("jenc_get_mem returned NULL");
+	if (p == NULL)
+		p = "";
 	out->len = 0;
 	memset(err, 0, sizeof(*err));
 	rc = jenc_json_copy_mem(p, n, e, ro, err);
@@ -149,6 +160,8 @@ fz_valid(const char *p, size_t n, unsigned rflags)
 	jenc_read_opts ro = { rflags, 0 };
 	jenc_err err;
 
+	if (p == NULL)
+		p = "";
 	return jenc_json_copy_mem(p, n, NULL, &ro, &err) == 0;
 }
 
@@ -447,47 +460,116 @@ fz_count_values(const char *c, size_t n)
 }
 
 /*
- * 1 if err->excerpt is the input rendered from s on as jenc.h describes
- * it (a valid UTF-8 character as itself and one display column, a
- * control byte (CR too) as a space, a byte that is not UTF-8 as '?';
- * no LF inside) with the spot at display column err->caret.
+ * The excerpt's rendering of one character, as jenc.h describes it: the
+ * character at p[i] takes *len bytes of input and is shown as out[0..*olen)
+ * over *width display columns.  The character classes come from the same
+ * generated Unicode table as err.c's (lib/width_tab.h); how they are
+ * applied is written here again from jenc.h.
  */
 static int
-excerpt_from(const jenc_err *err, const char *p, size_t n, size_t s)
+in_ranges(long cp, const struct cp_range *t, size_t nt)
 {
-	const char *ex = err->excerpt;
-	size_t xl = strlen(ex), i = s, o = 0, cols = 0, spotcol = 0, k;
-	uint64_t off = err->offset;
+	size_t k;
 
-	while (o < xl) {
-		unsigned char c;
+	for (k = 0; k < nt; k++)
+		if (cp >= (long)t[k].lo && cp <= (long)t[k].hi)
+			return 1;
+	return 0;
+}
 
-		if (i >= n || p[i] == '\n')
-			return 0;
-		if (i <= off)
-			spotcol = cols;
-		c = (unsigned char)p[i];
-		k = i;
-		if (c < 0x80) {
-			if (ex[o] != (c < 0x20 || c == 0x7f ? ' ' : (char)c))
-				return 0;
-			o++;
-			i++;
-		} else if (utf8_cp((const unsigned char *)p, n, &k) < 0) {
-			if (ex[o] != '?')
-				return 0;
-			o++;
-			i++;
-		} else {
-			if (o + (k - i) > xl || memcmp(ex + o, p + i, k - i))
-				return 0;
-			o += k - i;
-			i = k;
-		}
-		cols++;
+#define IN_RANGES(cp, t) in_ranges((cp), (t), sizeof(t) / sizeof((t)[0]))
+
+static void
+excerpt_cell(const char *p, size_t n, size_t i, size_t *len,
+    const char **out, size_t *olen, size_t *width)
+{
+	unsigned char c = (unsigned char)p[i];
+	size_t k = i;
+	long cp;
+
+	*len = 1;
+	*width = 1;
+	*olen = 1;
+	*out = p + i;
+	if (c == '\t') {
+		*out = " ";
+		return;
 	}
-	if (off >= i)
-		spotcol = cols + (size_t)(off - i);
+	if (c < 0x20 || c == 0x7f) {
+		*out = "?";
+		return;
+	}
+	if (c < 0x80)
+		return;
+	if ((cp = utf8_cp((const unsigned char *)p, n, &k)) < 0) {
+		*out = "?";
+		return;
+	}
+	*len = k - i;
+	if (IN_RANGES(cp, unsafe_tab)) {
+		*out = "?";
+		return;
+	}
+	*olen = *len;
+	if (IN_RANGES(cp, zero_tab))
+		*width = 0;
+	else if (IN_RANGES(cp, wide_tab))
+		*width = 2;
+}
+
+/*
+ * 1 if err->excerpt shows the line p[s..e) from its character at s on, as
+ * jenc.h describes it (see excerpt_cell), within 80 display columns, with
+ * "..." first if lead and last if the shown part ends before e, and
+ * err->caret the display column of the character holding err->offset (of
+ * the one it sits on for a combining mark), or just past the last one.
+ */
+static int
+excerpt_from(const jenc_err *err, const char *p, size_t n, size_t s,
+    size_t e, int lead)
+{
+	const char *ex = err->excerpt, *show;
+	size_t xl = strlen(ex), i = s, o = 0, cols = 0, base = 0, len;
+	size_t olen, w, spotcol = 0;
+	uint64_t off = err->offset;
+	int spotted = 0, based = 0;
+
+	if (lead) {
+		if (xl < 3 || memcmp(ex, "...", 3) != 0)
+			return 0;
+		o = cols = base = 3;
+	}
+	for (;;) {
+		/* The rest is the mark of a cut, if the line goes on here
+		 * (the line itself may go on with "..."; then read on). */
+		if (xl - o == 3 && memcmp(ex + o, "...", 3) == 0 && i < e &&
+		    cols + 3 <= 80 && (spotted ? spotcol : cols) == err->caret &&
+		    (spotted || off == i))
+			return 1;
+		if (o == xl)
+			break;
+		if (i >= e)
+			return 0;
+		excerpt_cell(p, n, i, &len, &show, &olen, &w);
+		if (o + olen > xl || memcmp(ex + o, show, olen) != 0)
+			return 0;
+		if (!spotted && off < i + len) {
+			spotted = 1;
+			spotcol = w == 0 && based ? base : cols;
+		}
+		if (w > 0) {
+			base = cols;
+			based = 1;
+		}
+		o += olen;
+		cols += w;
+		i += len;
+	}
+	/* all of the rest of the line is shown */
+	if (i < e || cols > 80)
+		return 0;
+	if (!spotted)
+		spotcol = cols;		/* the spot at the line's end */
 	return spotcol == err->caret;
 }
 
@@ -495,7 +577,8 @@ void
 fz_check_err(const jenc_err *err, int rc, const char *p, size_t n,
     int cr_lines)
 {
-	uint64_t line = 1, ls = 0, k, s;
+	uint64_t line = 1, ls = 0, k, s, e;
+	int bom;
 
 	if (rc >= 0)
 		fz_fail("fz_check_err called with %d", rc);
@@ -537,9 +620,21 @@ fz_check_err(const jenc_err *err, int rc, const char *p, size_t n,
 			fz_fail("an excerpt without a column (%s)", err->msg);
 		return;
 	}
-	/* the excerpt starts at most 80 columns (of up to 4 bytes) back */
+	/* the line ends at LF, CR LF, and with cr_lines at any CR */
+	for (e = err->offset; e < n; e++)
+		if (p[e] == '\n' || (p[e] == '\r' && (cr_lines ||
+		    (e + 1 < n && p[e + 1] == '\n'))))
+			break;
+	if (err->offset > 0 && e < n && err->offset == e && p[e] == '\n' &&
+	    p[e - 1] == '\r')
+		e--;	/* the spot on the LF of a CR LF: the CR ends the line */
+	/* the excerpt starts at most 80 columns (of up to 4 bytes) back,
+	 * with a mark unless at the line's start, or just after a byte order
+	 * mark that starts the input (which it leaves out) */
+	bom = n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0;
 	for (s = err->offset;; s--) {
-		if (excerpt_from(err, p, n, (size_t)s))
+		if (excerpt_from(err, p, n, (size_t)s, (size_t)e,
+		    s > ls && !(bom && ls == 0 && s == 3)))
 			return;
 		if (s == ls || err->offset - s > 4 * 80 + 8)
 			break;
@@ -704,29 +799,30 @@ fz_expect_same_err(const jenc_err *a, const jenc_err *b, const char *what,
     int prefix)
 {
 	jenc_err c;
-	size_t al = strlen(a->excerpt), q = 0;
+	size_t al = strlen(a->excerpt), k;
 
 	if (fz_same_err(a, b))
 		return;
-	/* a CR whose LF is not read yet shows as a space */
-	if (prefix && al == strlen(b->excerpt) + 1 &&
-	    a->excerpt[al - 1] == ' ' &&
-	    strncmp(a->excerpt, b->excerpt, al - 1) == 0) {
+	/*
+	 * A reader of a descriptor shows the line only as far as it has read
+	 * it: a may be a prefix of b that goes past the caret, ending in one
+	 * to three '?' for the bytes of a character cut by the end of what
+	 * was read, or for a CR before an unread LF, where b shows the
+	 * character (raw, or as one '?') or nothing.
+	 */
+	for (k = 0; prefix && k <= 3 && k <= al; k++) {
+		unsigned char next = (unsigned char)b->excerpt[al - k];
+
+		if (k > 0 && a->excerpt[al - k] != '?')
+			break;
+		if (strlen(b->excerpt) < al - k ||
+		    strncmp(a->excerpt, b->excerpt, al - k) != 0 ||
+		    (k > 0 && !(next == '\0' || next == '?' || next >= 0x80)) ||
+		    (al - k + (k > 0) <= a->caret && b->excerpt[al - k] != '\0'))
+			continue;
 		c = *b;
 		memcpy(c.excerpt, a->excerpt, al + 1);
 		if (fz_same_err(a, &c))
-			return;
-	}
-	/* a character cut by the end of what was read shows as '?'s */
-	while (prefix && q < 3 && q < al && a->excerpt[al - 1 - q] == '?' &&
-	    (unsigned char)b->excerpt[al - 1 - q] >= 0x80)
-		q++;
-	if (prefix && strncmp(a->excerpt, b->excerpt, al - q) == 0) {
-		c = *b;
-		memcpy(c.excerpt, a->excerpt, al + 1);
-		al -= q;
-		if (fz_same_err(a, &c) && (al + (q > 0) > a->caret ||
-		    strlen(b->excerpt) == al))
 			return;
 	}
 	fz_fail("%s: code %d/%d offset %llu/%llu line %llu/%llu col "

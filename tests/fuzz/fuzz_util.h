@@ -24,6 +24,16 @@ void fz_buf_add(fz_buf *b, const void *p, size_t n);
 void fz_buf_free(fz_buf *b);
 
 /*
+ * 1 if the bytes of b from offset from to its end are p[0..n).  b->p is
+ * NULL while b has never held a byte, and p may be NULL when n is 0:
+ * memcmp() must not be given a NULL pointer even for 0 bytes, nor may
+ * NULL + 0 be computed (UBSan stops on both, and whether a buffer is still
+ * unallocated depends on which inputs ran before in the process), so
+ * buffers are compared with this, never with memcmp() directly.
+ */
+int fz_buf_eq(const fz_buf *b, size_t from, const void *p, size_t n);
+
+/*
  * Print "fuzz: property failed: ..." to stderr and abort.  For triage, a
  * failure whose message contains one of the '|'-separated texts of the
  * environment variable FUZZ_IGNORE instead abandons the input:
@@ -46,7 +56,9 @@ void fz_begin(void);
 void fz_take(jenc_enc *e, fz_buf *out);
 
 /* Re-encode p[0..n) with jenc_json_copy_mem into a fresh memory encoder
- * with eo; the output goes to out (emptied first).  Returns the code. */
+ * with eo; the output goes to out (emptied first).  Returns the code.
+ * Here and in fz_valid, p may be NULL when n is 0 (an empty fz_buf); the
+ * library is then given "" instead. */
 int fz_json(const char *p, size_t n, const jenc_opts *eo,
     const jenc_read_opts *ro, fz_buf *out, jenc_err *err);
 
@@ -84,8 +96,10 @@ size_t fz_count_values(const char *c, size_t n);
 /* Check the fields of a reader error for input p[0..n) and result rc:
  * code, offset <= n, line and col >= 1 and matching offset (lines end at
  * LF, and with cr_lines also at a CR not before LF, as CSV records do),
- * msg and excerpt terminated, the excerpt showing the input around the
- * caret. */
+ * msg and excerpt terminated, the excerpt showing the offending line
+ * around the caret as jenc.h says: at most 80 display columns, "..." at
+ * a cut, '?' for controls, invisible characters and bytes that are not
+ * UTF-8, the caret at the spot's display column. */
 void fz_check_err(const jenc_err *err, int rc, const char *p, size_t n,
     int cr_lines);
 
@@ -98,9 +112,10 @@ void fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 int fz_same_err(const jenc_err *a, const jenc_err *b);
 
 /* Fail with both errors in full unless fz_same_err(); with prefix set,
- * a's excerpt may be a prefix of b's that reaches the caret, or b's with
- * a space more (a reader of a descriptor shows the line only as far as it
- * has read it: a cut character as '?', a CR before an unread LF as ' '). */
+ * a's excerpt may be a prefix of b's that reaches the caret, ending in up
+ * to three '?' where b has a character or its end (a reader of a
+ * descriptor shows the line only as far as it has read it: the bytes of a
+ * cut character as '?', a CR before an unread LF as '?'). */
 void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
     const char *what, int prefix);
 

@@ -7,21 +7,88 @@
  *	}
  *	return harness_done();
  *
- * Every CHECK counts as one test; a failure prints file:line, the test name
- * and the expression.  harness_done() prints "N passed, N failed" and returns
- * the exit status.
+ * A TEST block is one named test (the name may be built at run time; it
+ * must live until the block ends); each CHECK in it is one check.  A
+ * failed check prints file:line, the test's name and what was wrong on
+ * stderr.  harness_done() prints two lines on stdout and returns the exit
+ * status:
+ *
+ *	42 tests (1 failed), 1234 checks
+ *	1232 passed, 2 failed
+ *
+ * The last line counts checks; `make check-unit` reads it.
+ *
+ * The environment picks the tests that run:
+ *	TEST_ONLY=NAME	only the tests named NAME, or matching NAME as an
+ *			fnmatch(3) pattern ('jenc_str*'); none is a failure
+ *	TEST_LIST=1	print the name of each test, one a line; run none
+ * Code outside TEST blocks runs either way.  From make:
+ *	make check-unit T=test_enc N='jenc_depth'
  */
 #ifndef JENC_HARNESS_H
 #define JENC_HARNESS_H
 
+#include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static int harness_passed, harness_failed;
+static int harness_passed, harness_failed;	/* checks */
+static int harness_tests, harness_tests_failed;
 static const char *harness_name = "";
+static const char *harness_only;		/* TEST_ONLY */
+static int harness_list;			/* TEST_LIST */
+static int harness_open;			/* a test is running ... */
+static int harness_failed_at;			/* ... since this many failed */
 
-#define TEST(name) for (int harness_once_ = (harness_name = (name), 1); \
-			harness_once_; harness_once_ = 0)
+/* End the running test, if any (also when its block was left by break or
+ * return), counting it as failed if a check in it failed. */
+static void
+harness_close(void)
+{
+	if (harness_open && harness_failed > harness_failed_at)
+		harness_tests_failed++;
+	harness_open = 0;
+}
+
+/* Start the test called name: 1 if it is to run. */
+static int
+harness_begin(const char *name)
+{
+	static int looked;
+	const char *s;
+
+	if (!looked) {
+		looked = 1;
+		s = getenv("TEST_ONLY");
+		harness_only = s != NULL && *s != '\0' ? s : NULL;
+		s = getenv("TEST_LIST");
+		harness_list = s != NULL && *s != '\0';
+	}
+	harness_close();
+	if (harness_list) {
+		printf("%s\n", name);
+		return 0;
+	}
+	if (harness_only != NULL && strcmp(name, harness_only) != 0 &&
+	    fnmatch(harness_only, name, 0) != 0)
+		return 0;
+	harness_name = name;
+	harness_tests++;
+	harness_open = 1;
+	harness_failed_at = harness_failed;
+	return 1;
+}
+
+static int
+harness_end(void)
+{
+	harness_close();
+	return 0;
+}
+
+#define TEST(name) for (int harness_once_ = harness_begin(name); \
+			harness_once_; harness_once_ = harness_end())
 
 #define CHECK(cond) do { \
 	if (cond) { \
@@ -61,7 +128,19 @@ static const char *harness_name = "";
 static int
 harness_done(void)
 {
+	harness_close();
+	if (harness_list)
+		return 0;
+	printf("%d test%s (%d failed), %d check%s\n", harness_tests,
+	    harness_tests == 1 ? "" : "s", harness_tests_failed,
+	    harness_passed + harness_failed,
+	    harness_passed + harness_failed == 1 ? "" : "s");
 	printf("%d passed, %d failed\n", harness_passed, harness_failed);
+	if (harness_only != NULL && harness_tests == 0) {
+		fprintf(stderr, "no test is named '%s' (TEST_LIST=1 lists "
+		    "them)\n", harness_only);
+		return 1;
+	}
 	return harness_failed ? 1 : 0;
 }
 

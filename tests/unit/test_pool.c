@@ -216,7 +216,7 @@ test_steady(void)
 	jenc_opts ha = { 2, JENC_HTML | JENC_ASCII, 0 };
 	jenc_opts hold = { 0, JENC_HOLD, 0 };
 	struct expect_sink xs;
-	uint64_t m0;
+	uint64_t m0 = 0;
 	jenc_enc *e;
 	int bad, devnull = open("/dev/null", O_WRONLY);
 
