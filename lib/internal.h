@@ -178,7 +178,9 @@ void jenc_in_where_line(const jenc_in *in, size_t at, uint64_t line,
  * (text_cut 1: the excerpt then starts with "...").  avail bytes are
  * readable from text; the spot is text[at].  The line ends at LF, at
  * CR LF, and with cr_ends_line (CSV) at a lone CR too; when the line's end
- * is not within avail bytes, the excerpt ends with "..." too.
+ * is not within avail bytes, the excerpt ends with "..." too.  col 0 (a CSV
+ * record with the wrong number of fields): the error is about the whole
+ * line, which has no column and no excerpt (text NULL, avail 0).
  */
 typedef struct jenc_where {
 	uint64_t offset;	/* 0-based byte offset of the spot */
