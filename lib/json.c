@@ -400,6 +400,29 @@ is_hex(unsigned char c)
 }
 
 /*
+ * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
+ * control byte or byte from 0x80: the bytes a string body takes as they
+ * are, whatever comes before them.  Returns where the first word with
+ * such a byte starts, or where fewer than eight bytes are left.
+ */
+static inline size_t
+str_skip8(const unsigned char *p, size_t i, size_t n)
+{
+	while (i + 8 <= n) {
+		uint64_t w, q, bs;
+
+		memcpy(&w, p + i, 8);
+		q = w ^ (ONES * '"');
+		bs = w ^ (ONES * '\\');
+		if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+		    ((bs - ONES) & ~bs) | w) & HIGHS)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
+/*
  * Check a string body from b: returns the index of the closing quote, or
  * `limit` if there is none before it, or (size_t)-1 after reporting an
  * error.
@@ -411,18 +434,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 	size_t i = b;
 
 	while (i < limit) {
-		/* Skip eight bytes with no '"', '\\', control or non-ASCII. */
-		while (i + 8 <= limit) {
-			uint64_t w, q, bs;
-
-			memcpy(&w, p + i, 8);
-			q = w ^ (ONES * '"');
-			bs = w ^ (ONES * '\\');
-			if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-			    ((bs - ONES) & ~bs) | w) & HIGHS)
-				break;
-			i += 8;
-		}
+		i = str_skip8(p, i, limit);
 		if (i >= limit)
 			break;
 		unsigned char c = p[i];
@@ -981,18 +993,7 @@ jp_cut_ends(struct rd *r)
 		return 0;
 	}
 	while (i < n) {
-		/* Skip eight bytes with no '"', '\\' or NUL. */
-		while (i + 8 <= n) {
-			uint64_t w, q, bs;
-
-			memcpy(&w, p + i, 8);
-			q = w ^ (ONES * '"');
-			bs = w ^ (ONES * '\\');
-			if ((((w - ONES) & ~w) | ((q - ONES) & ~q) |
-			    ((bs - ONES) & ~bs)) & HIGHS)
-				break;
-			i += 8;
-		}
+		i = str_skip8(p, i, n);
 		if (i >= n)
 			break;
 		if (p[i] == '"' || p[i] == '\0')
