@@ -400,6 +400,35 @@ is_hex(unsigned char c)
 }
 
 /*
+ * The length of the escape at p[i], a backslash, as JSON (and jsmn) take
+ * it: 2, or 6 for \uXXXX; 0 if p[0..n) ends before it is complete; -1 if
+ * it is not one (the byte after the backslash, or a \u without 4 hex
+ * digits).
+ */
+static inline int
+esc_len(const unsigned char *p, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i + 1 >= n)
+		return 0;
+	switch (p[i + 1]) {
+	case '"': case '\\': case '/': case 'b':
+	case 'f': case 'n': case 'r': case 't':
+		return 2;
+	case 'u':
+		for (k = 2; k < 6; k++) {
+			if (i + k >= n)
+				return 0;
+			if (!is_hex(p[i + k]))
+				return -1;
+		}
+		return 6;
+	}
+	return -1;
+}
+
+/*
  * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
  * control byte or byte from 0x80: the bytes a string body takes as they
  * are, whatever comes before them.  Returns where the first word with
@@ -441,26 +470,19 @@ str_scan(struct rd *r, size_t b, size_t limit)
 		if (c == '"')
 			return i;
 		if (c == '\\') {
-			if (i + 1 >= limit)
+			int k = esc_len(p, i, limit);
+
+			if (k > 0) {
+				i += (size_t)k;
+				continue;
+			}
+			if (k == 0)
 				return limit;
-			switch (p[i + 1]) {
-			case '"': case '\\': case '/': case 'b':
-			case 'f': case 'n': case 'r': case 't':
-				i += 2;
-				continue;
-			case 'u':
-				for (size_t k = 2; k < 6; k++) {
-					if (i + k >= limit)
-						return limit;
-					if (!is_hex(p[i + k])) {
-						rd_fail(r, i, JENC_E_SYNTAX, 0,
-						    "invalid \\u escape in string, "
-						    "expected 4 hex digits");
-						return (size_t)-1;
-					}
-				}
-				i += 6;
-				continue;
+			if (p[i + 1] == 'u') {
+				rd_fail(r, i, JENC_E_SYNTAX, 0,
+				    "invalid \\u escape in string, "
+				    "expected 4 hex digits");
+				return (size_t)-1;
 			}
 			char found[32];
 			if (p[i + 1] > 0x20 && p[i + 1] < 0x7f)
@@ -982,7 +1004,8 @@ static int
 jp_cut_ends(struct rd *r)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
-	size_t i = r->pend_scan, n = r->in.len, k;
+	size_t i = r->pend_scan, n = r->in.len;
+	int k;
 
 	if (p[r->pend] != '"') {
 		for (; i < n; i++)
@@ -1002,27 +1025,12 @@ jp_cut_ends(struct rd *r)
 			i++;
 			continue;
 		}
-		if (i + 1 >= n)
-			break;
-		switch (p[i + 1]) {
-		case '"': case '\\': case '/': case 'b':
-		case 'f': case 'n': case 'r': case 't':
-			i += 2;
-			continue;
-		case 'u':
-			for (k = 2; k < 6; k++) {
-				if (i + k >= n)
-					goto cut;
-				if (!is_hex(p[i + k]))
-					return 1;
-			}
-			i += 6;
-			continue;
-		default:
+		if ((k = esc_len(p, i, n)) < 0)
 			return 1;
-		}
+		if (k == 0)
+			break;
+		i += (size_t)k;
 	}
-cut:
 	r->pend_scan = i;
 	return 0;
 }
