@@ -82,51 +82,46 @@ PY
 	done
 }
 
-@test "a closed standard input: '-' is a read error, exit 3" {
-	JCMD="jenc -c - <&-"
+# closed_run ARGS... - run jenc ARGS with standard input closed.
+closed_run() {
+	JCMD="jenc $* <&-"
 	status=0
-	"$JENC" -c - <&- >out 2>err || status=$?
+	"$JENC" "$@" <&- >out 2>err || status=$?
+}
+
+@test "a closed standard input: '-' is a read error, exit 3" {
+	closed_run -c -
 	expect_status 3
 	expect_out ''
 	expect_err $'jenc: <stdin>: Bad file descriptor\n'
-	JCMD="jenc -f csv - <&-"
-	status=0
-	"$JENC" -f csv - <&- >out 2>err || status=$?
+	closed_run -f csv -
 	expect_status 3
 	expect_out ''
 	expect_err $'jenc: <stdin>: Bad file descriptor\n'
 }
 
 @test "a closed standard input: a file before '-' is read as itself" {
+	local bad="jenc: bad.json:2:7: expected value after ':', found '}'
+  {\"b\": }
+        ^
+"
 	printf '{"a": 1}\n' >good.json
-	JCMD="jenc -c good.json - <&-"
-	status=0
-	"$JENC" -c good.json - <&- >out 2>err || status=$?
+	closed_run -c good.json -
 	expect_status 3
 	expect_out $'{"a":1}\n'
 	expect_err $'jenc: <stdin>: Bad file descriptor\n'
 	# the file that gets the lowest free descriptor is still reported by
 	# its own name, and nothing of it is read again as standard input
 	printf '{"a": 1}\n{"b": }\n[2]\n' >bad.json
-	JCMD="jenc -c bad.json - <&-"
-	status=0
-	"$JENC" -c bad.json - <&- >out 2>err || status=$?
+	closed_run -c bad.json -
 	expect_status 3
 	expect_out $'{"a":1}\n'
-	expect_err "jenc: bad.json:2:7: expected value after ':', found '}'
-  {\"b\": }
-        ^
-jenc: <stdin>: Bad file descriptor
-"
-	JCMD="jenc -c bad.json good.json <&-"
-	status=0
-	"$JENC" -c bad.json good.json <&- >out 2>err || status=$?
+	expect_err "$bad"'jenc: <stdin>: Bad file descriptor
+'
+	closed_run -c bad.json good.json
 	expect_status 1
 	expect_out $'{"a":1}\n{"a":1}\n'
-	expect_err "jenc: bad.json:2:7: expected value after ':', found '}'
-  {\"b\": }
-        ^
-"
+	expect_err "$bad"
 }
 
 # slow_cpu KIND BYTES - feed jenc -c a KIND token (number, or escapes: a
