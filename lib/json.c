@@ -3,8 +3,9 @@
  * checks everything jsmn lets through and re-encodes each value as it
  * completes.
  *
- * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input with a
- * small token array.  Each time it returns, the new tokens are walked in
+ * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input (the
+ * input layer's, in.c) with a small token array; only the jp_* helpers
+ * touch its parser.  Each time it returns, the new tokens are walked in
  * order, and the bytes between them (separators, closing brackets) go
  * through our own state machine, so trailing or missing commas, stray
  * colons and brackets, bad literals and numbers, raw control bytes and
@@ -12,8 +13,11 @@
  * is compacted to what jsmn still needs (the chain of open containers from
  * toksuper up, and a key still waiting for its ':'), and the window slides
  * past the consumed bytes so positions never approach jsmn's int limit.
- * When jsmn reports an error, a slow scanner of ours re-reads from that
- * point to say precisely what is wrong.
+ * A string or number cut by the window end is not handed to jsmn again
+ * until what ends it has arrived (jp_cut_ends), so a long token arriving
+ * in small pieces costs linear time.  When jsmn reports an error, a slow
+ * scanner of ours re-reads from that point to say precisely what is
+ * wrong, after reading on to the end of its line for the excerpt.
  *
  * Output goes call by call (jenc_obj_begin, jenc_raw_str, ...), except
  * when the encoder writes compact output with no escaping flag: then a
