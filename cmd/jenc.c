@@ -488,18 +488,26 @@ print_error(const char *name, const jenc_err *err)
 	fprintf(stderr, "  %s\n  %*s^\n", err->excerpt, (int)err->caret, "");
 }
 
+/* Standard input was closed when jenc started (see main). */
+static int stdin_closed;
+
 /* Re-encode one input.  Returns the exit status it earns. */
 static int
 convert(const struct config *c, const char *path)
 {
 	const char *name = path;
 	int fd = STDIN_FILENO, from = c->from, rc, status = 0;
+	int is_stdin = strcmp(path, "-") == 0;
 	jenc_opts o = { 0 };
 	jenc_enc *e = NULL;
 	jenc_err err;
 
-	if (strcmp(path, "-") == 0) {
+	if (is_stdin) {
 		name = "<stdin>";
+		if (stdin_closed) {
+			fprintf(stderr, "jenc: %s: %s\n", name, strerror(EBADF));
+			return EXIT_IO;
+		}
 	} else if ((fd = open(path, O_RDONLY)) < 0) {
 		fprintf(stderr, "jenc: %s: %s\n", path, strerror(errno));
 		return EXIT_IO;
@@ -565,7 +573,7 @@ convert(const struct config *c, const char *path)
 	}
 	if (c->out != NULL)
 		status = output_end(c->out, status);
-	if (fd != STDIN_FILENO)
+	if (!is_stdin)
 		close(fd);
 	return status;
 }
@@ -576,6 +584,15 @@ main(int argc, char **argv)
 	struct config c;
 	int status = 0, i;
 
+	/*
+	 * With standard input closed, the first file opened would get fd 0
+	 * and be taken for it: hold fd 0 with /dev/null, and answer "-" with
+	 * the error reading the closed descriptor gives.
+	 */
+	if (fcntl(STDIN_FILENO, F_GETFD) == -1 && errno == EBADF) {
+		stdin_closed = 1;
+		(void)open("/dev/null", O_RDONLY);
+	}
 	parse_args(&c, argc, argv);
 	setup_output(&c, argc - optind, argv + optind);
 	if (optind == argc) {

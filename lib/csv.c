@@ -10,24 +10,22 @@
  *
  * Errors give physical lines, counting line ends inside quoted fields:
  * LF, CR LF and a lone CR in CSV, LF in TSV.  Columns are bytes from the
- * line's start (on line 1, a skipped byte order mark counts).
+ * line's start (on line 1, from just after a skipped byte order mark).
  *
- * Input is read into a window (CSV_WINDOW bytes, grown only while one
- * record does not fit).  A record is parsed into a list of fields, each a
- * slice of the window or, when its bytes had to be rewritten (doubled
- * quotes, text after a closing quote, TSV escapes), of a scratch buffer.
+ * Input comes through the input layer's window (in.c: CSV_WINDOW bytes,
+ * grown only while one record does not fit).  A record is parsed into a
+ * list of fields, each a slice of the window or, when its bytes had to be
+ * rewritten (doubled quotes, text after a closing quote, TSV escapes), of
+ * a scratch buffer.
  * A record is emitted only once it is complete and valid, so a bad record
  * writes nothing.  The parser can stop at the end of the window in the
  * middle of a record and resume there after the next read; every position
  * it keeps is relative to the start of the record, so moving the record to
  * the front of the window before reading invalidates nothing.
  */
-#include <errno.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -93,14 +91,10 @@ struct csv {
 	unsigned char ucls[256];	/* unquoted CSV field, or TSV */
 	unsigned char qcls[256];	/* quoted CSV field */
 
-	/* The window: data[pos, fill) is not consumed yet. */
-	const char *data;
-	char *win;		/* data when it is ours (fd input) */
-	size_t cap, fill, pos;
-	uint64_t base;		/* input offset of data[0] */
-	int eof;
-	int bom_done;
-	unsigned bom;		/* bytes of the byte order mark skipped (0 or 3) */
+	/* The window: in.p[pos, in.len) is not consumed yet. */
+	jenc_in in;
+	size_t pos;
+	int from_fd;		/* in reads a file descriptor */
 	int after_cr;		/* a CR ended the last line: skip one LF */
 	uint64_t line;		/* line number at data + pos */
 
@@ -118,9 +112,12 @@ struct csv {
 	uint64_t rec_line;	/* line the record starts on */
 	size_t rec;		/* the complete record is at data + rec */
 
-	/* An error's line, to be shown whole once read (see csv_excerpt). */
+	/* An error at a spot, reported once its line is read (csv_report). */
 	int x_pending;
-	size_t x_line, x_spot;	/* line start from c->pos; spot in the line */
+	int x_code;
+	size_t x_at, x_ls;	/* the spot and its line's start in in.p */
+	uint64_t x_line;
+	char x_msg[sizeof(((jenc_err *)0)->msg)];
 
 	/* Field names, in header mode. */
 	struct csv_names nm;
@@ -130,72 +127,81 @@ struct csv {
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Fills c->err: code, message and, for col_known, the position at[0] of a
- * record starting at rec (n bytes available from it) on the line that
- * starts at rec + lstart.  Returns code. */
+/*
+ * An error at rec[at], on line `line` whose text starts at rec[lstart],
+ * rec pointing into the window.  It is reported by csv_report once the
+ * reader stops, after reading on to the end of that line (which may move
+ * the window, so the parser's pointers must not be used after).  Returns
+ * code.
+ */
 static int
-csv_fail(struct csv *c, int code, const char *rec, size_t n, size_t at,
-    uint64_t line, size_t lstart, int col_known, const char *fmt, ...)
+csv_fail(struct csv *c, int code, const char *rec, size_t at, uint64_t line,
+    size_t lstart, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static int
+csv_fail(struct csv *c, int code, const char *rec, size_t at, uint64_t line,
+    size_t lstart, const char *fmt, ...)
 {
-	char msg[sizeof c->err->msg];
+	size_t r = (size_t)(rec - c->in.p);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->x_msg, sizeof(c->x_msg), fmt, ap);
+	va_end(ap);
+	c->x_pending = 1;
+	c->x_code = code;
+	c->x_at = r + at;
+	c->x_ls = r + lstart;
+	c->x_line = line;
+	return code;
+}
+
+/* Fills c->err with the error csv_fail kept. */
+static void
+csv_report(struct csv *c)
+{
+	jenc_where w;
+
+	/* a lone CR ends a CSV line; TSV lines end at LF only */
+	int cr = !(c->flags & JENC_CSV_TSV);
+
+	jenc_in_line(&c->in, c->x_at, cr);
+	jenc_in_where_line(&c->in, c->x_at, c->x_line, c->x_ls, cr, &w);
+	if (c->err != NULL)
+		jenc_err_set(c->err, c->x_code, 0, 0, &w, "%s", c->x_msg);
+}
+
+/* An error without a position (allocation, I/O, the encoder, options). */
+static int
+csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt, ...)
+{
+	char msg[sizeof(((jenc_err *)0)->msg)];
 	va_list ap;
 
 	if (c->err == NULL)
 		return code;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	jenc_err_setf(c->err, code, "%s", msg);
-	c->err->code = code;
-	c->err->cut = 0;
-	c->err->line = line;
-	c->err->offset = c->base + (uint64_t)(rec - c->data) + at;
-	if (col_known) {
-		/* a byte column: on line 1 the skipped byte order mark counts
-		 * (the excerpt leaves it out; it is invisible) */
-		c->err->col = (uint64_t)(at - lstart) + 1 +
-		    (line == 1 ? c->bom : 0);
-		jenc_err_excerpt(c->err, rec + lstart, n - lstart, at - lstart, 1);
-		c->x_pending = 1;
-		c->x_line = (size_t)(rec - c->data) + lstart - c->pos;
-		c->x_spot = at - lstart;
-	} else {
-		c->err->col = 0;
-		c->err->excerpt[0] = '\0';
-		c->err->caret = 0;
-	}
-	return code;
-}
-
-/* An error without a position (allocation, I/O, the encoder). */
-static int
-csv_fail_plain(struct csv *c, int code, int sys_errno, const char *msg)
-{
-	if (c->err == NULL)
-		return code;
-	jenc_err_setf(c->err, code, "%s", msg);
-	c->err->code = code;
-	c->err->sys_errno = sys_errno;
-	c->err->cut = 0;
-	c->err->offset = c->base + c->pos;
-	c->err->line = 0;
-	c->err->col = 0;
-	c->err->excerpt[0] = '\0';
-	c->err->caret = 0;
-	return code;
+	return jenc_err_set(c->err, code, sys_errno, 0, NULL, "%s", msg);
 }
 
 static int
 csv_nomem(struct csv *c)
 {
-	return csv_fail_plain(c, JENC_E_NOMEM, 0, jenc_strerror(JENC_E_NOMEM));
+	return csv_fail_plain(c, JENC_E_NOMEM, 0, "%s",
+	    jenc_strerror(JENC_E_NOMEM));
 }
 
 static int
 csv_enc_fail(struct csv *c, int code)
 {
 	return csv_fail_plain(c, code, code == JENC_E_IO ? jenc_errno(c->e) : 0,
-	    jenc_strerror(code));
+	    "%s", jenc_strerror(code));
 }
 
 /* ---- buffers ------------------------------------------------------------- */
@@ -386,7 +392,7 @@ csv_parse_csv(struct csv *c, const char *rec, size_t n, size_t *used)
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
 	uint64_t dw = ONES * c->delim;
-	int eof = c->eof, k;
+	int eof = c->in.eof, k;
 
 	switch (c->st) {
 	case S_QUOTED:
@@ -424,8 +430,9 @@ quoted:
 				c->st = S_QUOTED;
 				goto more;
 			}
-			return csv_fail(c, JENC_E_SYNTAX, rec, n, c->q, c->qline,
-			    c->qlstart, 1, "unterminated quoted field, opened here");
+			return csv_fail(c, JENC_E_SYNTAX, rec, c->q, c->qline,
+			    c->qlstart,
+			    "unterminated quoted field, opened here");
 		}
 		switch (qcls[u[i]]) {
 		case C_QUOTE:
@@ -568,10 +575,10 @@ more:
 	c->cur = cur;
 	return R_MORE;
 bad_utf8:
-	return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart, 1,
+	return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
 	    "invalid UTF-8 byte 0x%02x", u[i]);
 nul:
-	return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart, 1,
+	return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
 	    "NUL byte in input");
 }
 
@@ -603,7 +610,7 @@ csv_parse_tsv(struct csv *c, const char *rec, size_t n, size_t *used)
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
 	uint64_t dw = ONES * c->delim;
-	int eof = c->eof, k;
+	int eof = c->in.eof, k;
 	char d;
 
 	if (c->st == S_UNQUOTED)
@@ -652,11 +659,11 @@ unquoted:
 			}
 			if (k == 0)
 				goto more;
-			return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart,
-			    1, "invalid UTF-8 byte 0x%02x", u[i]);
+			return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+			    "invalid UTF-8 byte 0x%02x", u[i]);
 		default:
-			return csv_fail(c, JENC_E_SYNTAX, rec, n, i, line, lstart,
-			    1, "NUL byte in input");
+			return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+			    "NUL byte in input");
 		}
 	}
 field_end:
@@ -688,8 +695,8 @@ more:
 }
 
 /*
- * The next record: skips the byte order mark and blank lines, then parses.
- * Returns R_RECORD (fields in c->f, the record at c->data + c->rec),
+ * The next record: skips blank lines, then parses.
+ * Returns R_RECORD (fields in c->f, the record at c->in.p + c->rec),
  * R_MORE, R_END or an error.
  */
 static int
@@ -700,23 +707,11 @@ csv_next(struct csv *c)
 	int r;
 
 	if (c->st == S_RECORD) {
-		const unsigned char *u = (const unsigned char *)c->data;
+		const unsigned char *u = (const unsigned char *)c->in.p;
 
-		if (!c->bom_done) {
-			size_t n = c->fill - c->pos;
-
-			if (n < 3 && !c->eof &&
-			    memcmp(u + c->pos, "\xef\xbb\xbf", n) == 0)
-				return R_MORE;
-			if (n >= 3 && memcmp(u + c->pos, "\xef\xbb\xbf", 3) == 0) {
-				c->pos += 3;
-				c->bom = 3;
-			}
-			c->bom_done = 1;
-		}
 		for (;;) {
-			if (c->pos == c->fill) {
-				if (!c->eof)
+			if (c->pos == c->in.len) {
+				if (!c->in.eof)
 					return R_MORE;
 				c->after_cr = 0;
 				return R_END;
@@ -735,9 +730,10 @@ csv_next(struct csv *c)
 				c->line++;
 				c->after_cr = 1;
 			} else if (u[c->pos] == '\r') {
-				if (c->pos + 1 == c->fill && !c->eof)
+				if (c->pos + 1 == c->in.len && !c->in.eof)
 					return R_MORE;
-				if (c->pos + 1 == c->fill || u[c->pos + 1] != '\n')
+				if (c->pos + 1 == c->in.len ||
+				    u[c->pos + 1] != '\n')
 					break;
 				c->pos += 2;
 				c->line++;
@@ -752,9 +748,11 @@ csv_next(struct csv *c)
 		c->slen = 0;
 	}
 	if (tsv)
-		r = csv_parse_tsv(c, c->data + c->pos, c->fill - c->pos, &used);
+		r = csv_parse_tsv(c, c->in.p + c->pos, c->in.len - c->pos,
+		    &used);
 	else
-		r = csv_parse_csv(c, c->data + c->pos, c->fill - c->pos, &used);
+		r = csv_parse_csv(c, c->in.p + c->pos, c->in.len - c->pos,
+		    &used);
 	if (r != R_RECORD)
 		return r;
 	c->rec = c->pos;
@@ -900,7 +898,7 @@ csv_field_ptr(const struct csv *c, const struct csv_field *f)
 {
 	if (f->flags & F_SCRATCH)
 		return f->len ? c->scr + f->off : "";
-	return c->data + c->rec + f->off;
+	return c->in.p + c->rec + f->off;
 }
 
 static inline int
@@ -973,10 +971,17 @@ csv_record(struct csv *c)
 		return 0;
 	}
 	if (nf != c->nhdr) {
-		if (!(c->flags & JENC_CSV_RAGGED_PAD))
-			return csv_fail(c, JENC_E_SYNTAX, c->data + c->rec, 0, 0,
-			    c->rec_line, 0, 0, "record has %zu field%s, header has %zu",
-			    nf, nf == 1 ? "" : "s", c->nhdr);
+		if (!(c->flags & JENC_CSV_RAGGED_PAD)) {
+			/* about the whole record: a line, no column */
+			jenc_where w = { .offset = c->in.off + c->rec,
+			    .line = c->rec_line };
+
+			if (c->err == NULL)
+				return JENC_E_SYNTAX;
+			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			    "record has %zu field%s, header has %zu", nf,
+			    nf == 1 ? "" : "s", c->nhdr);
+		}
 		for (k = c->nm.n; k < nf; k++)
 			if (csv_names_add(&c->nm, "", 0, k + 1))
 				return csv_nomem(c);
@@ -999,101 +1004,37 @@ csv_record(struct csv *c)
 
 /* ---- input ------------------------------------------------------------------- */
 
-/* Reads more input into the window, keeping the record in progress (moved
- * to the front).  Returns 0, JENC_E_NOMEM, or JENC_E_IO with errno set. */
+/* Report what made a jenc_in call fail with r. */
 static int
-csv_read(struct csv *c, int fd)
+csv_in_fail(struct csv *c, int r)
 {
-	ssize_t k;
+	if (r == JENC_IN_OUT)
+		return csv_enc_fail(c, jenc_error(c->e));
+	if (r == JENC_E_IO)
+		return csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",
+		    strerror(c->in.sys_errno));
+	/* JENC_E_NOMEM, or JENC_IN_FULL, a window of SIZE_MAX bytes */
+	return csv_nomem(c);
+}
 
-	if (c->pos > 0) {
-		memmove(c->win, c->win + c->pos, c->fill - c->pos);
-		c->base += c->pos;
-		c->fill -= c->pos;
-		c->pos = 0;
-	}
-	if (c->fill == c->cap) {
-		if (csv_grow((void **)&c->win, &c->cap, c->cap + 1, CSV_WINDOW))
-			return JENC_E_NOMEM;
-	} else if (c->cap > CSV_WINDOW && c->fill <= CSV_WINDOW / 2) {
-		/* a large record is gone: give its memory back */
-		char *w = jenc_mem_realloc(c->win, c->cap, CSV_WINDOW);
+/* Reads more input, keeping the record in progress (moved to the front
+ * of the window; every position the parser keeps is relative to it). */
+static int
+csv_fill(struct csv *c)
+{
+	int r;
 
-		if (w != NULL) {
-			c->win = w;
-			c->cap = CSV_WINDOW;
-		}
-	}
+	jenc_in_drop(&c->in, c->pos);
+	c->pos = 0;
 	if (c->st == S_RECORD && c->cap_s > CSV_WINDOW) {
+		/* a large record is gone: give its scratch memory back */
 		csv_free(c->scr, c->cap_s);
 		c->scr = NULL;
 		c->cap_s = 0;
 	}
-	c->data = c->win;
-	for (;;) {
-		k = read(fd, c->win + c->fill, c->cap - c->fill);
-		if (k > 0) {
-			c->fill += (size_t)k;
-			return 0;
-		}
-		if (k == 0) {
-			c->eof = 1;
-			return 0;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-			(void)poll(&pfd, 1, -1);
-			continue;
-		}
-		return JENC_E_IO;
-	}
-}
-
-/* Flushes the output (a slow producer's records appear at once), then
- * reads more input. */
-static int
-csv_fill(struct csv *c, int fd)
-{
-	int r;
-
-	if (c->e != NULL && (r = jenc_flush(c->e)) != 0)
-		return csv_enc_fail(c, r);
-	r = csv_read(c, fd);
-	if (r == JENC_E_NOMEM)
-		return csv_nomem(c);
-	if (r == JENC_E_IO)
-		return csv_fail_plain(c, JENC_E_IO, errno, strerror(errno));
+	if ((r = jenc_in_fill(&c->in)) != 0)
+		return csv_in_fail(c, r);
 	return 0;
-}
-
-/*
- * The window may end inside the line of an error: read on (a little) so
- * that the excerpt shows the line as far as the contract asks, then make
- * it again.  A failed read just leaves the excerpt shorter.
- */
-static void
-csv_excerpt(struct csv *c, int fd)
-{
-	const char *l;
-	size_t n, k;
-
-	for (;;) {
-		l = c->data + c->pos + c->x_line;
-		n = c->fill - c->pos - c->x_line;
-		for (k = c->x_spot; k < n && l[k] != '\n' && l[k] != '\r'; k++)
-			;
-		if (k < n || k - c->x_spot >= 512 || c->eof)
-			break;
-		/* the records before the error go out before a read blocks */
-		if (c->e != NULL)
-			(void)jenc_flush(c->e);
-		if (csv_read(c, fd) != 0)
-			break;
-	}
-	jenc_err_excerpt(c->err, l, n, c->x_spot, 1);
 }
 
 /* ---- driver ---------------------------------------------------------------- */
@@ -1116,7 +1057,7 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
 	c->delim = d;
 	if (d == '\n' || d == '\r' || d >= 0x80 || (!tsv && d == '"'))
-		return csv_fail_plain(c, JENC_E_STATE, 0,
+		return csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 		    "the delimiter cannot be a line end, a quote or a non-ASCII byte");
 	for (b = 0; b < 256; b++) {
 		unsigned char cl = b == 0 ? C_NUL : b < 0x20 ? C_ESC :
@@ -1137,14 +1078,10 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 			const char *s = o->header[k];
 			size_t n = strlen(s);
 
-			if (!jenc_utf8_check(s, n, &bad)) {
-				csv_fail_plain(c, JENC_E_UTF8, 0, "");
-				if (err != NULL)
-					snprintf(err->msg, sizeof err->msg,
-					    "invalid UTF-8 byte 0x%02x in header name %zu",
-					    (unsigned char)s[bad], k + 1);
-				return JENC_E_UTF8;
-			}
+			if (!jenc_utf8_check(s, n, &bad))
+				return csv_fail_plain(c, JENC_E_UTF8, 0,
+				    "invalid UTF-8 byte 0x%02x in header name "
+				    "%zu", (unsigned char)s[bad], k + 1);
 			if (csv_names_add(&c->nm, s, n, k + 1))
 				return csv_nomem(c);
 		}
@@ -1157,32 +1094,38 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 static void
 csv_release(struct csv *c)
 {
-	csv_free(c->win, c->cap);
+	jenc_in_close(&c->in);
 	csv_free(c->scr, c->cap_s);
 	csv_free(c->f, c->cap_f);
 	csv_names_release(&c->nm);
 }
 
-/* Reads every record (from fd into c->win, or from the buffer c->data when
- * c->win is NULL) and emits it. */
+/* Reads every record from c->in and emits it. */
 static int
-csv_run(struct csv *c, int fd)
+csv_run(struct csv *c)
 {
 	int r = 0, lines = (c->flags & JENC_CSV_LINES) != 0, er;
 
+	if (c->e != NULL) {
+		c->in.before_read = jenc_flush_cb;
+		c->in.ctx = c->e;
+	}
 	if (c->e != NULL && !lines && (r = jenc_arr_begin(c->e)) != 0)
 		return csv_enc_fail(c, r);
-	for (;;) {
+	if ((r = jenc_in_bom(&c->in)) < 0 || r > 1)
+		r = csv_in_fail(c, r);
+	else
+		r = 0;
+	while (r == 0) {
 		r = csv_next(c);
 		if (r == R_MORE) {
-			if (c->win == NULL) {
-				/* cannot happen: a buffer is all the input */
-				r = csv_fail_plain(c, JENC_E_STATE, 0,
-				    "reader stopped before the end of its buffer");
+			if (c->in.eof) {
+				/* cannot happen: at the end the parser knows */
+				r = csv_fail_plain(c, JENC_E_STATE, 0, "%s",
+				    "reader stopped before the end of input");
 				break;
 			}
-			if ((r = csv_fill(c, fd)) != 0)
-				break;
+			r = csv_fill(c);
 			continue;
 		}
 		if (r == R_END) {
@@ -1191,16 +1134,15 @@ csv_run(struct csv *c, int fd)
 		}
 		if (r < 0)
 			break;
-		if ((r = csv_record(c)) != 0)
-			break;
+		r = csv_record(c);
 	}
-	if (r < 0 && c->x_pending && c->err != NULL)
-		csv_excerpt(c, fd);
+	if (r < 0 && c->x_pending)
+		csv_report(c);
 	if (c->e == NULL)
 		return r;
 	if (!lines && jenc_error(c->e) == 0)
 		jenc_arr_end(c->e);
-	if (c->win != NULL && jenc_error(c->e) == 0)
+	if (c->from_fd && jenc_error(c->e) == 0)
 		jenc_flush(c->e);
 	if (r == 0 && (er = jenc_error(c->e)) != 0)
 		r = csv_enc_fail(c, er);
@@ -1223,13 +1165,11 @@ jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	int r;
 
 	if ((r = csv_init(&c, e, o, err)) == 0) {
-		c.win = jenc_mem_alloc(CSV_WINDOW);
-		if (c.win == NULL) {
+		if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW, SIZE_MAX) != 0) {
 			r = csv_nomem(&c);
 		} else {
-			c.cap = CSV_WINDOW;
-			c.data = c.win;
-			r = csv_run(&c, fd);
+			c.from_fd = 1;
+			r = csv_run(&c);
 		}
 	}
 	csv_release(&c);
@@ -1244,10 +1184,8 @@ jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
 	int r;
 
 	if ((r = csv_init(&c, e, o, err)) == 0) {
-		c.data = p != NULL ? p : "";
-		c.fill = p != NULL ? len : 0;
-		c.eof = 1;
-		r = csv_run(&c, -1);
+		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0, SIZE_MAX);
+		r = csv_run(&c);
 	}
 	csv_release(&c);
 	return r;

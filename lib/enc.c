@@ -553,6 +553,12 @@ jenc_flush(jenc_enc *e)
 }
 
 int
+jenc_flush_cb(void *ctx)
+{
+	return jenc_flush(ctx);
+}
+
+int
 jenc_release(jenc_enc *e)
 {
 	int rc;

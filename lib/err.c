@@ -285,34 +285,3 @@ jenc_err_found(char *out, size_t outsz, const char *p, size_t avail)
 	else
 		snprintf(out, outsz, "byte 0x%02x", c);
 }
-
-/*
- * Kept until the readers no longer call them: jenc_err_set replaces both.
- * jenc_err_excerpt shows the line by the rules above, as if the input
- * ended at line + n.
- */
-void
-jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-}
-
-void
-jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
-    int cr_ends_line)
-{
-	jenc_where w;
-
-	memset(&w, 0, sizeof(w));
-	w.text = line;
-	w.avail = n;
-	w.at = spot;
-	w.cr_ends_line = cr_ends_line;
-	w.eof = 1;
-	excerpt(err, &w);
-}

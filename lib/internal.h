@@ -93,6 +93,10 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 
+/* ---- the encoder for the input layer (enc.c) ---- */
+/* jenc_flush(ctx) as a jenc_in before_read callback (ctx: a jenc_enc). */
+int jenc_flush_cb(void *ctx);
+
 /* ---- verbatim values (enc.c), for the JSON reader ---- */
 /* 1 if e writes compact output and copies raw strings unchanged: then a
  * valid JSON value with its insignificant whitespace removed is exactly
@@ -105,6 +109,92 @@ int jenc_verbatim(const jenc_enc *e);
 int jenc_frag_begin(jenc_enc *e);
 int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
+
+/* ---- input (in.c), under both readers ---- */
+struct jenc_where;		/* below, with the reader errors */
+/*
+ * The window a reader scans: p[0..len) holds the input bytes from offset
+ * off on.  Input comes from a file descriptor, read into a buffer of our
+ * own that grows (doubling, up to max bytes) only while one token or
+ * record does not fit and shrinks back once it is gone, or from the
+ * caller's buffer, of which the window is a view of at most max bytes.
+ * A reader keeps its positions as indices into the window; when it drops
+ * bytes from the front it subtracts their count from each (rebasing).
+ * Growing may move the window: after jenc_in_fill or jenc_in_line, p must
+ * be read again.  Ownership: the buffer is the jenc_in's, freed by
+ * jenc_in_close; a caller's buffer and out stay the caller's.
+ */
+typedef struct jenc_in {
+	const char *p;		/* the window */
+	size_t len;
+	int eof;		/* no input after p[len) */
+	int lf_lines;		/* jenc_in_drop counts the LF line ends */
+	uint64_t off;		/* input offset of p[0] */
+	uint64_t line;		/* with lf_lines: the line p[0] is on */
+	uint64_t lstart;	/* with lf_lines: input offset where that
+				 * line's text starts (after a byte order
+				 * mark on line 1) */
+	int sys_errno;		/* errno of a read that failed */
+	/* called before each blocking read (the readers flush their encoder
+	 * there, so that what is complete is out while input is awaited);
+	 * non-zero fails the read with JENC_IN_OUT.  NULL: nothing.  A
+	 * callback, so that this layer never calls the encoder above it. */
+	int (*before_read)(void *ctx);
+	void *ctx;
+	/* the rest is in.c's own */
+	char *buf;		/* fd input: our buffer, p == buf; NULL for
+				 * buffer input */
+	size_t cap, init, max;
+	size_t rest;		/* buffer input: bytes after p[len) */
+	int fd;
+} jenc_in;
+
+/* jenc_in_fill's results besides 0 and JENC_E_NOMEM / JENC_E_IO (errno in
+ * sys_errno): positive, so that no reader mistakes them for its own. */
+#define JENC_IN_FULL 1		/* the window is max bytes and full */
+#define JENC_IN_OUT 2		/* before_read failed */
+
+/* Context an error excerpt can need: the window keeps this many bytes
+ * before the earliest position a reader still needs (or from the start of
+ * its line), and jenc_in_line reads this many after an error's spot. */
+#define JENC_IN_CONTEXT ((size_t)256)
+#define JENC_IN_AFTER ((size_t)1024)
+
+/* Input from fd through a window of win bytes (growing to max).  Returns
+ * 0 or JENC_E_NOMEM (in is then closed).  fd stays the caller's. */
+int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
+/* Input from p[0..n) (p may be NULL when n is 0), the window showing at
+ * most max bytes of it at a time. */
+void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);
+void jenc_in_close(jenc_in *in);
+/* More input after p[len): grows a full window, flushes out, reads once
+ * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets
+ * eof.  Returns 0, JENC_E_NOMEM, JENC_E_IO, JENC_IN_FULL or JENC_IN_OUT. */
+int jenc_in_fill(jenc_in *in);
+/* Drop p[0..n): off grows by n, with lf_lines line and lstart follow. */
+void jenc_in_drop(jenc_in *in, size_t n);
+/* How much a reader that still needs p[pos..) may drop: up to the start
+ * of pos's line, but keeping at least JENC_IN_CONTEXT bytes before pos. */
+size_t jenc_in_keep(const jenc_in *in, size_t pos);
+/* Skip a UTF-8 byte order mark at the start of the input (reading while
+ * the window holds a prefix of one): it is dropped, and line 1's columns
+ * start after it.  Returns 1 if there was one, 0 if not, or an error of
+ * jenc_in_fill. */
+int jenc_in_bom(jenc_in *in);
+/*
+ * Before an error at p[at] is reported: read on until the window holds
+ * the end of at's line (an LF, with cr a CR too), JENC_IN_AFTER bytes
+ * from at, or the end of the input, so that the excerpt is the same
+ * however the input arrived.  Nothing is dropped; a read that fails just
+ * stops it.
+ */
+void jenc_in_line(jenc_in *in, size_t at, int cr);
+/* Where p[at] is, for a reader with lf_lines (lines end at LF). */
+void jenc_in_where(const jenc_in *in, size_t at, struct jenc_where *w);
+/* Where p[at] is, on line `line` whose text starts at p[ls], for a reader
+ * that counts lines itself; cr: a lone CR ends a line too. */
+void jenc_in_where_line(const jenc_in *in, size_t at, uint64_t line,
+    size_t ls, int cr, struct jenc_where *w);
 
 /* ---- reader errors (err.c) ---- */
 /*
@@ -120,6 +210,8 @@ int jenc_frag_end(jenc_enc *e);
  * complete the line before reporting needs at most JENC_EXCERPT_SCAN bytes
  * past the spot (or the line's end, or the input's): the excerpt is then
  * the one of the whole input, however it arrived.
+ * col 0 (a CSV record with the wrong number of fields): the error is about
+ * the whole line, which has no column and no excerpt (text NULL, avail 0).
  */
 typedef struct jenc_where {
 	uint64_t offset;	/* 0-based byte offset of the spot */
@@ -151,12 +243,5 @@ int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
-/* Kept until the readers no longer call them: the two older fills that
- * jenc_err_set replaces.  jenc_err_excerpt renders as jenc_err_set does,
- * as if the input ended at line + n. */
-void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
-    int cr_ends_line);
 
 #endif

@@ -3,8 +3,9 @@
  * checks everything jsmn lets through and re-encodes each value as it
  * completes.
  *
- * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input with a
- * small token array.  Each time it returns, the new tokens are walked in
+ * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input (the
+ * input layer's, in.c) with a small token array; only the jp_* helpers
+ * touch its parser.  Each time it returns, the new tokens are walked in
  * order, and the bytes between them (separators, closing brackets) go
  * through our own state machine, so trailing or missing commas, stray
  * colons and brackets, bad literals and numbers, raw control bytes and
@@ -12,8 +13,11 @@
  * is compacted to what jsmn still needs (the chain of open containers from
  * toksuper up, and a key still waiting for its ':'), and the window slides
  * past the consumed bytes so positions never approach jsmn's int limit.
- * When jsmn reports an error, a slow scanner of ours re-reads from that
- * point to say precisely what is wrong.
+ * A string or number cut by the window end is not handed to jsmn again
+ * until what ends it has arrived (jp_cut_ends), so a long token arriving
+ * in small pieces costs linear time.  When jsmn reports an error, a slow
+ * scanner of ours re-reads from that point to say precisely what is
+ * wrong, after reading on to the end of its line for the excerpt.
  *
  * Output goes call by call (jenc_obj_begin, jenc_raw_str, ...), except
  * when the encoder writes compact output with no escaping flag: then a
@@ -21,13 +25,10 @@
  * and runs of input between whitespace go to the encoder as fragments of
  * the top-level value (bulk mode, jenc_frag_*).
  */
-#include <errno.h>
 #include <limits.h>
-#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -73,22 +74,16 @@ static const char *const state_expect[] = {
 };
 
 struct rd {
-	const char *win;	/* the window: win[0..wlen) */
-	size_t wlen;
-	char *buf;		/* fd mode: our buffer, win == buf */
-	size_t cap;
-	const char *mem;	/* mem mode: the caller's buffer */
-	size_t memlen;
-	int fd;
-	int eof;		/* nothing more after win[wlen) */
-	uint64_t base_off;	/* input offset of win[0] */
-	uint64_t base_line;	/* line number at win[0] */
-	uint64_t base_col;	/* 0-based column of win[0] */
+	jenc_in in;		/* the window: in.p[0..in.len) */
 
-	jsmn_parser jp;
+	jsmn_parser jp;		/* touched only by the jsmn helpers */
 	jsmntok_t *tok;
-	unsigned ntok, done;
-	size_t cur;		/* win[0..cur) has been checked */
+	unsigned ntok, done;	/* tok[0..done) are walked */
+	size_t pend;		/* jsmn's token at in.p[pend] is cut by the
+				 * window end, NO_POS if none ... */
+	size_t pend_scan;	/* ... and in.p[pend..pend_scan) holds no end
+				 * of it */
+	size_t cur;		/* in.p[0..cur) has been checked */
 
 	unsigned char *stk;	/* open containers, '{' or '[' */
 	size_t stk_cap;
@@ -102,56 +97,56 @@ struct rd {
 	jenc_enc *e;
 	jenc_err *err;
 	int bulk;		/* e is verbatim: copy runs of input */
-	size_t from;		/* bulk, inside a value: win[from..cur) is
+	size_t from;		/* bulk, inside a value: in.p[from..cur) is
 				 * checked output not yet given to e */
 };
 
 /* ---- errors ------------------------------------------------------------ */
 
+#define NO_POS ((size_t)-1)
+
+/*
+ * Fill r->err through jenc_err_set: the spot in.p[pos] (NO_POS for an
+ * error that has none, as allocation and read failures), after reading
+ * on to the end of its line so that the excerpt does not depend on how
+ * the input arrived.
+ */
 static int
-rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
+    ...) __attribute__((format(printf, 5, 6)));
 
 static int
-rd_fail(struct rd *r, size_t pos, int code, const char *fmt, ...)
+rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
+    ...)
 {
-	jenc_err *err = r->err;
-	size_t i, line_start = 0, nl = 0;
+	char msg[sizeof(r->err->msg)];
+	jenc_where w;
+	int cut = 0;
 	va_list ap;
 
-	memset(err, 0, sizeof(*err));
-	err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (pos > r->wlen)
-		pos = r->wlen;
-	for (i = 0; i < pos; i++)
-		if (r->win[i] == '\n') {
-			nl++;
-			line_start = i + 1;
-		}
-	err->offset = r->base_off + pos;
-	err->line = r->base_line + nl;
-	err->col = (nl ? pos - line_start : r->base_col + pos) + 1;
-	jenc_err_excerpt(err, r->win + line_start, r->wlen - line_start,
-	    pos - line_start, 0);
+	if (pos != NO_POS) {
+		if (pos > r->in.len)
+			pos = r->in.len;
+		jenc_in_line(&r->in, pos, 0);
+		jenc_in_where(&r->in, pos, &w);
+	}
 	/*
 	 * The bad value: held whole, it is dropped; past hold_max (or with no
 	 * JENC_HOLD) part of it is out already, so write all of it that was
 	 * checked (in bulk mode the last bytes are still in the window).
 	 */
-	if (r->bulk && r->depth > 0 && r->cur > r->from && r->cur <= r->wlen)
-		(void)jenc_frag(r->e, r->win + r->from, r->cur - r->from);
-	if (r->e != NULL)
+	if (r->bulk && r->depth > 0 && r->cur > r->from && r->cur <= r->in.len)
+		(void)jenc_frag(r->e, r->in.p + r->from, r->cur - r->from);
+	if (r->e != NULL) {
 		(void)jenc_flush(r->e);
-	if (r->e != NULL && (err->cut = jenc_discard(r->e)) != 0) {
-		size_t n = strlen(err->msg);
-
-		snprintf(err->msg + n, sizeof(err->msg) - n,
-		    " (output of this value was cut)");
+		cut = jenc_discard(r->e);
 	}
-	return code;
+	return jenc_err_set(r->err, code, sys_errno, cut,
+	    pos != NO_POS ? &w : NULL, "%s%s", msg,
+	    cut ? " (output of this value was cut)" : "");
 }
 
 /* Cold and out of line: see walk(). */
@@ -159,16 +154,16 @@ static int __attribute__((cold, noinline))
 state_fail(struct rd *r, size_t pos)
 {
 	char found[32];
-	size_t avail = pos < r->wlen ? r->wlen - pos : 0;
+	size_t avail = pos < r->in.len ? r->in.len - pos : 0;
 
-	jenc_err_found(found, sizeof(found), r->win + pos, avail);
+	jenc_err_found(found, sizeof(found), r->in.p + pos, avail);
 	if (r->st == S_TOP && r->single && r->values > 0)
-		return rd_fail(r, pos, JENC_E_SYNTAX,
+		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 		    "expected end of input after the value, found %s", found);
 	if (r->st == S_TOP && r->single)
-		return rd_fail(r, pos, JENC_E_SYNTAX,
+		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 		    "expected value, found %s", found);
-	return rd_fail(r, pos, JENC_E_SYNTAX, "%s, found %s",
+	return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s, found %s",
 	    state_expect[r->st], found);
 }
 
@@ -176,16 +171,13 @@ state_fail(struct rd *r, size_t pos)
 static int __attribute__((cold, noinline))
 enc_fail(struct rd *r)
 {
-	memset(r->err, 0, sizeof(*r->err));
-	r->err->code = jenc_error(r->e);
-	r->err->sys_errno = jenc_errno(r->e);
-	snprintf(r->err->msg, sizeof(r->err->msg), "%s",
-	    jenc_strerror(r->err->code));
+	int code = jenc_error(r->e);
 	/* Out of memory, the value cannot be finished: as for bad input,
 	 * it is dropped, so that e holds complete values only. */
-	if (r->err->code == JENC_E_NOMEM)
-		r->err->cut = jenc_discard(r->e);
-	return r->err->code;
+	int cut = code == JENC_E_NOMEM ? jenc_discard(r->e) : 0;
+
+	return jenc_err_set(r->err, code, jenc_errno(r->e), cut, NULL, "%s",
+	    jenc_strerror(code));
 }
 
 #define EMIT(call) do { \
@@ -213,7 +205,7 @@ skip_ws(struct rd *r, size_t a, size_t b)
 {
 	if (r->bulk && r->depth > 0) {
 		if (a > r->from)
-			EMIT(jenc_frag(r->e, r->win + r->from, a - r->from));
+			EMIT(jenc_frag(r->e, r->in.p + r->from, a - r->from));
 		r->from = b;
 	}
 	return 0;
@@ -242,7 +234,7 @@ open_container(struct rd *r, size_t pos, char c)
 	if (value_ok(r, pos) != 0)
 		return JENC_E_SYNTAX;
 	if (r->depth >= r->max_depth)
-		return rd_fail(r, pos, JENC_E_DEPTH,
+		return rd_fail(r, pos, JENC_E_DEPTH, 0,
 		    "nesting deeper than %u levels (see --max-depth)",
 		    r->max_depth);
 	if (r->depth == r->stk_cap) {
@@ -250,7 +242,8 @@ open_container(struct rd *r, size_t pos, char c)
 		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
 
 		if (ns == NULL)
-			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
+			return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
+			    "out of memory");
 		r->stk = ns;
 		r->stk_cap = ncap;
 	}
@@ -277,7 +270,7 @@ close_container(struct rd *r, size_t pos, char c)
 	if (!r->bulk) {
 		EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
 	} else if (r->depth == 0) {
-		EMIT(jenc_frag(r->e, r->win + r->from, pos + 1 - r->from));
+		EMIT(jenc_frag(r->e, r->in.p + r->from, pos + 1 - r->from));
 		EMIT(jenc_frag_end(r->e));
 	}
 	after_value(r);
@@ -309,9 +302,9 @@ static inline size_t
 ws_end(const struct rd *r, size_t from, size_t to)
 {
 #ifdef __SSE2__
-	while (from + 16 <= r->wlen) {
+	while (from + 16 <= r->in.len) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
-		    (r->win + from));
+		    (r->in.p + from));
 		__m128i ws = _mm_or_si128(
 		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
 		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
@@ -328,7 +321,7 @@ ws_end(const struct rd *r, size_t from, size_t to)
 			return to;
 	}
 #endif
-	while (from < to && gap_class[(unsigned char)r->win[from]] == G_WS)
+	while (from < to && gap_class[(unsigned char)r->in.p[from]] == G_WS)
 		from++;
 	return from;
 }
@@ -338,7 +331,7 @@ static inline int
 gap(struct rd *r, size_t from, size_t to)
 {
 	while (from < to) {
-		unsigned char c = (unsigned char)r->win[from];
+		unsigned char c = (unsigned char)r->in.p[from];
 		unsigned cls = gap_class[c], next;
 
 		if (cls == G_WS) {
@@ -369,6 +362,58 @@ is_hex(unsigned char c)
 }
 
 /*
+ * The length of the escape at p[i], a backslash, as JSON (and jsmn) take
+ * it: 2, or 6 for \uXXXX; 0 if p[0..n) ends before it is complete; -1 if
+ * it is not one (the byte after the backslash, or a \u without 4 hex
+ * digits).
+ */
+static inline int
+esc_len(const unsigned char *p, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i + 1 >= n)
+		return 0;
+	switch (p[i + 1]) {
+	case '"': case '\\': case '/': case 'b':
+	case 'f': case 'n': case 'r': case 't':
+		return 2;
+	case 'u':
+		for (k = 2; k < 6; k++) {
+			if (i + k >= n)
+				return 0;
+			if (!is_hex(p[i + k]))
+				return -1;
+		}
+		return 6;
+	}
+	return -1;
+}
+
+/*
+ * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
+ * control byte or byte from 0x80: the bytes a string body takes as they
+ * are, whatever comes before them.  Returns where the first word with
+ * such a byte starts, or where fewer than eight bytes are left.
+ */
+static inline size_t
+str_skip8(const unsigned char *p, size_t i, size_t n)
+{
+	while (i + 8 <= n) {
+		uint64_t w, q, bs;
+
+		memcpy(&w, p + i, 8);
+		q = w ^ (ONES * '"');
+		bs = w ^ (ONES * '\\');
+		if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+		    ((bs - ONES) & ~bs) | w) & HIGHS)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
+/*
  * Check a string body from b: returns the index of the closing quote, or
  * `limit` if there is none before it, or (size_t)-1 after reporting an
  * error.
@@ -376,48 +421,30 @@ is_hex(unsigned char c)
 static size_t
 str_scan(struct rd *r, size_t b, size_t limit)
 {
-	const unsigned char *p = (const unsigned char *)r->win;
+	const unsigned char *p = (const unsigned char *)r->in.p;
 	size_t i = b;
 
 	while (i < limit) {
-		/* Skip eight bytes with no '"', '\\', control or non-ASCII. */
-		while (i + 8 <= limit) {
-			uint64_t w, q, bs;
-
-			memcpy(&w, p + i, 8);
-			q = w ^ (ONES * '"');
-			bs = w ^ (ONES * '\\');
-			if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-			    ((bs - ONES) & ~bs) | w) & HIGHS)
-				break;
-			i += 8;
-		}
+		i = str_skip8(p, i, limit);
 		if (i >= limit)
 			break;
 		unsigned char c = p[i];
 		if (c == '"')
 			return i;
 		if (c == '\\') {
-			if (i + 1 >= limit)
+			int k = esc_len(p, i, limit);
+
+			if (k > 0) {
+				i += (size_t)k;
+				continue;
+			}
+			if (k == 0)
 				return limit;
-			switch (p[i + 1]) {
-			case '"': case '\\': case '/': case 'b':
-			case 'f': case 'n': case 'r': case 't':
-				i += 2;
-				continue;
-			case 'u':
-				for (size_t k = 2; k < 6; k++) {
-					if (i + k >= limit)
-						return limit;
-					if (!is_hex(p[i + k])) {
-						rd_fail(r, i, JENC_E_SYNTAX,
-						    "invalid \\u escape in string, "
-						    "expected 4 hex digits");
-						return (size_t)-1;
-					}
-				}
-				i += 6;
-				continue;
+			if (p[i + 1] == 'u') {
+				rd_fail(r, i, JENC_E_SYNTAX, 0,
+				    "invalid \\u escape in string, "
+				    "expected 4 hex digits");
+				return (size_t)-1;
 			}
 			char found[32];
 			if (p[i + 1] > 0x20 && p[i + 1] < 0x7f)
@@ -425,12 +452,12 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			else
 				snprintf(found, sizeof(found), "'\\' + byte 0x%02x",
 				    p[i + 1]);
-			rd_fail(r, i, JENC_E_SYNTAX, "invalid escape %s in string",
-			    found);
+			rd_fail(r, i, JENC_E_SYNTAX, 0,
+			    "invalid escape %s in string", found);
 			return (size_t)-1;
 		}
 		if (c < 0x20) {
-			rd_fail(r, i, JENC_E_SYNTAX,
+			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "unescaped control character 0x%02x in string", c);
 			return (size_t)-1;
 		}
@@ -442,7 +469,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 		size_t k = jenc_utf8_seq(p + i, limit - i, &cp);
 		if (k == 0) {
 			/* A sequence cut by the window end may complete later. */
-			if (!r->eof && limit == r->wlen) {
+			if (!r->in.eof && limit == r->in.len) {
 				size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
 
 				if (i + need > limit && c >= 0xc2 && c <= 0xf4) {
@@ -455,7 +482,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 						return limit;
 				}
 			}
-			rd_fail(r, i, JENC_E_SYNTAX,
+			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
 			return (size_t)-1;
 		}
@@ -514,8 +541,8 @@ plain_run(const unsigned char *p, size_t n, size_t room)
 static inline int
 body_ok(struct rd *r, size_t b, size_t end)
 {
-	const unsigned char *p = (const unsigned char *)r->win + b;
-	size_t n = end - b, room = r->wlen - b, i;
+	const unsigned char *p = (const unsigned char *)r->in.p + b;
+	size_t n = end - b, room = r->in.len - b, i;
 
 	i = plain_run(p, n, room);
 	while (i < n) {
@@ -523,10 +550,10 @@ body_ok(struct rd *r, size_t b, size_t end)
 		size_t k;
 
 		if (p[i] < 0x20)
-			return rd_fail(r, b + i, JENC_E_SYNTAX,
+			return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
 			    "unescaped control character 0x%02x in string", p[i]);
 		if ((k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
-			return rd_fail(r, b + i, JENC_E_SYNTAX,
+			return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
 			    "invalid UTF-8 byte 0x%02x in string", p[i]);
 		i += k;
 		i += plain_run(p + i, n - i, room - i);
@@ -546,12 +573,12 @@ string(struct rd *r, size_t q, size_t end)
 		return JENC_E_SYNTAX;
 	if (is_key) {
 		if (!r->bulk)
-			EMIT(jenc_raw_key(r->e, r->win + q + 1, end - q - 1));
+			EMIT(jenc_raw_key(r->e, r->in.p + q + 1, end - q - 1));
 		r->st = S_OBJ_COLON;
 		return 0;
 	}
 	if (!r->bulk || r->depth == 0)
-		EMIT(jenc_raw_str(r->e, r->win + q + 1, end - q - 1));
+		EMIT(jenc_raw_str(r->e, r->in.p + q + 1, end - q - 1));
 	after_value(r);
 	return 0;
 }
@@ -634,7 +661,7 @@ literal_ok(const char *s, size_t n)
 static int
 primitive(struct rd *r, size_t pos, size_t end)
 {
-	const char *s = r->win + pos;
+	const char *s = r->in.p + pos;
 	size_t k = 0, n = end - pos;
 	int ok;
 
@@ -644,7 +671,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n')
 		ok = literal_ok(s, n);
 	else
-		ok = number_ok(s, n, r->wlen - pos);
+		ok = number_ok(s, n, r->in.len - pos);
 	if (ok) {
 		if (!r->bulk || r->depth == 0)
 			EMIT(jenc_raw(r->e, s, n));
@@ -658,12 +685,13 @@ primitive(struct rd *r, size_t pos, size_t end)
 		return state_fail(r, pos);
 	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
 		if (!literal_ok(s, k))
-			return rd_fail(r, pos, JENC_E_SYNTAX,
+			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 			    "invalid literal '%.*s%s', expected true, false or null",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
 	} else if (!jenc_json_number_ok(s, k)) {
-		return rd_fail(r, pos, JENC_E_SYNTAX, "invalid number '%.*s%s'",
-		    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
+		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		    "invalid number '%.*s%s'", k > 32 ? 32 : (int)k, s,
+		    k > 32 ? "..." : "");
 	}
 	if (!r->bulk || r->depth == 0)
 		EMIT(jenc_raw(r->e, s, k));
@@ -696,7 +724,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 			r->cur = pos;
 			return 0;
 		}
-		unsigned char c = (unsigned char)r->win[pos];
+		unsigned char c = (unsigned char)r->in.p[pos];
 
 		if (c == '"') {
 			int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
@@ -708,11 +736,11 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 			if (q == (size_t)-1)
 				return JENC_E_SYNTAX;
 			if (q == limit) {
-				if (!r->eof) {
+				if (!r->in.eof) {
 					r->cur = pos;
 					return 0;
 				}
-				return rd_fail(r, pos, JENC_E_SYNTAX,
+				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 				    "unterminated string, found end of input");
 			}
 			if (string(r, pos, q) != 0)
@@ -725,9 +753,10 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 		} else if (word_byte(c)) {
 			size_t k = pos;
 
-			while (k < limit && word_byte((unsigned char)r->win[k]))
+			while (k < limit &&
+			    word_byte((unsigned char)r->in.p[k]))
 				k++;
-			if (k == limit && !r->eof) {
+			if (k == limit && !r->in.eof) {
 				r->cur = pos;
 				return 0;
 			}
@@ -746,91 +775,108 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 	return 0;
 }
 
-/* ---- the token walk -------------------------------------------------------- */
+/* ---- jsmn ---------------------------------------------------------------- */
 
 /*
- * jsmn_parse on a copy of the parser held in a local: jsmn keeps its
- * position in the parser and reads the input through a char pointer, which
- * may alias anything, so through a pointer the position is stored and
- * reloaded around every byte.  A local whose address never escapes (jsmn
- * is inlined here) lives in registers.
+ * Only the helpers in this section read or change jsmn's parser.  Between
+ * two calls jsmn_parse keeps three numbers: pos, the next byte it looks
+ * at; toknext, the first free token; toksuper, the innermost open
+ * container (or the key whose value comes next), -1 at top level.  It
+ * reads the input only from pos on, and looks back at earlier tokens only
+ * through toksuper and the parent links from toknext - 1 up (built with
+ * JSMN_PARENT_LINKS), asking of each only its type and whether it is still
+ * open (start != -1, end == -1).  That is what lets the window slide under
+ * it, the finished tokens go, and a fresh start at top level.
+ */
+
+/* The next byte jsmn looks at. */
+static inline size_t
+jp_pos(const struct rd *r)
+{
+	return r->jp.pos;
+}
+
+/* Tokens jsmn has filled in, walked or not: tok[0..jp_count). */
+static inline unsigned
+jp_count(const struct rd *r)
+{
+	return r->jp.toknext;
+}
+
+/*
+ * Start afresh at pos, at top level, with no token: jsmn_init's state at
+ * another position.  Only right where nothing is open (a top-level value
+ * just ended), or where jsmn's state no longer matters (after an error).
+ */
+static void
+jp_restart(struct rd *r, size_t pos)
+{
+	jsmn_init(&r->jp);
+	r->jp.pos = (unsigned)pos;
+	r->done = 0;
+	r->pend = NO_POS;
+}
+
+/*
+ * The window dropped n bytes from its front (n <= pos): pos is jsmn's only
+ * byte position that it reads again, since jp_compact has cleared those
+ * of the tokens kept.
+ */
+static void
+jp_rebase(struct rd *r, size_t n)
+{
+	r->jp.pos -= (unsigned)n;
+}
+
+/*
+ * jsmn_parse over in.p[0..len) on a copy of the parser held in a local:
+ * jsmn keeps its position in the parser and reads the input through a char
+ * pointer, which may alias anything, so through a pointer the position is
+ * stored and reloaded around every byte.  A local whose address never
+ * escapes (jsmn is inlined here) lives in registers.
  */
 static int __attribute__((flatten))
-tokenize(jsmn_parser *jp, const char *js, size_t len, jsmntok_t *tok,
-    unsigned ntok)
+jp_parse(struct rd *r, size_t len)
 {
-	jsmn_parser p = *jp;
-	int res = jsmn_parse(&p, js, len, tok, ntok);
+	jsmn_parser p = r->jp;
+	int res = jsmn_parse(&p, r->in.p, len, r->tok, r->ntok);
 
-	*jp = p;
+	r->jp = p;
 	return res;
 }
 
 /*
- * The walk is one function with every check inlined (flatten), kept apart
- * from jsmn's loop (noinline), and the error reporters it calls are cold
- * and out of line: measured on the 50 MB document, that layout is 6 to 9%
- * faster in every output mode than letting the compiler choose.
+ * Cheap trim after each jsmn call: every open container is toksuper or an
+ * ancestor of it, so a lower index; the tokens after toksuper are finished
+ * values already walked, which jsmn's climbs would only step over.  A key
+ * still waiting for its ':' moves down to just after toksuper, where jsmn
+ * takes it as the key (toknext - 1) when the ':' comes.
  */
-static int __attribute__((noinline, flatten))
-walk(struct rd *r)
+static void
+jp_trim(struct rd *r)
 {
-	unsigned i;
+	unsigned n = (unsigned)(r->jp.toksuper + 1);
 
-	for (i = r->done; i < r->jp.toknext; i++) {
-		const jsmntok_t *t = &r->tok[i];
-		size_t first;
-
-		if (t->start < 0)	/* allocated just before an error */
-			break;
-		first = (size_t)t->start - (t->type == JSMN_STRING);
-		if (gap(r, r->cur, first) != 0)
-			return JENC_E_SYNTAX;
-		switch (t->type) {
-		case JSMN_OBJECT:
-		case JSMN_ARRAY:
-			if (open_container(r, first,
-			    t->type == JSMN_OBJECT ? '{' : '[') != 0)
-				return JENC_E_SYNTAX;
-			r->cur = first + 1;
-			break;
-		case JSMN_STRING:
-			if (string(r, first, (size_t)t->end) != 0)
-				return JENC_E_SYNTAX;
-			r->cur = (size_t)t->end + 1;
-			break;
-		default: {
-			int rc = primitive(r, first, (size_t)t->end);
-
-			if (rc == RESYNC) {
-				r->jp.pos = (unsigned)r->cur;
-				r->jp.toknext = 0;
-				r->jp.toksuper = -1;
-				r->done = 0;
-				return RESYNC;
-			}
-			if (rc != 0)
-				return JENC_E_SYNTAX;
-			r->cur = (size_t)t->end;
-			break;
-		}
-		}
+	if (r->st == S_OBJ_COLON && r->jp.toknext > n) {
+		r->tok[n] = r->tok[r->jp.toknext - 1];
+		n++;
 	}
-	r->done = r->jp.toknext;
-	if (gap(r, r->cur, r->jp.pos) != 0)
-		return JENC_E_SYNTAX;
-	r->cur = r->jp.pos;
-	return 0;
+	if (n < r->jp.toknext) {
+		r->jp.toknext = n;
+		r->done = n;
+	}
 }
 
 /*
  * Keep only the tokens jsmn still needs: the chain of open containers (and
  * keys awaiting values) from toksuper up, plus a key still waiting for its
  * ':' (jsmn takes toknext - 1 as the key).  Their byte positions are no
- * longer needed: open containers get start 0, end -1; keys start 0, end 0.
+ * longer needed, only whether each is open: open containers get start 0,
+ * end -1; keys start 0, end 0.  The token array doubles when the chain
+ * fills half of it.  Returns 0 or -1 (out of memory).
  */
 static int
-compact(struct rd *r)
+jp_compact(struct rd *r)
 {
 	jsmntok_t *t = r->tok;
 	int chain[64], *ch = chain, *heap = NULL;
@@ -894,204 +940,186 @@ compact(struct rd *r)
 }
 
 /*
- * Cheap trim after each jsmn call: every open container is toksuper or an
- * ancestor of it, so a lower index; the tokens after toksuper are finished
- * values already walked.  Dropping them keeps jsmn's climbs short.  A key
- * still waiting for its ':' moves down to just after toksuper.
+ * jsmn returned JSMN_ERROR_PART with pos at a string or primitive the
+ * window end cuts.  On its next call it would scan that token again from
+ * its first byte, so calling it after every short read of a long token
+ * would take time quadratic in its length.  Instead jp_cut_ends scans the
+ * bytes that arrive, as jsmn would, until its next call can end otherwise
+ * than JSMN_ERROR_PART for the token.  jsmn_parse then makes the token as
+ * always: the scan only says when to call it.
  */
 static void
-trim(struct rd *r)
+jp_cut(struct rd *r)
 {
-	unsigned n = (unsigned)(r->jp.toksuper + 1);
+	r->pend = r->jp.pos;
+	r->pend_scan = r->jp.pos + (r->in.p[r->jp.pos] == '"');
+}
 
-	if (r->st == S_OBJ_COLON && r->jp.toknext > n) {
-		r->tok[n] = r->tok[r->jp.toknext - 1];
-		n++;
+/*
+ * 1 when the window now holds what ends the cut token for jsmn: for a
+ * primitive, a byte it stops or fails at (space, ',', ']', '}', a control
+ * byte, NUL, a byte from 0x7f); for a string its closing quote, a NUL
+ * byte or an escape it rejects.  Else 0, and pend_scan moves on to the
+ * window end, or to a backslash whose escape is not all in yet.
+ */
+static int
+jp_cut_ends(struct rd *r)
+{
+	const unsigned char *p = (const unsigned char *)r->in.p;
+	size_t i = r->pend_scan, n = r->in.len;
+	int k;
+
+	if (p[r->pend] != '"') {
+		for (; i < n; i++)
+			if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == ',' ||
+			    p[i] == ']' || p[i] == '}')
+				return 1;
+		r->pend_scan = i;
+		return 0;
 	}
-	if (n < r->jp.toknext) {
-		r->jp.toknext = n;
-		r->done = n;
+	while (i < n) {
+		i = str_skip8(p, i, n);
+		if (i >= n)
+			break;
+		if (p[i] == '"' || p[i] == '\0')
+			return 1;
+		if (p[i] != '\\') {
+			i++;
+			continue;
+		}
+		if ((k = esc_len(p, i, n)) < 0)
+			return 1;
+		if (k == 0)
+			break;
+		i += (size_t)k;
 	}
+	r->pend_scan = i;
+	return 0;
+}
+
+/* ---- the token walk -------------------------------------------------------- */
+
+/*
+ * The walk is one function with every check inlined (flatten), kept apart
+ * from jsmn's loop (noinline), and the error reporters it calls are cold
+ * and out of line: measured on the 50 MB document, that layout is 6 to 9%
+ * faster in every output mode than letting the compiler choose.
+ */
+static int __attribute__((noinline, flatten))
+walk(struct rd *r)
+{
+	unsigned i, n = jp_count(r);
+
+	for (i = r->done; i < n; i++) {
+		const jsmntok_t *t = &r->tok[i];
+		size_t first;
+
+		if (t->start < 0)	/* allocated just before an error */
+			break;
+		first = (size_t)t->start - (t->type == JSMN_STRING);
+		if (gap(r, r->cur, first) != 0)
+			return JENC_E_SYNTAX;
+		switch (t->type) {
+		case JSMN_OBJECT:
+		case JSMN_ARRAY:
+			if (open_container(r, first,
+			    t->type == JSMN_OBJECT ? '{' : '[') != 0)
+				return JENC_E_SYNTAX;
+			r->cur = first + 1;
+			break;
+		case JSMN_STRING:
+			if (string(r, first, (size_t)t->end) != 0)
+				return JENC_E_SYNTAX;
+			r->cur = (size_t)t->end + 1;
+			break;
+		default: {
+			int rc = primitive(r, first, (size_t)t->end);
+
+			if (rc == RESYNC) {
+				jp_restart(r, r->cur);
+				return RESYNC;
+			}
+			if (rc != 0)
+				return JENC_E_SYNTAX;
+			r->cur = (size_t)t->end;
+			break;
+		}
+		}
+	}
+	r->done = n;
+	if (gap(r, r->cur, jp_pos(r)) != 0)
+		return JENC_E_SYNTAX;
+	r->cur = jp_pos(r);
+	return 0;
 }
 
 /* ---- input ------------------------------------------------------------------ */
 
-/*
- * Where the window may start when input up to pos is consumed: the start of
- * pos's line, but at most CONTEXT bytes back, so that an error excerpt can
- * still show what comes before the spot.
- */
-#define CONTEXT 256
-static size_t
-keep_from(const struct rd *r, size_t pos)
+/* An index of the window after its first n bytes are dropped. */
+static inline size_t
+rebase(size_t i, size_t n)
 {
-	size_t from = pos > CONTEXT ? pos - CONTEXT : 0, i;
-
-	for (i = pos; i > from; i--)
-		if (r->win[i - 1] == '\n')
-			return i;
-	return from;
+	return i == NO_POS || i < n ? NO_POS : i - n;
 }
 
 /*
- * Number of '\n' bytes in p[0..n); *after gets the index just past the
- * last one (0 if there is none).
- */
-static uint64_t
-count_lines(const char *p, size_t n, size_t *after)
-{
-	uint64_t count = 0;
-	size_t i = 0, last = 0;
-
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-	size_t lastv = (size_t)-1;	/* last 16-byte block with a '\n' */
-
-	while (i + 16 <= n) {
-		/* Each byte of acc counts the '\n' at its place, up to 255. */
-		__m128i acc = zero;
-		size_t stop = i + 16 * 255 < n ? i + 16 * 255 : n;
-
-		for (; i + 16 <= stop; i += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			__m128i eq = _mm_cmpeq_epi8(v, nl);
-
-			acc = _mm_sub_epi8(acc, eq);
-			if (_mm_movemask_epi8(eq) != 0)
-				lastv = i;
-		}
-		acc = _mm_sad_epu8(acc, zero);
-		count += (uint64_t)_mm_cvtsi128_si32(acc) +
-		    (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(acc, 8));
-	}
-	if (lastv != (size_t)-1) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + lastv));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-
-		last = lastv + 32 - (size_t)__builtin_clz(m);
-	}
-#endif
-	for (; i < n; i++)
-		if (p[i] == '\n') {
-			count++;
-			last = i + 1;
-		}
-	*after = last;
-	return count;
-}
-
-/*
- * Drop win[0..pos): count its lines, move the rest to the front.  In bulk
- * mode the checked bytes of an unfinished value go to the encoder first.
+ * Drop in.p[0..n), every index kept moving down with it.  In bulk mode the
+ * checked bytes of an unfinished value go to the encoder first.
  */
 static int
-slide(struct rd *r, size_t pos)
+slide(struct rd *r, size_t n)
 {
-	size_t after;
-	uint64_t lines = count_lines(r->win, pos, &after);
-
 	if (r->bulk && r->depth > 0) {
 		if (r->cur > r->from)
-			EMIT(jenc_frag(r->e, r->win + r->from, r->cur - r->from));
-		r->from = r->cur - pos;
+			EMIT(jenc_frag(r->e, r->in.p + r->from,
+			    r->cur - r->from));
+		r->from = r->cur - n;
 	}
-	if (lines > 0) {
-		r->base_line += lines;
-		r->base_col = pos - after;
-	} else {
-		r->base_col += pos;
-	}
-	r->base_off += pos;
-	if (r->mem != NULL) {
-		r->win += pos;
-		r->wlen -= pos;
-	} else {
-		memmove(r->buf, r->buf + pos, r->wlen - pos);
-		r->wlen -= pos;
-	}
-	r->jp.pos -= (unsigned)pos;
-	r->cur -= pos;
+	if (n == 0)
+		return 0;
+	jenc_in_drop(&r->in, n);
+	jp_rebase(r, n);
+	r->cur -= n;
+	r->pend = rebase(r->pend, n);
+	r->pend_scan -= r->pend != NO_POS ? n : 0;
 	return 0;
 }
 
-/* Get more input after win[wlen).  Returns 0, or an error code. */
+/* Report what made a jenc_in call fail with rc. */
+static int __attribute__((cold, noinline))
+in_fail(struct rd *r, int rc)
+{
+	switch (rc) {
+	case JENC_IN_FULL:
+		return rd_fail(r, 0, JENC_E_SYNTAX, 0,
+		    "token longer than 2 GiB");
+	case JENC_IN_OUT:
+		return enc_fail(r);
+	case JENC_E_IO:
+		return rd_fail(r, NO_POS, JENC_E_IO, r->in.sys_errno, "%s",
+		    strerror(r->in.sys_errno));
+	default:
+		return rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
+	}
+}
+
+/* Get more input after in.p[in.len).  Returns 0, or an error code. */
 static int
 fill(struct rd *r)
 {
-	if (r->mem != NULL) {
-		size_t have = (size_t)(r->win - r->mem) + r->wlen;
-		size_t more = r->memlen - have;
+	int rc = jenc_in_fill(&r->in);
 
-		if (r->wlen >= WIN_MAX)
-			return rd_fail(r, 0, JENC_E_SYNTAX,
-			    "token longer than 2 GiB");
-		if (more > WIN_MAX - r->wlen)
-			more = WIN_MAX - r->wlen;
-		r->wlen += more;
-		r->eof = (size_t)(r->win - r->mem) + r->wlen == r->memlen;
-		return 0;
-	}
-	if (r->wlen == r->cap) {
-		size_t ncap = r->cap * 2;
-		char *nb;
+	return rc != 0 ? in_fail(r, rc) : 0;
+}
 
-		if (r->cap >= WIN_MAX)
-			return rd_fail(r, 0, JENC_E_SYNTAX,
-			    "token longer than 2 GiB");
-		if (ncap > WIN_MAX)
-			ncap = WIN_MAX;
-		nb = jenc_mem_realloc(r->buf, r->cap, ncap);
-		if (nb == NULL)
-			return rd_fail(r, 0, JENC_E_NOMEM, "out of memory");
-		r->buf = nb;
-		r->win = nb;
-		r->cap = ncap;
-	}
-	if (r->e != NULL && jenc_flush(r->e) != 0)
-		return enc_fail(r);
-	/*
-	 * jsmn restarts an unfinished token from its first byte, so parsing
-	 * after every small read of a long token would be quadratic: read at
-	 * least as much again as the unfinished part (or until the window is
-	 * full), unless no more input is ready yet.
-	 */
-	size_t want = r->wlen - r->jp.pos, got = 0;
-	int long_string = want >= 65536 && r->win[r->jp.pos] == '"';
-	for (;;) {
-		char *fresh = r->buf + r->wlen;
-		ssize_t n = read(r->fd, fresh, r->cap - r->wlen);
-
-		if (n > 0) {
-			struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-
-			r->wlen += (size_t)n;
-			got += (size_t)n;
-			if (got > want || r->wlen == r->cap)
-				return 0;
-			/* A long string cannot end before its closing quote. */
-			if (long_string && memchr(fresh, '"', (size_t)n) == NULL)
-				continue;
-			if (poll(&pfd, 1, 0) != 1)
-				return 0;
-			continue;
-		}
-		if (n == 0 && got > 0)
-			return 0;
-		if (n == 0) {
-			r->eof = 1;
-			return 0;
-		}
-		if (errno == EINTR)
-			continue;
-		memset(r->err, 0, sizeof(*r->err));
-		r->err->code = JENC_E_IO;
-		r->err->sys_errno = errno;
-		r->err->offset = r->base_off + r->wlen;
-		snprintf(r->err->msg, sizeof(r->err->msg), "read error");
-		if (r->e != NULL)
-			r->err->cut = jenc_discard(r->e);
-		return JENC_E_IO;
-	}
+/* Slide the window to where the unchecked input starts, or at most
+ * JENC_IN_CONTEXT bytes before it, and read more. */
+static int
+next_window(struct rd *r, size_t pos)
+{
+	if (slide(r, jenc_in_keep(&r->in, pos)) != 0)
+		return r->err->code;
+	return fill(r);
 }
 
 /* The end of all input: is the state complete? */
@@ -1099,10 +1127,10 @@ static int
 finish(struct rd *r)
 {
 	if (r->st != S_TOP || (r->single && r->values == 0))
-		return state_fail(r, r->wlen);
+		return state_fail(r, r->in.len);
 	/* A byte order mark announces a text: it may not stand alone. */
 	if (r->bom && r->values == 0)
-		return rd_fail(r, r->wlen, JENC_E_SYNTAX,
+		return rd_fail(r, r->in.len, JENC_E_SYNTAX, 0,
 		    "expected value after the byte order mark, found end of input");
 	return 0;
 }
@@ -1112,65 +1140,65 @@ finish(struct rd *r)
  * more input while a token is cut by the window end, until it names the
  * error.  jsmn also rejects some valid streams (a number followed at once
  * by a value holding non-ASCII bytes, `2["é"]`): if the scanner gets back
- * to top level with no error, jsmn resumes there (RESYNC).
+ * to top level with no error, jsmn resumes there (RESYNC).  Until then
+ * jsmn's state is of no use: it restarts wherever the scan stands, which
+ * also keeps its position inside the window as it slides.
  */
 static int
 diagnose(struct rd *r, size_t pos)
 {
-	int rc;
-
 	size_t from = pos;
+	int rc;
 
 	for (;;) {
 		r->stop_top = 1;
-		rc = slow_scan(r, pos, r->wlen);
+		rc = slow_scan(r, pos, r->in.len);
 		r->stop_top = 0;
 		if (rc != 0)
 			return r->err->code;
-		if (r->st == S_TOP && r->cur > from && r->cur < r->wlen) {
-			r->jp.pos = (unsigned)r->cur;
-			r->jp.toknext = 0;
-			r->jp.toksuper = -1;
-			r->done = 0;
+		jp_restart(r, r->cur);
+		if (r->st == S_TOP && r->cur > from && r->cur < r->in.len)
 			return RESYNC;
-		}
-		if (r->eof)
+		if (r->in.eof)
 			return finish(r);
-		r->jp.pos = (unsigned)r->cur;
-		if (slide(r, keep_from(r, r->cur)) != 0)
-			return r->err->code;
-		pos = from = r->cur;
-		if ((rc = fill(r)) != 0)
+		if ((rc = next_window(r, r->cur)) != 0)
 			return rc;
+		pos = from = r->cur;
 	}
 }
 
 static int
 run(struct rd *r)
 {
+	size_t chunk = DEEP_CHUNK;
 	int rc;
 
-	/* Skip a byte order mark, once at least 3 bytes (or EOF) are in. */
-	while (r->wlen < 3 && !r->eof)
-		if ((rc = fill(r)) != 0)
-			return rc;
-	if (r->wlen >= 3 && memcmp(r->win, "\xef\xbb\xbf", 3) == 0) {
-		r->jp.pos = (unsigned)(r->cur = 3);
-		r->bom = 1;
-	}
-
-	size_t chunk = DEEP_CHUNK;
+	if ((rc = jenc_in_bom(&r->in)) < 0 || rc > 1)
+		return in_fail(r, rc);
+	r->bom = rc;
 	for (;;) {
+		/*
+		 * A token cut by the window end: read on until jsmn can end it
+		 * (or the input ends), with no call to jsmn in between.
+		 */
+		if (r->pend != NO_POS) {
+			if (!r->in.eof && !jp_cut_ends(r)) {
+				if ((rc = next_window(r, jp_pos(r))) != 0)
+					return rc;
+				continue;
+			}
+			r->pend = NO_POS;
+		}
 		/*
 		 * Deep in nesting, feed jsmn small pieces: it finds the
 		 * container a ']' closes by climbing from its newest token over
 		 * every container closed since, so a long run of closing
 		 * brackets in one call would be quadratic.
 		 */
-		size_t jlen = r->wlen, start = r->jp.pos;
-		if (r->depth > DEEP && r->wlen - start > chunk)
+		size_t jlen = r->in.len, start = jp_pos(r);
+		if (r->depth > DEEP && r->in.len - start > chunk)
 			jlen = start + chunk;
-		int res = tokenize(&r->jp, r->win, jlen, r->tok, r->ntok);
+		int res = jp_parse(r, jlen);
 		int w = walk(r);
 
 		if (w == RESYNC)
@@ -1178,49 +1206,52 @@ run(struct rd *r)
 		if (w != 0)
 			return r->err->code;
 		if (res == JSMN_ERROR_INVAL) {
-			int rc2 = diagnose(r, r->jp.pos);
+			int rc2 = diagnose(r, jp_pos(r));
 
 			if (rc2 != RESYNC)
 				return rc2;
 			continue;
 		}
-		trim(r);
+		jp_trim(r);
 		if (res == JSMN_ERROR_NOMEM) {
-			if (r->jp.toknext * 2 > r->ntok && compact(r) != 0)
-				return rd_fail(r, r->jp.pos, JENC_E_NOMEM,
-				    "out of memory");
+			if (jp_count(r) * 2 > r->ntok && jp_compact(r) != 0)
+				return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
+			    "out of memory");
 			continue;
 		}
-		size_t pos = r->jp.pos;
-		if (jlen < r->wlen) {
+		size_t pos = jp_pos(r);
+		if (jlen < r->in.len) {
 			/* a piece ended: go on, longer if a token was cut */
 			chunk = pos == start ? chunk * 2 : DEEP_CHUNK;
 			continue;
 		}
-		if (res >= 0 && pos < r->wlen) {
+		if (res >= 0 && pos < r->in.len) {
 			/* jsmn stops at a NUL byte */
 			if (slow_scan(r, pos, pos + 1) != 0)
 				return r->err->code;
-			return rd_fail(r, pos, JENC_E_SYNTAX, "invalid input");
+			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			    "invalid input");
 		}
 		if (res == JSMN_ERROR_PART &&
-		    memchr(r->win + pos, '\0', r->wlen - pos) != NULL) {
-			if (slow_scan(r, pos, r->wlen) != 0)
+		    memchr(r->in.p + pos, '\0', r->in.len - pos) != NULL) {
+			if (slow_scan(r, pos, r->in.len) != 0)
 				return r->err->code;
-			return rd_fail(r, pos, JENC_E_SYNTAX, "invalid input");
+			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			    "invalid input");
 		}
-		if (r->eof) {
+		if (r->in.eof) {
 			/* A trailing primitive, an unterminated string, or
 			 * open containers. */
-			if (slow_scan(r, pos, r->wlen) != 0)
+			if (slow_scan(r, pos, r->in.len) != 0)
 				return r->err->code;
 			return finish(r);
 		}
-		if (compact(r) != 0)
-			return rd_fail(r, pos, JENC_E_NOMEM, "out of memory");
-		if (slide(r, keep_from(r, pos)) != 0)
-			return r->err->code;
-		if ((rc = fill(r)) != 0)
+		if (jp_compact(r) != 0)
+			return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
+			    "out of memory");
+		if (pos < r->in.len)
+			jp_cut(r);
+		if ((rc = next_window(r, pos)) != 0)
 			return rc;
 	}
 }
@@ -1236,7 +1267,11 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	r->bulk = e != NULL && jenc_verbatim(e) && jenc_depth(e) == 0;
 	r->err = err != NULL ? err : &dummy;
 	memset(r->err, 0, sizeof(*r->err));
-	r->base_line = 1;
+	r->in.lf_lines = 1;
+	if (e != NULL) {
+		r->in.before_read = jenc_flush_cb;
+		r->in.ctx = e;
+	}
 	r->max_depth = o != NULL && o->max_depth ? o->max_depth : DEPTH_DEFAULT;
 	r->single = o != NULL && (o->flags & JENC_READ_SINGLE);
 	r->st = S_TOP;
@@ -1244,9 +1279,9 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	r->tok = jenc_mem_alloc(r->ntok * sizeof(jsmntok_t));
 	r->stk_cap = 64;
 	r->stk = jenc_mem_alloc(r->stk_cap);
-	jsmn_init(&r->jp);
+	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
-		rc = rd_fail(r, 0, JENC_E_NOMEM, "out of memory");
+		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
 	} else {
 		rc = run(r);
 	}
@@ -1262,20 +1297,14 @@ jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	r.fd = fd;
-	r.cap = WIN_INIT;
-	r.buf = jenc_mem_alloc(r.cap);
-	r.win = r.buf;
-	if (r.buf == NULL) {
-		if (err != NULL) {
-			memset(err, 0, sizeof(*err));
-			err->code = JENC_E_NOMEM;
-			snprintf(err->msg, sizeof(err->msg), "out of memory");
-		}
+	if (jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0) {
+		if (err != NULL)
+			jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
+			    "out of memory");
 		return JENC_E_NOMEM;
 	}
 	rc = rd_run(&r, e, o, err);
-	jenc_mem_free(r.buf, r.cap);
+	jenc_in_close(&r.in);
 	return rc;
 }
 
@@ -1286,11 +1315,6 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	struct rd r;
 
 	memset(&r, 0, sizeof(r));
-	r.fd = -1;
-	r.mem = p != NULL ? p : "";
-	r.memlen = p != NULL ? len : 0;
-	r.win = r.mem;
-	r.wlen = r.memlen < WIN_MAX ? r.memlen : WIN_MAX;
-	r.eof = r.wlen == r.memlen;
+	jenc_in_open_mem(&r.in, p, p != NULL ? len : 0, WIN_MAX);
 	return rd_run(&r, e, o, err);
 }

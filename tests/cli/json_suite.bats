@@ -310,7 +310,7 @@ $bad"
 	jrun -c bom.json
 	expect_status 1
 	expect_out ''
-	[ "$(head -n 1 err)" = "jenc: bom.json:1:4: expected value after the byte order mark, found end of input" ] ||
+	[ "$(head -n 1 err)" = "jenc: bom.json:1:1: expected value after the byte order mark, found end of input" ] ||
 	    fail "unexpected message: $(head -n 1 err)"
 }
 

@@ -580,6 +580,9 @@ fz_check_err(const jenc_err *err, int rc, const char *p, size_t n,
 	uint64_t line = 1, ls = 0, k, s, e;
 	int bom;
 
+	/* line 1's columns start after a byte order mark */
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		ls = 3;
 	if (rc >= 0)
 		fz_fail("fz_check_err called with %d", rc);
 	if (err->code != rc)

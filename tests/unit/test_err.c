@@ -527,21 +527,6 @@ test_bounds(void)
 	}
 }
 
-static void
-test_old_fill(void)
-{
-	TEST("jenc_err_excerpt: the same excerpt, the input ending at n") {
-		jenc_err o;
-
-		memset(&o, 0, sizeof(o));
-		jenc_err_excerpt(&o, "a\xe2\x80\xae\xe6\xbc\xa2 x", 9, 8, 0);
-		SHOW("a\xe2\x80\xae\xe6\xbc\xa2 x", 8);
-		CHECK_STR(o.excerpt, strlen(o.excerpt), e.excerpt);
-		CHECK_EQ(o.caret, e.caret);
-		CHECK_EXCERPT("a?\xe6\xbc\xa2 x", 5);
-	}
-}
-
 int
 main(void)
 {
@@ -551,6 +536,5 @@ main(void)
 	test_width();
 	test_line_ends();
 	test_bounds();
-	test_old_fill();
 	return harness_done();
 }

@@ -1,0 +1,385 @@
+/*
+ * test_in.c - the input layer (lib/in.c): the window over a buffer and
+ * over a descriptor (growth, its limit, shrinking back, dropping), the
+ * read loop (a read interrupted by a signal, a non-blocking pipe, a read
+ * error, the encoder flushed before reading), line counting and where a
+ * spot is, the byte order mark, and reading on to an error's line end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "internal.h"
+
+/* A thread that writes pieces to a pipe, waiting ms milliseconds before
+ * each one, then closes it. */
+struct writer {
+	int fd;
+	const char *const *pieces;
+	int ms;
+};
+
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void *
+write_pieces(void *arg)
+{
+	const struct writer *w = arg;
+	size_t i;
+
+	for (i = 0; w->pieces[i] != NULL; i++) {
+		sleep_ms(w->ms);
+		if (write(w->fd, w->pieces[i], strlen(w->pieces[i])) < 0)
+			break;
+	}
+	close(w->fd);
+	return NULL;
+}
+
+/* Reads all of in into out (at most cap bytes); returns the first
+ * non-zero result of jenc_in_fill, or 0 at the end of input. */
+static int
+read_all(jenc_in *in, char *out, size_t cap, size_t *n)
+{
+	int rc = 0;
+
+	*n = 0;
+	while (!in->eof && (rc = jenc_in_fill(in)) == 0) {
+		if (*n + in->len <= cap)
+			memcpy(out + *n, in->p, in->len);
+		*n += in->len;
+		jenc_in_drop(in, in->len);
+	}
+	return rc;
+}
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static int flushes;
+
+static int
+count_sink(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	flushes++;
+	return 0;
+}
+
+static void
+test_mem(void)
+{
+	jenc_in in;
+	jenc_where w;
+
+	TEST("jenc_in_open_mem: the window shows at most max bytes") {
+		jenc_in_open_mem(&in, "abcdefghij", 10, 4);
+		CHECK_STR(in.p, in.len, "abcd");
+		CHECK_EQ(in.eof, 0);
+		CHECK_EQ(jenc_in_fill(&in), JENC_IN_FULL);
+		jenc_in_drop(&in, 3);
+		CHECK_EQ(in.off, 3);
+		CHECK_STR(in.p, in.len, "d");
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_STR(in.p, in.len, "defg");
+		jenc_in_drop(&in, 4);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_STR(in.p, in.len, "hij");
+		CHECK_EQ(in.eof, 1);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.len, 3);
+		jenc_in_close(&in);
+	}
+	TEST("jenc_in_open_mem: NULL with 0 bytes is an empty input") {
+		jenc_in_open_mem(&in, NULL, 0, 4);
+		CHECK_EQ(in.len, 0);
+		CHECK_EQ(in.eof, 1);
+		CHECK_EQ(jenc_in_bom(&in), 0);
+	}
+	TEST("jenc_in_drop with lf_lines: line and line start follow") {
+		jenc_in_open_mem(&in, "ab\ncd\nef", 8, 100);
+		in.lf_lines = 1;
+		jenc_in_drop(&in, 1);
+		CHECK_EQ(in.line, 1);
+		CHECK_EQ(in.lstart, 0);
+		jenc_in_drop(&in, 6);	/* "b\ncd\ne" */
+		CHECK_EQ(in.line, 3);
+		CHECK_EQ(in.lstart, 6);
+		CHECK_EQ(in.off, 7);
+		jenc_in_where(&in, 1, &w);	/* the 'f' */
+		CHECK_EQ(w.offset, 8);
+		CHECK_EQ(w.line, 3);
+		CHECK_EQ(w.col, 3);
+		CHECK_EQ(w.text_cut, 1);
+		CHECK_STR(w.text, w.avail, "f");
+		CHECK_EQ(w.at, 1);
+	}
+	TEST("jenc_in_where: a spot after a line end in the window") {
+		jenc_in_open_mem(&in, "ab\ncd\r\nef", 9, 100);
+		in.lf_lines = 1;
+		jenc_in_where(&in, 8, &w);
+		CHECK_EQ(w.line, 3);
+		CHECK_EQ(w.col, 2);
+		CHECK_EQ(w.text_cut, 0);
+		CHECK_STR(w.text, w.avail, "ef");
+		jenc_in_where(&in, 1, &w);
+		CHECK_EQ(w.line, 1);
+		CHECK_EQ(w.col, 2);
+		CHECK_EQ(w.text_cut, 0);
+		CHECK_EQ(w.avail, 9);
+	}
+	TEST("jenc_in_where_line: the caller's line and line start") {
+		jenc_in_open_mem(&in, "x\ry,z", 5, 100);
+		jenc_in_where_line(&in, 4, 2, 2, 1, &w);
+		CHECK_EQ(w.offset, 4);
+		CHECK_EQ(w.line, 2);
+		CHECK_EQ(w.col, 3);
+		CHECK_STR(w.text, w.avail, "y,z");
+		CHECK_EQ(w.at, 2);
+		CHECK_EQ(w.cr_ends_line, 1);
+	}
+	TEST("jenc_in_keep: the line's start, or at most JENC_IN_CONTEXT back") {
+		static char buf[1000];
+
+		memset(buf, 'a', sizeof(buf));
+		buf[100] = '\n';
+		jenc_in_open_mem(&in, buf, sizeof(buf), sizeof(buf));
+		CHECK_EQ(jenc_in_keep(&in, 50), 0);
+		CHECK_EQ(jenc_in_keep(&in, 101), 101);
+		CHECK_EQ(jenc_in_keep(&in, 300), 101);
+		CHECK_EQ(jenc_in_keep(&in, 900), 900 - JENC_IN_CONTEXT);
+	}
+	TEST("jenc_in_bom: skipped, and line 1's columns start after it") {
+		jenc_in_open_mem(&in, "\xef\xbb\xbf{,}", 6, 100);
+		in.lf_lines = 1;
+		CHECK_EQ(jenc_in_bom(&in), 1);
+		CHECK_STR(in.p, in.len, "{,}");
+		CHECK_EQ(in.off, 3);
+		jenc_in_where(&in, 1, &w);
+		CHECK_EQ(w.offset, 4);
+		CHECK_EQ(w.line, 1);
+		CHECK_EQ(w.col, 2);
+		CHECK_EQ(w.text_cut, 0);
+		CHECK_STR(w.text, w.avail, "{,}");
+		jenc_in_open_mem(&in, "\xef\xbb", 2, 100);
+		CHECK_EQ(jenc_in_bom(&in), 0);
+		CHECK_EQ(in.len, 2);
+		jenc_in_open_mem(&in, "\xef\xbbx", 3, 100);
+		CHECK_EQ(jenc_in_bom(&in), 0);
+		CHECK_EQ(in.off, 0);
+	}
+	TEST("jenc_in_line: over a buffer, up to the line end or max bytes") {
+		jenc_in_open_mem(&in, "ab\ncdefgh\nij", 12, 5);
+		jenc_in_line(&in, 1, 0);
+		CHECK_EQ(in.len, 5);	/* the LF is in */
+		jenc_in_drop(&in, 3);
+		jenc_in_line(&in, 1, 0);
+		CHECK_STR(in.p, in.len, "cdefg");	/* max bytes */
+	}
+}
+
+static void
+test_fd(void)
+{
+	jenc_in in;
+	char got[256];
+	size_t n;
+	int pfd[2];
+	pthread_t th;
+
+	TEST("jenc_in_fill: a pipe read to its end, in pieces") {
+		const char *pieces[] = { "ab", "cde", "", "f", NULL };
+		struct writer w = { 0, pieces, 5 };
+
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 4, 64), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
+		CHECK_STR(got, n, "abcdef");
+		CHECK_EQ(in.off, 6);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+	TEST("jenc_in_fill: a non-blocking pipe is waited for") {
+		const char *pieces[] = { "12", "34", NULL };
+		struct writer w = { 0, pieces, 100 };
+
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(fcntl(pfd[0], F_SETFL, O_NONBLOCK), 0);
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
+		CHECK_STR(got, n, "1234");
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+	TEST("jenc_in_fill: a read interrupted by a signal is retried") {
+		const char *pieces[] = { "late", NULL };
+		struct writer w = { 0, pieces, 300 };
+		struct sigaction sa, old;
+		struct itimerval it = { { 0, 0 }, { 0, 50000 } }, none = { 0 };
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;	/* no SA_RESTART: read fails */
+		sigemptyset(&sa.sa_mask);
+		CHECK_EQ(sigaction(SIGALRM, &sa, &old), 0);
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
+		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
+		CHECK_STR(got, n, "late");
+		setitimer(ITIMER_REAL, &none, NULL);
+		sigaction(SIGALRM, &old, NULL);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+	TEST("jenc_in_fill: a read error is JENC_E_IO with errno") {
+		CHECK_EQ(jenc_in_open_fd(&in, -1, 64, 64), 0);
+		CHECK_EQ(jenc_in_fill(&in), JENC_E_IO);
+		CHECK_EQ(in.sys_errno, EBADF);
+		jenc_in_close(&in);
+	}
+	TEST("jenc_in_fill: the window grows while full, to max, then shrinks") {
+		const char *pieces[] = { "0123456789abcdefghij", NULL };
+		struct writer w = { 0, pieces, 0 };
+
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 4, 12), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		while (in.len < 4)
+			CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.cap, 4);
+		while (in.len < 8)
+			CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.cap, 8);
+		while (in.len < 12)
+			CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.cap, 12);
+		CHECK_EQ(jenc_in_fill(&in), JENC_IN_FULL);
+		CHECK_STR(in.p, in.len, "0123456789ab");
+		jenc_in_drop(&in, 11);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.cap, 4);	/* back to its first size */
+		CHECK_EQ(in.p[0], 'b');
+		CHECK_EQ(in.off, 11);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+	TEST("jenc_in_fill: before_read is called before each read") {
+		const char *pieces[] = { "x", NULL };
+		struct writer w = { 0, pieces, 0 };
+		jenc_enc *e = jenc_get_sink(count_sink, NULL, NULL);
+
+		CHECK(e != NULL);
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		in.before_read = jenc_flush_cb;
+		in.ctx = e;
+		CHECK_EQ(jenc_i64(e, 7), 0);
+		flushes = 0;
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(flushes, 1);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+		jenc_release(e);
+	}
+	TEST("jenc_in_bom and jenc_in_line over a pipe, in pieces") {
+		const char *pieces[] = { "\xef", "\xbb", "\xbf" "a", "b\nc", NULL };
+		struct writer w = { 0, pieces, 5 };
+
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(jenc_in_bom(&in), 1);
+		CHECK_EQ(in.off, 3);
+		CHECK_EQ(in.lstart, 3);
+		jenc_in_line(&in, 0, 0);
+		CHECK(in.len >= 3 && memcmp(in.p, "ab\n", 3) == 0);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+	TEST("jenc_in_line: at most JENC_IN_AFTER bytes past the spot") {
+		static char big[4096];
+		const char *pieces[] = { big, NULL };
+		struct writer w = { 0, pieces, 0 };
+
+		memset(big, 'a', sizeof(big) - 1);
+		CHECK_EQ(pipe(pfd), 0);
+		w.fd = pfd[1];
+		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 16, 8192), 0);
+		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		jenc_in_line(&in, 0, 1);
+		CHECK(in.len >= JENC_IN_AFTER);
+		CHECK(in.len < sizeof(big) - 1);
+		CHECK_EQ(in.eof, 0);
+		pthread_join(th, NULL);
+		jenc_in_close(&in);
+		close(pfd[0]);
+	}
+}
+
+/* The readers on a closed standard input: a read error, EBADF. */
+static void
+test_closed_stdin(void)
+{
+	int saved = dup(STDIN_FILENO);
+	jenc_err err;
+
+	TEST("jenc_json_copy_fd and jenc_csv_copy_fd on a closed fd 0") {
+		CHECK(saved >= 0);
+		close(STDIN_FILENO);
+		CHECK_EQ(jenc_json_copy_fd(STDIN_FILENO, NULL, NULL, &err),
+		    JENC_E_IO);
+		CHECK_EQ(err.sys_errno, EBADF);
+		CHECK_EQ(err.line, 0);
+		CHECK_EQ(err.excerpt[0], '\0');
+		CHECK_EQ(jenc_csv_copy_fd(STDIN_FILENO, NULL, NULL, &err),
+		    JENC_E_IO);
+		CHECK_EQ(err.sys_errno, EBADF);
+		CHECK_EQ(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+		close(saved);
+	}
+}
+
+int
+main(void)
+{
+	test_mem();
+	test_fd();
+	test_closed_stdin();
+	return harness_done();
+}
