@@ -129,4 +129,52 @@ void jenc_err_setf(jenc_err *err, int code, const char *fmt, ...)
 void jenc_err_excerpt(jenc_err *err, const char *line, size_t n, size_t spot,
     int cr_ends_line);
 
+/* ---- colors, sorted keys (color.c, sort.c, enc.c) ---- */
+/* The escapes an encoder writes with JENC_COLOR: ESC [ sgr m for each
+ * jenc_colors entry, then ESC [ 0 m (JENC_PAL_RESET). */
+#define JENC_PAL_RESET JENC_COLOR_N
+typedef struct jenc_pal {
+	char esc[JENC_COLOR_N + 1][JENC_COLOR_MAX + 4];
+	unsigned char len[JENC_COLOR_N + 1];
+} jenc_pal;
+/* Fill p from c (NULL: the defaults). */
+void jenc_pal_init(jenc_pal *p, const jenc_colors *c);
+
+/*
+ * JENC_SORT_KEYS (sort.c): while an object is open its members are
+ * written to a side buffer, another segment list of the encoder, and
+ * are put in order as each object ends.  enc.c calls the three hooks;
+ * sort.c reaches the encoder's output through the jenc_out_* calls.
+ */
+struct jenc_seg;
+struct jenc_sort;
+/* After a '{' is written. */
+int jenc_sort_open(jenc_enc *e, struct jenc_sort **sp);
+/* Before a member's ',', whatever its place: key k[0..n), raw as for
+ * jenc_raw_key. */
+int jenc_sort_key(jenc_enc *e, struct jenc_sort *s, const char *k, size_t n,
+    int raw);
+/* Before the object's closing bytes: puts its members in order, strips
+ * the ',' of the new first one; *members gets their count.  When the
+ * outermost object closes, its members are written to the main output. */
+int jenc_sort_close(jenc_enc *e, struct jenc_sort *s, size_t *members);
+/* Forget every open object (jenc_discard, jenc_reset, jenc_release):
+ * back to the main output, the side buffer emptied. */
+void jenc_sort_drop(jenc_enc *e, struct jenc_sort *s);
+void jenc_sort_free(struct jenc_sort *s);
+
+/* Make the side buffer (on) or the main output (off) the one written. */
+void jenc_out_side(jenc_enc *e, int on);
+/* The written list's first segment, last segment and cursor (the last
+ * one's len is synced); head and tail are NULL while it is empty. */
+void jenc_out_at(jenc_enc *e, struct jenc_seg **head, struct jenc_seg **tail,
+    char **p);
+/* Append bytes to the written list. */
+int jenc_out_put(jenc_enc *e, const char *s, size_t n);
+/* Empty the side buffer (not being written): keep its first segment, give
+ * the others back. */
+void jenc_out_side_clear(jenc_enc *e);
+/* Fail e with code (sticky), as the encoder's own calls do. */
+int jenc_out_fail(jenc_enc *e, int code);
+
 #endif
