@@ -340,6 +340,7 @@ color_setup(struct config *c)
 	const char *no = getenv("NO_COLOR");
 	jenc_err err;
 
+	jenc_colors_default(&c->colors);
 	if (c->color == COLOR_NEVER || c->validate)
 		return;
 	if (c->color == COLOR_AUTO && (!isatty(STDOUT_FILENO) ||
@@ -366,7 +367,6 @@ out_opts(const struct config *c, jenc_opts *o)
 		o->flags |= JENC_TAB;
 	else
 		o->indent = c->indent;
-	o->colors = &c->colors;
 	if (c->slurp)
 		o->flags |= JENC_SLURP | JENC_HOLD;
 }
@@ -392,6 +392,18 @@ write_failed(int err)
 	}
 	fprintf(stderr, "jenc: write error: %s\n", strerror(err));
 	exit(EXIT_IO);
+}
+
+/* An encoder writing to standard output with o and the colors. */
+static jenc_enc *
+new_out(const struct config *c, const jenc_opts *o)
+{
+	jenc_enc *e = jenc_get_fd(STDOUT_FILENO, o);
+
+	if (e == NULL)
+		write_failed(ENOMEM);
+	jenc_set_colors(e, &c->colors);
+	return e;
 }
 
 static void
@@ -435,9 +447,8 @@ convert(const struct config *c, const char *path)
 	out_opts(c, &o);
 	if (from == FROM_JSON) {
 		o.flags |= JENC_HOLD;
-		if (!c->validate && e == NULL &&
-		    (e = jenc_get_fd(STDOUT_FILENO, &o)) == NULL)
-			write_failed(ENOMEM);
+		if (!c->validate && e == NULL)
+			e = new_out(c, &o);
 		rc = jenc_json_copy_fd(fd, e, &c->ropts, &err);
 	} else {
 		jenc_csv_opts co = c->copts;
@@ -447,9 +458,8 @@ convert(const struct config *c, const char *path)
 		/* --slurp: each record an element of the one array */
 		if (c->lines || c->slurp)
 			co.flags |= JENC_CSV_LINES;
-		if (!c->validate && e == NULL &&
-		    (e = jenc_get_fd(STDOUT_FILENO, &o)) == NULL)
-			write_failed(ENOMEM);
+		if (!c->validate && e == NULL)
+			e = new_out(c, &o);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
 	/* Everything before a bad value is out before the error is told. */
@@ -480,8 +490,7 @@ main(int argc, char **argv)
 		jenc_opts o;
 
 		out_opts(&c, &o);
-		if ((c.all = jenc_get_fd(STDOUT_FILENO, &o)) == NULL)
-			write_failed(ENOMEM);
+		c.all = new_out(&c, &o);
 	}
 	if (optind == argc) {
 		status = convert(&c, "-");

@@ -539,7 +539,7 @@ enc_get(int kind, const jenc_opts *o)
 		e->x |= X_COLOR;
 		/* colors before a value, and before a slurp's '[' */
 		e->xroom = 3 * (JENC_COLOR_MAX + 4);
-		jenc_pal_init(&e->pal, o->colors);
+		jenc_pal_init(&e->pal, NULL);
 	}
 	if (flags & JENC_SORT_KEYS)
 		e->x |= X_SORT;
@@ -1159,6 +1159,12 @@ jenc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p)
 	*head = e->head;
 	*tail = e->tail;
 	*p = e->p;
+}
+
+void
+jenc_set_colors(jenc_enc *e, const jenc_colors *c)
+{
+	jenc_pal_init(&e->pal, c);
 }
 
 int

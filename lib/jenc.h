@@ -91,8 +91,6 @@ typedef struct jenc_opts {
 	unsigned flags;	  /* JENC_* bits above, 0 = plain compact */
 	size_t hold_max;  /* with JENC_HOLD: bytes of one incomplete value
 			     held before it streams; 0 = 1 MiB */
-	const struct jenc_colors *colors; /* with JENC_COLOR: the colors,
-			     copied by jenc_get_*(); NULL = jq 1.7.1's */
 } jenc_opts;
 
 /* ---- shaping the output: colors, sorted keys, streams ---------------- */
@@ -105,7 +103,8 @@ typedef struct jenc_opts {
  * places them: a value is ESC[<color>m, its text, ESC[0m; the brackets,
  * commas and colons of a container are in the container's color; a key
  * is ESC[0m ESC[<key color>m "key" ESC[0m, its colon ESC[<object color>m
- * ':' ESC[0m.  Colors come from opts->colors (see jenc_colors_parse).
+ * ':' ESC[0m.  The colors are jq 1.7.1's unless jenc_set_colors() says
+ * otherwise.
  *
  * JENC_SORT_KEYS: the members of every object, nested ones too, in the
  * order of their keys' code points, compared after unescaping (the key
@@ -147,38 +146,6 @@ typedef struct jenc_opts {
 #define JENC_SLURP 0x200
 #define JENC_SEQ 0x400
 #define JENC_FLUSH_EACH 0x800
-
-/* The eight colors, in JQ_COLORS' order. */
-enum {
-	JENC_COLOR_NULL, JENC_COLOR_FALSE, JENC_COLOR_TRUE, JENC_COLOR_NUMBER,
-	JENC_COLOR_STRING, JENC_COLOR_ARRAY, JENC_COLOR_OBJECT, JENC_COLOR_KEY,
-	JENC_COLOR_N
-};
-#define JENC_COLOR_MAX 16	/* bytes of one color's SGR parameters */
-
-/* SGR parameters of each color, as in ESC [ sgr m: digits and ';',
- * NUL-terminated; "" is ESC[m, no color. */
-typedef struct jenc_colors {
-	char sgr[JENC_COLOR_N][JENC_COLOR_MAX + 1];
-} jenc_colors;
-
-/* jenc_colors_default - jq 1.7.1's colors:
- * 0;90 0;39 0;39 0;39 0;32 1;39 1;39 1;34. */
-void jenc_colors_default(jenc_colors *c);
-
-/*
- * jenc_colors_parse - colors from spec in JQ_COLORS' syntax: up to eight
- * colon-separated fields, null:false:true:numbers:strings:arrays:objects:
- * objectkeys; the colors of missing fields are the defaults, an empty
- * field means no color, a trailing ':' is ignored.  spec NULL or "" gives
- * the defaults.  Returns 0, or JENC_E_SYNTAX with c unchanged and err (if
- * not NULL) filled: offset and col of the bad field, msg such as "field 3
- * (true): '1;x' is not a color (digits and ';')", or "... is longer than
- * 16 bytes", or "field 9: more than 8 fields".
- */
-struct jenc_err;
-int jenc_colors_parse(jenc_colors *c, const char *spec,
-    struct jenc_err *err);
 
 /* ---- getting and releasing encoders -------------------------------- */
 
@@ -290,6 +257,45 @@ unsigned jenc_depth(const jenc_enc *e);
  * if part of it had already reached the sink (without JENC_HOLD, or with it
  * once the value grew past hold_max), else 0. */
 int jenc_discard(jenc_enc *e);
+
+/* ---- colors (JENC_COLOR) -------------------------------------------- */
+
+/* The eight colors, in JQ_COLORS' order. */
+enum {
+	JENC_COLOR_NULL, JENC_COLOR_FALSE, JENC_COLOR_TRUE, JENC_COLOR_NUMBER,
+	JENC_COLOR_STRING, JENC_COLOR_ARRAY, JENC_COLOR_OBJECT, JENC_COLOR_KEY,
+	JENC_COLOR_N
+};
+#define JENC_COLOR_MAX 16	/* bytes of one color's SGR parameters */
+
+/* SGR parameters of each color, as in ESC [ sgr m: digits and ';',
+ * NUL-terminated; "" is ESC[m, no color. */
+typedef struct jenc_colors {
+	char sgr[JENC_COLOR_N][JENC_COLOR_MAX + 1];
+} jenc_colors;
+
+/* jenc_colors_default - jq 1.7.1's colors:
+ * 0;90 0;39 0;39 0;39 0;32 1;39 1;39 1;34. */
+void jenc_colors_default(jenc_colors *c);
+
+/*
+ * jenc_colors_parse - colors from spec in JQ_COLORS' syntax: up to eight
+ * colon-separated fields, null:false:true:numbers:strings:arrays:objects:
+ * objectkeys; the colors of missing fields are the defaults, an empty
+ * field means no color, a trailing ':' is ignored.  spec NULL or "" gives
+ * the defaults.  Returns 0, or JENC_E_SYNTAX with c unchanged and err (if
+ * not NULL) filled: offset and col of the bad field, msg such as "field 3
+ * (true): '1;x' is not a color (digits and ';')", or "... is longer than
+ * 16 bytes", or "field 9: more than 8 fields".
+ */
+struct jenc_err;
+int jenc_colors_parse(jenc_colors *c, const char *spec,
+    struct jenc_err *err);
+
+/* jenc_set_colors - the colors e writes with JENC_COLOR from its next
+ * token on (c is copied; NULL = the defaults).  No effect without
+ * JENC_COLOR. */
+void jenc_set_colors(jenc_enc *e, const jenc_colors *c);
 
 /* ---- pools ------------------------------------------------------------ */
 

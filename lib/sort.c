@@ -359,7 +359,7 @@ jenc_sort_key(jenc_enc *e, struct jenc_sort *s, const char *k, size_t n,
 	if (sort_cut(e, s) != 0)
 		return jenc_error(e);
 	if (RESERVE(s, m, cap_m, s->nm + 1) != 0 ||
-	    RESERVE(s, keys, cap_keys, s->nkeys + n) != 0)
+	    RESERVE(s, keys, cap_keys, s->nkeys + n + 1) != 0)
 		return jenc_out_fail(e, JENC_E_NOMEM);
 	m = &s->m[s->nm++];
 	m->key = s->nkeys;

@@ -25,11 +25,13 @@
 static jenc_enc *
 mem(unsigned indent, unsigned flags, const jenc_colors *c)
 {
-	jenc_opts o = { indent, flags | JENC_COLOR, 0, c };
+	jenc_opts o = { indent, flags | JENC_COLOR, 0 };
 	jenc_enc *e = jenc_get_mem(&o);
 
 	if (e == NULL)
 		abort();
+	if (c != NULL)
+		jenc_set_colors(e, c);
 	return e;
 }
 
@@ -141,7 +143,7 @@ main(void)
 		jenc_release(e);
 	}
 
-	TEST("colors come from jenc_opts: a palette from JQ_COLORS' syntax") {
+	TEST("jenc_set_colors: a palette from JQ_COLORS' syntax") {
 		jenc_colors c;
 		jenc_enc *e;
 
@@ -160,12 +162,31 @@ main(void)
 		    "\033[2;3m:\033[0m\033[7m[\033[mtrue\033[0m\033[7m,\033[4m3"
 		    "\033[0m\033[7m\033[7m]\033[0m\033[2;3m\033[2;3m}\033[0m\n");
 		jenc_release(e);
-		/* the palette was copied */
+		/* the palette was copied; a pooled encoder has the defaults
+		 * again; NULL is the defaults */
+		e = mem(0, 0, &c);
 		memset(&c, 0, sizeof(c));
+		jenc_null(e);
+		CHECK_TAKE(e, "\033[1;31mnull\033[0m\n");
+		jenc_set_colors(e, NULL);
+		jenc_null(e);
+		CHECK_TAKE(e, N "null" R "\n");
+		jenc_release(e);
 		e = mem(0, 0, NULL);
 		jenc_null(e);
 		CHECK_TAKE(e, N "null" R "\n");
 		jenc_release(e);
+		/* no effect without JENC_COLOR */
+		{
+			jenc_opts po = { 0, 0, 0 };
+			jenc_enc *p = jenc_get_mem(&po);
+
+			jenc_colors_default(&c);
+			jenc_set_colors(p, &c);
+			jenc_null(p);
+			CHECK_TAKE(p, "null\n");
+			jenc_release(p);
+		}
 	}
 
 	TEST("jenc_colors_default is jq 1.7.1's palette") {

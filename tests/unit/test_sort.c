@@ -14,7 +14,7 @@
 static jenc_enc *
 mem(unsigned indent, unsigned flags)
 {
-	jenc_opts o = { indent, flags | JENC_SORT_KEYS, 0, NULL };
+	jenc_opts o = { indent, flags | JENC_SORT_KEYS, 0 };
 	jenc_enc *e = jenc_get_mem(&o);
 
 	if (e == NULL)
@@ -198,6 +198,8 @@ main(void)
 		CHECK_SORTED("[{\"b\":1,\"a\":2},3,{\"d\":{}}]", 0, 0,
 		    "[{\"a\":2,\"b\":1},3,{\"d\":{}}]\n");
 		CHECK_SORTED("{}", 2, 0, "{}\n");
+		/* an empty key first, before the keys have any storage */
+		CHECK_SORTED("{\"\":1}", 0, 0, "{\"\":1}\n");
 		CHECK_SORTED("{\"a\":{}}", 2, 0, "{\n  \"a\": {}\n}\n");
 		CHECK_SORTED("{\"only\":true}", 0, 0, "{\"only\":true}\n");
 	}
@@ -281,7 +283,7 @@ main(void)
 		CHECK(out != NULL);
 		/* as long as the same object unsorted */
 		{
-			jenc_opts po = { 0, 0, 0, NULL };
+			jenc_opts po = { 0, 0, 0 };
 			jenc_enc *p = jenc_get_mem(&po);
 
 			jenc_obj_begin(p);
@@ -331,7 +333,7 @@ main(void)
 
 	TEST("jenc_flush inside a sorted object writes what is before it") {
 		struct coll c = { .len = 0 };
-		jenc_opts o = { 0, JENC_SORT_KEYS, 0, NULL };
+		jenc_opts o = { 0, JENC_SORT_KEYS, 0 };
 		jenc_enc *e = jenc_get_sink(coll_sink, &c, &o);
 
 		jenc_i64(e, 1);
@@ -346,7 +348,7 @@ main(void)
 	}
 
 	TEST("jenc_discard drops a sorted object; the encoder goes on") {
-		jenc_opts o = { 0, JENC_SORT_KEYS | JENC_HOLD, 0, NULL };
+		jenc_opts o = { 0, JENC_SORT_KEYS | JENC_HOLD, 0 };
 		struct coll c = { .len = 0 };
 		jenc_enc *e = jenc_get_sink(coll_sink, &c, &o);
 

@@ -12,7 +12,7 @@
 static jenc_enc *
 mem(unsigned indent, unsigned flags)
 {
-	jenc_opts o = { indent, flags, 0, NULL };
+	jenc_opts o = { indent, flags, 0 };
 	jenc_enc *e = jenc_get_mem(&o);
 
 	if (e == NULL)
@@ -75,7 +75,7 @@ coll_sink(void *ctx, const char *buf, size_t len)
 static jenc_enc *
 sink(struct coll *c, unsigned indent, unsigned flags)
 {
-	jenc_opts o = { indent, flags, 0, NULL };
+	jenc_opts o = { indent, flags, 0 };
 	jenc_enc *e;
 
 	memset(c, 0, sizeof(*c));
