@@ -904,7 +904,7 @@ end_x(jenc_enc *e, char c, int first)
 	if (c == '}' && (e->x & X_SORT)) {
 		size_t n;
 
-		if (jenc_sort_close(e, e->sort, &n) != 0)
+		if (jenc_sort_close(e, e->sort, e->tail, e->p, &n) != 0)
 			return e->err;
 		e->st = n > 0 ? ST_OBJ_NEXT : ST_OBJ_FIRST;
 	}
@@ -1705,9 +1705,17 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
-	if (e->x == 0 && str_fits(e, len, sep_max(e))) {
-		char *o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc,
-		    !raw);
+	if (!(e->x & X_COLOR) && str_fits(e, len, sep_max(e))) {
+		char *o;
+
+		/* sorted: every member has its ',' (see below) */
+		if (e->x & X_SORT) {
+			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
+			    raw) != 0)
+				return e->err;
+			e->st = ST_OBJ_NEXT;
+		}
+		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw);
 
 		if (o == NULL)
 			return fail(e, JENC_E_UTF8);
@@ -1719,7 +1727,8 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
-	if ((e->x & X_SORT) && jenc_sort_key(e, e->sort, s, len, raw) != 0)
+	if ((e->x & X_SORT) &&
+	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
 		return e->err;
 	if (e->st == ST_OBJ_NEXT || (e->x & X_SORT)) {
 		if (need(e, 1) != 0)

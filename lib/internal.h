@@ -150,14 +150,16 @@ struct jenc_seg;
 struct jenc_sort;
 /* After a '{' is written. */
 int jenc_sort_open(jenc_enc *e, struct jenc_sort **sp);
-/* Before a member's ',', whatever its place: key k[0..n), raw as for
- * jenc_raw_key. */
-int jenc_sort_key(jenc_enc *e, struct jenc_sort *s, const char *k, size_t n,
-    int raw);
-/* Before the object's closing bytes: puts its members in order, strips
- * the ',' of the new first one; *members gets their count.  When the
- * outermost object closes, its members are written to the main output. */
-int jenc_sort_close(jenc_enc *e, struct jenc_sort *s, size_t *members);
+/* Before a member's ',', whatever its place, with the encoder's cursor
+ * at p in its last segment tail: key k[0..n), raw as for jenc_raw_key. */
+int jenc_sort_key(jenc_enc *e, struct jenc_sort *s, struct jenc_seg *tail,
+    char *p, const char *k, size_t n, int raw);
+/* Before the object's closing bytes (cursor as above): puts its members
+ * in order, strips the ',' of the new first one; *members gets their
+ * count.  When the outermost object closes, its members are written to
+ * the main output. */
+int jenc_sort_close(jenc_enc *e, struct jenc_sort *s, struct jenc_seg *tail,
+    char *p, size_t *members);
 /* Forget every open object (jenc_discard, jenc_reset, jenc_release):
  * back to the main output, the side buffer emptied. */
 void jenc_sort_drop(jenc_enc *e, struct jenc_sort *s);

@@ -20,7 +20,9 @@
  * Memory, for the outermost open object: its output bytes in the side
  * buffer; one piece (16 bytes) for each of its members and each object
  * inside it, and one more for each segment boundary; a member record (24
- * bytes) and the unescaped key for each member of the objects still open.
+ * bytes) and the unescaped key for each member of the objects still open
+ * (the 32 bytes of a member record include an 8-byte prefix of the key,
+ * which settles most comparisons).
  */
 #include <string.h>
 
@@ -33,6 +35,7 @@ struct piece {
 };
 
 struct member {
+	uint64_t pre;		/* the key's first 8 bytes, big-endian */
 	size_t key, klen;	/* its unescaped key: keys[key..key+klen) */
 	size_t piece;		/* its first piece */
 };
@@ -79,8 +82,8 @@ sort_reserve(void **a, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
-#define RESERVE(s, arr, cap, n) \
-	sort_reserve((void **)&(s)->arr, &(s)->cap, (n), sizeof(*(s)->arr))
+#define RESERVE(s, arr, cap, n) ((n) <= (s)->cap ? 0 : \
+	sort_reserve((void **)&(s)->arr, &(s)->cap, (n), sizeof(*(s)->arr)))
 
 static void
 sort_free_arr(void **a, size_t *cap, size_t sz, size_t keep)
@@ -106,28 +109,47 @@ sort_trim(struct jenc_sort *s, size_t keep)
 	FREE_ARR(s, tmp, cap_tmp, keep);
 }
 
-/* End the piece being written at the cursor, as one piece per segment. */
-static int
-sort_cut(jenc_enc *e, struct jenc_sort *s)
+static inline int
+sort_piece(jenc_enc *e, struct jenc_sort *s, const char *from, size_t n)
 {
-	jenc_seg *head, *tail, *seg;
-	char *p, *from;
+	if (RESERVE(s, pc, cap_pc, s->npc + 1) != 0)
+		return jenc_out_fail(e, JENC_E_NOMEM);
+	s->pc[s->npc].p = from;
+	s->pc[s->npc].n = n;
+	s->npc++;
+	return 0;
+}
 
-	jenc_out_at(e, &head, &tail, &p);
+/* End the piece being written at the cursor p in tail, as one piece per
+ * segment. */
+static int
+sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
+{
+	jenc_seg *head, *t, *seg;
+	char *from, *q;
+
 	if (tail == NULL)
 		return 0;
-	seg = s->at != NULL ? s->at_seg : head;
-	from = s->at != NULL ? s->at : JENC_SEG_DATA(head);
+	if (s->at != NULL && s->at_seg == tail) {	/* the usual case */
+		if (p > s->at && sort_piece(e, s, s->at,
+		    (size_t)(p - s->at)) != 0)
+			return jenc_error(e);
+		s->at = p;
+		return 0;
+	}
+	if (s->at == NULL) {	/* the first piece: the side buffer's start */
+		jenc_out_at(e, &head, &t, &q);
+		seg = head;
+		from = JENC_SEG_DATA(head);
+	} else {
+		seg = s->at_seg;
+		from = s->at;
+	}
 	for (;;) {
 		char *to = seg == tail ? p : JENC_SEG_DATA(seg) + seg->len;
 
-		if (to > from) {
-			if (RESERVE(s, pc, cap_pc, s->npc + 1) != 0)
-				return jenc_out_fail(e, JENC_E_NOMEM);
-			s->pc[s->npc].p = from;
-			s->pc[s->npc].n = (size_t)(to - from);
-			s->npc++;
-		}
+		if (to > from && sort_piece(e, s, from, (size_t)(to - from)) != 0)
+			return jenc_error(e);
 		if (seg == tail)
 			break;
 		seg = seg->next;
@@ -245,8 +267,12 @@ sort_cmp(const struct jenc_sort *s, const struct member *a,
     const struct member *b)
 {
 	size_t n = a->klen < b->klen ? a->klen : b->klen;
-	int c = n ? memcmp(s->keys + a->key, s->keys + b->key, n) : 0;
+	int c;
 
+	if (a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	c = n > 8 ? memcmp(s->keys + a->key + 8, s->keys + b->key + 8, n - 8) :
+	    0;
 	if (c != 0)
 		return c;
 	return (a->klen > b->klen) - (a->klen < b->klen);
@@ -351,12 +377,14 @@ jenc_sort_open(jenc_enc *e, struct jenc_sort **sp)
 }
 
 int
-jenc_sort_key(jenc_enc *e, struct jenc_sort *s, const char *k, size_t n,
-    int raw)
+jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
+    const char *k, size_t n, int raw)
 {
 	struct member *m;
+	const unsigned char *kb;
+	unsigned char pre[8];
 
-	if (sort_cut(e, s) != 0)
+	if (sort_cut(e, s, tail, p) != 0)
 		return jenc_error(e);
 	if (RESERVE(s, m, cap_m, s->nm + 1) != 0 ||
 	    RESERVE(s, keys, cap_keys, s->nkeys + n + 1) != 0)
@@ -371,17 +399,25 @@ jenc_sort_key(jenc_enc *e, struct jenc_sort *s, const char *k, size_t n,
 			memcpy(s->keys + s->nkeys, k, n);
 		m->klen = n;
 	}
+	kb = (const unsigned char *)s->keys + m->key;
+	memset(pre, 0, sizeof(pre));
+	memcpy(pre, kb, m->klen < 8 ? m->klen : 8);
+	memcpy(&m->pre, pre, 8);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+	m->pre = __builtin_bswap64(m->pre);
+#endif
 	s->nkeys += m->klen;
 	return 0;
 }
 
 int
-jenc_sort_close(jenc_enc *e, struct jenc_sort *s, size_t *members)
+jenc_sort_close(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
+    size_t *members)
 {
 	size_t f = s->open[s->nopen - 1], k = s->nm - f, i;
 	int rc = 0;
 
-	if (sort_cut(e, s) != 0)
+	if (sort_cut(e, s, tail, p) != 0)
 		return jenc_error(e);
 	*members = k;
 	if (k > 1 && sort_object(e, s, f, k) != 0)
@@ -397,11 +433,18 @@ jenc_sort_close(jenc_enc *e, struct jenc_sort *s, size_t *members)
 	s->nm = f;
 	if (--s->nopen > 0)
 		return 0;
-	/* The outermost object: its members go out. */
+	/* The outermost object: its members go out, runs of pieces that
+	 * follow each other in the side buffer (in order already) at once. */
 	jenc_out_side(e, 0);
-	for (i = 0; i < s->npc && rc == 0; i++)
-		if (s->pc[i].n > 0)
-			rc = jenc_out_put(e, s->pc[i].p, s->pc[i].n);
+	for (i = 0; i < s->npc && rc == 0; i++) {
+		const char *q = s->pc[i].p;
+		size_t n = s->pc[i].n;
+
+		while (i + 1 < s->npc && s->pc[i + 1].p == q + n)
+			n += s->pc[++i].n;
+		if (n > 0)
+			rc = jenc_out_put(e, q, n);
+	}
 	s->npc = 0;
 	s->at = NULL;
 	jenc_out_side_clear(e);
