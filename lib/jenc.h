@@ -107,12 +107,13 @@ typedef struct jenc_opts {
  * otherwise.
  *
  * JENC_SORT_KEYS: the members of every object, nested ones too, in the
- * order of their keys' code points, compared after unescaping (the key
- * "\u00e9" is the key "e-acute"); members with equal keys keep their
- * order (a stable sort), duplicates are kept.  The members of the
- * outermost open object are held apart until it ends: memory grows with
- * the largest object written (its output bytes plus about 40 bytes per
- * member), not with the whole output.  While such an object is open,
+ * order of their keys' code points, compared after unescaping (a raw key
+ * "\u00e9" and the key U+00E9 in UTF-8 are equal); members with equal
+ * keys keep their order (a stable sort), duplicates are kept.  The
+ * members of the outermost open object are held apart until it ends:
+ * memory grows with the largest object written (at most its output bytes
+ * plus 80 bytes and the decoded key per member, nested ones included),
+ * not with the whole output.  While such an object is open,
  * jenc_len(), jenc_take() and jenc_segments() see only the output before
  * it, and jenc_flush() writes only that.
  *

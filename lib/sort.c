@@ -19,10 +19,11 @@
  *
  * Memory, for the outermost open object: its output bytes in the side
  * buffer; one piece (16 bytes) for each of its members and each object
- * inside it, and one more for each segment boundary; a member record (24
- * bytes) and the unescaped key for each member of the objects still open
- * (the 32 bytes of a member record include an 8-byte prefix of the key,
- * which settles most comparisons).
+ * inside it, and one more for each segment boundary; a member record (32
+ * bytes, an 8-byte prefix of the key included, which settles most
+ * comparisons) and the unescaped key for each member of the objects still
+ * open; while an object is sorted, two indices and a piece (32 bytes) per
+ * member of it.  So at most 80 bytes and the key per member.
  */
 #include <string.h>
 
