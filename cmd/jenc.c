@@ -503,9 +503,11 @@ main(int argc, char **argv)
 		}
 	}
 	/* --slurp: the array closes after the last input, whatever came */
-	if (c.all != NULL && (jenc_arr_end(c.all) != 0 ||
-	    jenc_release(c.all) != 0))
-		write_failed(jenc_errno(c.all) ? jenc_errno(c.all) : EIO);
+	if (c.all != NULL) {
+		if (jenc_arr_end(c.all) != 0 || jenc_flush(c.all) != 0)
+			write_failed(jenc_errno(c.all) ? jenc_errno(c.all) : EIO);
+		(void)jenc_release(c.all);
+	}
 	free(c.names);
 	return status;
 }

@@ -151,6 +151,19 @@ for x in json.load(open("big.json")):
 	expect_err $'jenc: missing.json: No such file or directory\n'
 }
 
+@test "--slurp into a full disk: exit 3, one line, also for []" {
+	printf '1\n2\n' >in
+	: >empty
+	local f
+	for f in in empty; do
+		JCMD="jenc -s $f >/dev/full"
+		status=0
+		"$JENC" -s "$f" >/dev/full 2>err || status=$?
+		expect_status 3
+		expect_err $'jenc: write error: No space left on device\n'
+	done
+}
+
 @test "--slurp --split: the elements of the split arrays in one array" {
 	printf '[1, 2]\n[]\n3\n[[4]]\n' >in
 	jrun -s --split -c in
