@@ -305,7 +305,7 @@ main(void)
 		CHECK(out != NULL && memcmp(out, "{\"k00000\":2999,", 15) == 0);
 		CHECK(out != NULL && memcmp(out + n - 12, "\"k02999\":0}\n", 12) ==
 		    0);
-		for (i = 1; out != NULL && i < n; i++)
+		for (i = 1; out != NULL && i + 13 <= n; i++)
 			if (out[i] == '"' && out[i - 1] == ',' &&
 			    memcmp(out + i + 1, "k01499\":\"xxx", 12) == 0)
 				ok = 2;
