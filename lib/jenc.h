@@ -104,7 +104,7 @@ typedef struct jenc_opts {
  * commas and colons of a container are in the container's color; a key
  * is ESC[0m ESC[<key color>m "key" ESC[0m, its colon ESC[<object color>m
  * ':' ESC[0m.  The colors are jq 1.7.1's unless jenc_set_colors() says
- * otherwise.
+ * otherwise.  The output is for terminals, no longer JSON.
  *
  * JENC_SORT_KEYS: the members of every object, nested ones too, in the
  * order of their keys' code points, compared after unescaping (a raw key
@@ -122,7 +122,8 @@ typedef struct jenc_opts {
  * point with JENC_HOLD, flush with JENC_FLUSH_EACH); jenc_arr_end()
  * ends the array, writing nothing.  Arrays inside it, and other
  * top-level values, are written as they are.  jenc_depth() counts the
- * split array.
+ * split array, jenc_discard() leaves it, jenc_release() with it open
+ * returns JENC_E_INCOMPLETE.
  *
  * JENC_SLURP: the top-level values are the elements of one array.  The
  * first one writes its '['; jenc_arr_end() at top level closes the array
@@ -140,6 +141,9 @@ typedef struct jenc_opts {
  * JENC_FLUSH_EACH: for fd and sink encoders, jenc_flush() after each
  * top-level value (each JENC_SPLIT element, each JENC_SLURP element):
  * one write per value, for output read as it comes.
+ *
+ * With JENC_COLOR, JENC_SORT_KEYS or JENC_SPLIT the readers make one call
+ * per token, not their faster copy of whole values (see json.c).
  */
 #define JENC_COLOR 0x40
 #define JENC_SORT_KEYS 0x80
