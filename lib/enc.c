@@ -895,6 +895,22 @@ jenc_frag_end(jenc_enc *e)
 	return value_done(e);
 }
 
+/* ---- text passed through (internal.h) ----------------------------------- */
+
+int
+jenc_passthru(jenc_enc *e, const char *s, size_t n)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP || e->depth > 0)
+		return fail(e, JENC_E_STATE);
+	if (put(e, s, n) != 0)
+		return e->err;
+	e->committed = held(e);	/* complete, as a value is */
+	e->cut = 0;
+	return 0;
+}
+
 /* ---- strings -------------------------------------------------------------- */
 
 /*

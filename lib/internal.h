@@ -110,6 +110,11 @@ int jenc_frag_begin(jenc_enc *e);
 int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
+/* ---- text passed through (enc.c), for the JSON reader ---- */
+/* Write s[0..n) verbatim at top level (no newline added), committed as a
+ * complete value is under JENC_HOLD.  JENC_E_STATE inside a value. */
+int jenc_passthru(jenc_enc *e, const char *s, size_t n);
+
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
 /*
