@@ -150,8 +150,10 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	if (r->e != NULL) {
 		(void)jenc_flush(r->e);
 		cut = jenc_discard(r->e);
-		/* what was written of it ends its line, as a value would */
-		if (cut)
+		/* what was written of bad input ends its line, as a value
+		 * would, so that what follows is not glued to it (a read
+		 * or allocation failure ends the output there) */
+		if (cut && (code == JENC_E_SYNTAX || code == JENC_E_DEPTH))
 			(void)jenc_passthru(r->e, "\n", 1);
 	}
 	return jenc_err_set(r->err, code, sys_errno, cut,
@@ -1178,10 +1180,10 @@ line_start(const struct rd *r, size_t i)
 }
 
 /*
- * With JENC_READ_PASS, inside a value: of the n bytes the window could
- * drop, keep those from the start of the value's line, for as long as
- * they are at most PASS_MAX bytes; past that its text will not be passed
- * (lost).
+ * With JENC_READ_SKIP or PASS, inside a value: of the n bytes the window
+ * could drop, keep those from the start of the value's line (to pass it
+ * through, and to count its lines), for as long as they are at most
+ * PASS_MAX bytes; past that its text will not be passed (lost).
  */
 static size_t
 pass_keep(struct rd *r, size_t n)
@@ -1207,7 +1209,7 @@ next_window(struct rd *r, size_t pos)
 {
 	size_t n = jenc_in_keep(&r->in, pos);
 
-	if (r->policy == JENC_READ_PASS && r->depth > 0 && !r->lost)
+	if (r->policy != 0 && r->depth > 0 && !r->lost)
 		n = pass_keep(r, n);
 	if (slide(r, n) != 0)
 		return r->err->code;
@@ -1388,10 +1390,10 @@ recover(struct rd *r)
 	}
 	/* an error at the start of a line that starts a new value, or at
 	 * the RS after a truncated text: the bad text ends before it */
-	int before = spot > from && spot < r->in.len &&
-	    ((r->seq && (unsigned char)r->in.p[spot] == RS) ||
+	int before = spot > from && ((spot == r->in.len && r->in.eof) ||
+	    (spot < r->in.len && ((r->seq && (unsigned char)r->in.p[spot] == RS) ||
 	    (!r->seq && r->depth > 0 && r->in.p[spot - 1] == '\n' &&
-	    starts_value(r, spot)));
+	    starts_value(r, spot)))));
 	for (i = from; i < spot; i++)
 		lines += r->in.p[i] == '\n' && (i + 1 < spot || !before);
 	i = spot;
