@@ -328,9 +328,11 @@ typedef struct jenc_err {
  * including its line end.  While the bad value is still open at the end
  * of that line (an error inside a pretty-printed document), the lines
  * after it belong to the bad text too, up to the line where its brackets
- * close; a line whose first byte is '{' or '[' starts a new value and
- * ends the bad text before it (so does an error found in the first column
- * of such a line).  With JENC_READ_SEQ the bad text runs to the next RS
+ * close.  A line whose first byte is '{' or '[' starts a new value: the
+ * bad text ends before the first such line after the bad value's first
+ * one, even when the error is found further on (a line cut short takes
+ * the good lines after it into its value until the error shows; they
+ * are read again).  With JENC_READ_SEQ the bad text runs to the next RS
  * instead.  Reading resumes just after the bad text.
  *
  * PASS writes the bad text to e verbatim as top-level output (a newline

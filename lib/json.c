@@ -1388,17 +1388,32 @@ recover(struct rd *r)
 		if (r->vend >= r->in.off + from && r->vend <= r->in.off + spot)
 			from = (size_t)(r->vend - r->in.off);
 	}
-	/* an error at the start of a line that starts a new value, or at
-	 * the RS after a truncated text: the bad text ends before it */
-	int before = spot > from && ((spot == r->in.len && r->in.eof) ||
-	    (spot < r->in.len && ((r->seq && (unsigned char)r->in.p[spot] == RS) ||
-	    (!r->seq && r->depth > 0 && r->in.p[spot - 1] == '\n' &&
-	    starts_value(r, spot)))));
-	for (i = from; i < spot; i++)
-		lines += r->in.p[i] == '\n' && (i + 1 < spot || !before);
+	/*
+	 * A line after the bad value's first one that starts a new value
+	 * (a line cut short, then a good one that went into the bad value):
+	 * the bad text ends before the first such line, and reading resumes
+	 * there.  Likewise at the RS after a truncated text, and at the end
+	 * of the input.
+	 */
+	size_t q, stop = NO_POS;
+
+	if (!r->seq && r->depth > 0)
+		for (q = from + 1; q <= spot && q < r->in.len; q++)
+			if (r->in.p[q - 1] == '\n' && starts_value(r, q)) {
+				stop = q;
+				break;
+			}
+	if (stop == NO_POS && spot > from && ((spot == r->in.len && r->in.eof) ||
+	    (r->seq && (unsigned char)r->in.p[spot] == RS)))
+		stop = spot;
+	for (i = from; i < (stop != NO_POS ? stop : spot); i++)
+		lines += r->in.p[i] == '\n' &&
+		    (stop == NO_POS || i + 1 < stop);
 	i = spot;
-	if (before)
+	if (stop != NO_POS) {
+		i = stop;
 		goto done;
+	}
 	for (;;) {
 		if (i == r->in.len) {
 			if (r->in.eof)

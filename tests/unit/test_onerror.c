@@ -208,6 +208,23 @@ main(void)
 		done(&r);
 	}
 
+	TEST("JENC_READ_SKIP: a line cut short does not take the next ones") {
+		/* ["a", then ["b"] reads as ["a",["b"]: the error shows at
+		 * line 3, the bad text is line 1 */
+		run(&r, S("[\"a\",\n[\"b\"]\n[\"c\"]\n"), JENC_READ_SKIP, 0, 0,
+		    0);
+		CHECK_EQ(r.rc, 0);
+		CHECK_STR(r.out.p, r.out.len, "[\"b\"]\n[\"c\"]\n");
+		CHECK_EQ(r.seen.n, 1);
+		CHECK_EQ(r.seen.line[0], 3);
+		CHECK_EQ(r.seen.lines[0], 1);
+		done(&r);
+		run(&r, S("{\"a\":\n{\"b\":1}\n"), JENC_READ_PASS, 0, 0, 3);
+		CHECK_STR(r.out.p, r.out.len, "{\"a\":\n{\"b\":1}\n");
+		CHECK_EQ(r.seen.n, 1);
+		done(&r);
+	}
+
 	TEST("JENC_READ_PASS: junk after a value on its line, none lost") {
 		run(&r, S("[1] z\n"), JENC_READ_PASS, 0, 0, 0);
 		CHECK_EQ(r.rc, 0);
@@ -303,6 +320,7 @@ main(void)
 		    "truncated JSON text before RS");
 		CHECK_EQ(r.err.line, 2);
 		CHECK_EQ(r.err.col, 1);
+		done(&r);
 		run(&r, S("\x1e{\"a\":[1,\n\x1e" "2\n"),
 		    JENC_READ_SEQ | JENC_READ_SKIP, 0, 0, 0);
 		CHECK_EQ(r.rc, 0);
