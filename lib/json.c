@@ -1491,13 +1491,14 @@ done:
 		    err->cut ? " (not passed through)" :
 		    " (too long to pass through, dropped)");
 	}
-	jenc_in_drop(&r->in, i);
+	/* on at in.p[i]; the window slides as usual (dropping here would
+	 * move what is left of it for every bad line) */
 	r->depth = 0;
 	r->st = S_TOP;
-	r->cur = 0;
-	r->from = 0;
+	r->cur = i;
+	r->from = i;
 	r->lost = 0;
-	jp_restart(r, 0);
+	jp_restart(r, i);
 	return 0;
 }
 
@@ -1548,7 +1549,7 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 				*err = one;
 			if (o->on_error != NULL)
 				o->on_error(o->ctx, &one);
-			if (r->in.eof && r->in.len == 0)
+			if (r->in.eof && r->cur == r->in.len)
 				break;
 		}
 		/* a read or write error after bad input: that is the error */

@@ -323,8 +323,8 @@ jenc: in:2:2: truncated JSON text before RS, expected whitespace after a top-lev
   ?nul?null
    ^
 jenc: in:2:6: truncated JSON text before end of input, expected whitespace after a top-level literal
-  ...?null
-      ^
+  ?nul?null
+       ^
 jenc: 3 invalid lines skipped
 '
 	jrun -c --seq in
