@@ -1369,7 +1369,7 @@ recover(struct rd *r)
 	size_t spot, from, i;
 	int d = (int)r->depth, instr = 0, esc = 0, rc;
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
-	uint64_t lines = 1;
+	uint64_t lines = 1, resume_line = err->line;
 
 	spot = (size_t)(err->offset - r->in.off);
 	if (spot > r->in.len)
@@ -1411,6 +1411,8 @@ recover(struct rd *r)
 		    (stop == NO_POS || i + 1 < stop);
 	i = spot;
 	if (stop != NO_POS) {
+		for (i = stop; i < spot; i++)
+			resume_line -= r->in.p[i] == '\n';
 		i = stop;
 		goto done;
 	}
@@ -1457,6 +1459,7 @@ recover(struct rd *r)
 		}
 		if (c != '\n')
 			continue;
+		resume_line++;
 		instr = esc = 0;
 		if (d <= 0)
 			break;
@@ -1492,7 +1495,10 @@ done:
 		    " (too long to pass through, dropped)");
 	}
 	/* on at in.p[i]; the window slides as usual (dropping here would
-	 * move what is left of it for every bad line) */
+	 * move what is left of it for every bad line), and the next error's
+	 * line is counted from here */
+	if (!r->seq && i > 0 && i < r->in.len && r->in.p[i - 1] == '\n')
+		jenc_in_mark(&r->in, i, resume_line);
 	r->depth = 0;
 	r->st = S_TOP;
 	r->cur = i;
