@@ -904,7 +904,7 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0)
 		return fail(e, JENC_E_STATE);
-	if (put(e, s, n) != 0)
+	if (n > 0 && put(e, s, n) != 0)
 		return e->err;
 	e->committed = held(e);	/* complete, as a value is */
 	e->cut = 0;

@@ -1483,9 +1483,13 @@ done:
 	if (pass && i - from > PASS_MAX)
 		pass = 0;
 	if (pass) {
-		EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
-		if (i > from && r->in.p[i - 1] != '\n')
-			EMIT(jenc_passthru(r->e, "\n", 1));
+		/* (an empty bad text, as at the end of the input after a
+		 * byte order mark, has nothing to pass) */
+		if (i > from) {
+			EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
+			if (r->in.p[i - 1] != '\n')
+				EMIT(jenc_passthru(r->e, "\n", 1));
+		}
 		err->passed = 1;
 	} else if (r->policy == JENC_READ_PASS && r->e != NULL) {
 		size_t k = strlen(err->msg);
