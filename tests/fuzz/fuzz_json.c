@@ -171,7 +171,8 @@ count_bad(void *ctx, const jenc_err *err)
  * the plain read gives; under SKIP every output value is valid.
  */
 static void
-check_policy(const char *p, size_t n, unsigned pick, int prc)
+check_policy(const char *p, size_t n, unsigned pick, unsigned max_depth,
+    int prc)
 {
 	jenc_opts e0 = { 0, 0, 0 };
 	jenc_read_opts ro = { 0 };
@@ -181,6 +182,7 @@ check_policy(const char *p, size_t n, unsigned pick, int prc)
 
 	ro.flags = (pick & 1 ? JENC_READ_PASS : JENC_READ_SKIP) |
 	    (pick & 2 ? JENC_READ_SEQ : 0);
+	ro.max_depth = max_depth;	/* as the plain read's */
 	ro.on_error = count_bad;
 	ro.ctx = &bad;
 	rc = fz_json(p, n, &e0, &ro, &tmp, &err);
@@ -236,7 +238,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc = fz_json(p, n, &eo, &ro, &out, &err);
 	prc = fz_json(p, n, &e0, &rs, &plain, &perr);
-	check_policy(p, n, data[size - 1], prc);
+	check_policy(p, n, data[size - 1], rs.max_depth, prc);
 	if (ro.flags & JENC_READ_SINGLE)
 		check_single(rc, &err, prc);
 	else if (rc != prc)
