@@ -25,9 +25,10 @@
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
-	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK, OPT_ON_ERROR,
-	OPT_SEQ,
+	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
+	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ,
 };
+enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
 
 static const struct option longopts[] = {
@@ -38,6 +39,11 @@ static const struct option longopts[] = {
 	{ "lines", no_argument, NULL, 'l' },
 	{ "html-escape", no_argument, NULL, 'H' },
 	{ "ascii", no_argument, NULL, 'a' },
+	{ "sort-keys", no_argument, NULL, 'S' },
+	{ "slurp", no_argument, NULL, 's' },
+	{ "split", no_argument, NULL, OPT_SPLIT },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "unbuffered", no_argument, NULL, 'u' },
 	{ "single", no_argument, NULL, OPT_SINGLE },
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
@@ -56,7 +62,7 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char optstring[] = ":f:clHad:to:wqhV";
+static const char optstring[] = ":f:clHaSsCMud:to:wqhV";
 
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
@@ -70,10 +76,20 @@ static const char usage_text[] =
 "  -c, --compact         no whitespace\n"
 "      --indent=N        indent N spaces per level, 1 to 16 (default 2)\n"
 "      --tab             indent with one tab per level\n"
-"  -l, --lines           one compact value per line; CSV/TSV records each on\n"
-"                        their own line instead of one array\n"
+"  -l, --lines           one compact value per line, whatever -c, --indent or\n"
+"                        --tab say; CSV/TSV records each on their own line\n"
+"                        instead of one array\n"
 "  -H, --html-escape     escape < > & U+2028 U+2029 in strings as \\uXXXX\n"
 "  -a, --ascii           escape every non-ASCII character as \\uXXXX\n"
+"  -S, --sort-keys       members of every object in the order of their keys\n"
+"  -s, --slurp           every value (every CSV/TSV record) of all inputs\n"
+"                        into one array\n"
+"      --split           each element of a top-level array as its own value\n"
+"  -C, -M                color always, never (--color=always, --color=never)\n"
+"      --color=WHEN      auto (default: if standard output is a terminal and\n"
+"                        NO_COLOR is not set), always or never; the colors\n"
+"                        come from JENC_COLORS, as JQ_COLORS for jq\n"
+"  -u, --unbuffered      write each value out as soon as it is complete\n"
 "JSON input:\n"
 "      --single          each input must hold exactly one JSON value\n"
 "      --validate        check the input only, write nothing\n"
@@ -117,6 +133,10 @@ struct config {
 	const char *output;	/* -o FILE, or NULL */
 	int write, check;	/* -w, --check */
 	struct output *out;	/* with -o, -w or --check */
+	int color, slurp;
+	unsigned eflags;	/* JENC_SORT_KEYS, JENC_SPLIT, ... */
+	jenc_colors colors;
+	jenc_enc *all;		/* --slurp: the one encoder of all inputs */
 	jenc_read_opts ropts;
 	jenc_csv_opts copts;
 	char **names;
@@ -291,27 +311,56 @@ parse_args(struct config *c, int argc, char **argv)
 				usage_error("--from: '%s' is not json, csv or tsv",
 				    optarg);
 			break;
+		/* The last of -c, --indent and --tab picks the layout; -l is
+		 * not a layout and is never undone by one. */
 		case 'c':
 			c->indent = 0;
-			c->tab = c->lines = 0;
+			c->tab = 0;
 			break;
 		case OPT_INDENT:
 			c->indent = (unsigned)number_arg("--indent", optarg, 1, 16);
-			c->tab = c->lines = 0;
+			c->tab = 0;
 			break;
 		case OPT_TAB:
 			c->tab = 1;
-			c->lines = 0;
 			break;
 		case 'l':
 			c->lines = 1;
-			c->tab = 0;
 			break;
 		case 'H':
 			c->html = 1;
 			break;
 		case 'a':
 			c->ascii = 1;
+			break;
+		case 'S':
+			c->eflags |= JENC_SORT_KEYS;
+			break;
+		case 's':
+			c->slurp = 1;
+			break;
+		case OPT_SPLIT:
+			c->eflags |= JENC_SPLIT;
+			break;
+		case 'C':
+			c->color = COLOR_ALWAYS;
+			break;
+		case 'M':
+			c->color = COLOR_NEVER;
+			break;
+		case OPT_COLOR:
+			if (strcmp(optarg, "auto") == 0)
+				c->color = COLOR_AUTO;
+			else if (strcmp(optarg, "always") == 0)
+				c->color = COLOR_ALWAYS;
+			else if (strcmp(optarg, "never") == 0)
+				c->color = COLOR_NEVER;
+			else
+				usage_error("--color: '%s' is not auto, always or never",
+				    optarg);
+			break;
+		case 'u':
+			c->eflags |= JENC_FLUSH_EACH;
 			break;
 		case OPT_SINGLE:
 			c->ropts.flags |= JENC_READ_SINGLE;
@@ -402,6 +451,48 @@ parse_args(struct config *c, int argc, char **argv)
 	}
 	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER))
 		usage_error("--header and --no-header cannot be used together");
+}
+
+/* Colors or not (--color, a terminal, NO_COLOR), and JENC_COLORS. */
+static void
+color_setup(struct config *c)
+{
+	const char *no = getenv("NO_COLOR");
+	jenc_err err;
+
+	jenc_colors_default(&c->colors);
+	/* -w and --check write or compare JSON files: never colored */
+	if (c->color == COLOR_NEVER || c->validate || c->write || c->check)
+		return;
+	if (c->color == COLOR_AUTO && (c->output != NULL ||
+	    !isatty(STDOUT_FILENO) ||
+	    (no != NULL && no[0] != '\0')))
+		return;
+	if (jenc_colors_parse(&c->colors, getenv("JENC_COLORS"), &err) != 0) {
+		fprintf(stderr, "jenc: JENC_COLORS: %s\n", err.msg);
+		exit(EXIT_USAGE);
+	}
+	c->eflags |= JENC_COLOR;
+}
+
+/* The output options every input shares. */
+static void
+out_opts(const struct config *c, jenc_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->flags = JENC_LOWER_HEX | c->eflags;
+	o->flags |= c->html ? JENC_HTML : 0;
+	o->flags |= c->ascii ? JENC_ASCII : 0;
+	if (c->lines)
+		o->indent = 0;
+	else if (c->tab)
+		o->flags |= JENC_TAB;
+	else
+		o->indent = c->indent;
+	if (c->slurp)
+		o->flags |= JENC_SLURP | JENC_HOLD;
+	if (c->ropts.flags & JENC_READ_SEQ)
+		o->flags |= JENC_SEQ;	/* --seq: RS before each value */
 }
 
 static int
@@ -501,6 +592,18 @@ write_failed(int err)
 	exit(EXIT_IO);
 }
 
+/* An encoder writing to standard output with o and the colors. */
+static jenc_enc *
+new_out(const struct config *c, const jenc_opts *o)
+{
+	jenc_enc *e = output_encoder(c->out, o);
+
+	if (e == NULL)
+		out_of_memory();
+	jenc_set_colors(e, &c->colors);
+	return e;
+}
+
 static void
 print_error(const char *name, const jenc_err *err)
 {
@@ -549,8 +652,8 @@ convert(struct config *c, const char *path)
 	const char *name = path;
 	int fd = STDIN_FILENO, from = c->from, rc, status = 0;
 	int is_stdin = strcmp(path, "-") == 0;
-	jenc_opts o = { 0 };
-	jenc_enc *e = NULL;
+	jenc_opts o;
+	jenc_enc *e = c->all;
 	jenc_err err;
 	jenc_read_opts ro = c->ropts;
 	struct bad_ctx bad = { c, NULL };
@@ -575,24 +678,11 @@ convert(struct config *c, const char *path)
 		from = ends_with(path, ".csv") ? FROM_CSV :
 		    ends_with(path, ".tsv") ? FROM_TSV : FROM_JSON;
 
-	o.flags = JENC_LOWER_HEX;
-	o.flags |= c->html ? JENC_HTML : 0;
-	o.flags |= c->ascii ? JENC_ASCII : 0;
-	if (c->lines)
-		o.indent = 0;
-	else if (c->tab)
-		o.flags |= JENC_TAB;
-	else
-		o.indent = c->indent;
+	out_opts(c, &o);
 	if (from == FROM_JSON) {
 		o.flags |= JENC_HOLD;
-#ifdef JENC_SEQ
-		/* --seq writes text sequences too, once the encoder can */
-		if (c->ropts.flags & JENC_READ_SEQ)
-			o.flags |= JENC_SEQ;
-#endif
-		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
-			out_of_memory();
+		if (!c->validate && e == NULL)
+			e = new_out(c, &o);
 		/* --validate has no output to pass bad text to: it lists it */
 		if (c->on_error == ON_ERROR_SKIP ||
 		    (c->on_error == ON_ERROR_PASS && c->validate))
@@ -608,10 +698,11 @@ convert(struct config *c, const char *path)
 
 		if (from == FROM_TSV)
 			co.flags |= JENC_CSV_TSV;
-		if (c->lines)
+		/* --slurp: each record an element of the one array */
+		if (c->lines || c->slurp)
 			co.flags |= JENC_CSV_LINES;
-		if (!c->validate && (e = output_encoder(c->out, &o)) == NULL)
-			out_of_memory();
+		if (!c->validate && e == NULL)
+			e = new_out(c, &o);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
 	/*
@@ -630,7 +721,8 @@ convert(struct config *c, const char *path)
 		}
 		if (ee != 0)
 			write_failed(jenc_errno(e) ? jenc_errno(e) : EIO);
-		(void)jenc_release(e);
+		if (e != c->all)
+			(void)jenc_release(e);
 	}
 	if (rc == JENC_E_NOMEM)
 		out_of_memory();
@@ -661,7 +753,20 @@ main(int argc, char **argv)
 		(void)open("/dev/null", O_RDONLY);
 	}
 	parse_args(&c, argc, argv);
+	if (c.slurp && (c.write || c.check))
+		usage_error("-s makes one array of all inputs: not with %s",
+		    c.write ? "-w" : "--check");
+	if (c.slurp && c.on_error == ON_ERROR_PASS)
+		usage_error("-s makes one array of all inputs: bad text cannot "
+		    "pass into it (use --on-error=skip)");
+	color_setup(&c);
 	setup_output(&c, argc - optind, argv + optind);
+	if (c.slurp && !c.validate) {
+		jenc_opts o;
+
+		out_opts(&c, &o);
+		c.all = new_out(&c, &o);
+	}
 	if (optind == argc) {
 		status = convert(&c, "-");
 	} else {
@@ -673,6 +778,12 @@ main(int argc, char **argv)
 			if (output_failed(c.out))
 				break;
 		}
+	}
+	/* --slurp: the array closes after the last input, whatever came */
+	if (c.all != NULL) {
+		if (jenc_arr_end(c.all) != 0 || jenc_flush(c.all) != 0)
+			write_failed(jenc_errno(c.all) ? jenc_errno(c.all) : EIO);
+		(void)jenc_release(c.all);
 	}
 	if (c.bad_lines > 0 && !c.quiet)
 		fprintf(stderr, "jenc: %llu invalid line%s %s\n",

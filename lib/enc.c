@@ -58,7 +58,27 @@ struct jenc_enc {
 	size_t stack_cap;
 	jenc_enc *pool_next;
 	unsigned char stack_inline[STACK_INLINE];
+	/* Colors, sorted keys, split and slurp (see jenc.h); x is non-zero
+	 * when calls must take their long way. */
+	unsigned char x;	/* X_COLOR | X_SORT */
+	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
+	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
+	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
+	unsigned ibase;		/* indentation levels of top-level values */
+	size_t xroom;		/* bytes a value's prefix may add: colors,
+				 * the indentation of ibase levels */
+	struct jenc_sort *sort;
+	struct enc_out {	/* the list not being written (out_side) */
+		char *p, *end;
+		jenc_seg *head, *tail, *spare;
+		size_t base, committed, next_cap;
+		int kind;
+	} other;
+	jenc_pal pal;
 };
+
+#define X_COLOR 1
+#define X_SORT 2
 
 /* ---- escape tables -------------------------------------------------- */
 
@@ -70,6 +90,13 @@ struct jenc_enc {
  */
 #define C_DECODE 1
 #define C_E2 2
+/* The output calls sort.c reaches through out_ops (defined below). */
+static void out_side(jenc_enc *e, int on);
+static void out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p);
+static int out_put(jenc_enc *e, const char *s, size_t n);
+static void out_side_clear(jenc_enc *e);
+static int out_fail(jenc_enc *e, int code);
+
 static unsigned char esc_tab[2][2][2][256];
 static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
 
@@ -153,7 +180,7 @@ jenc_errno(const jenc_enc *e)
 unsigned
 jenc_depth(const jenc_enc *e)
 {
-	return e->depth;
+	return e->depth + e->split;
 }
 
 /* ---- the segment list ------------------------------------------------- */
@@ -176,6 +203,11 @@ held(const jenc_enc *e)
 size_t
 jenc_len(const jenc_enc *e)
 {
+	const struct enc_out *o = &e->other;
+
+	if (e->side)	/* a sorted object is open: the output before it */
+		return o->tail == NULL ? 0 : o->base +
+		    (size_t)(o->p - JENC_SEG_DATA(o->tail)) - o->tail->off;
 	return held(e);
 }
 
@@ -460,6 +492,7 @@ state_reset(jenc_enc *e)
 	e->st = ST_TOP;
 	e->top_done = e->cut = 0;
 	e->committed = 0;
+	e->split = e->slurp = 0;
 }
 
 static jenc_enc *
@@ -504,6 +537,22 @@ enc_get(int kind, const jenc_opts *o)
 	e->stack = e->stack_inline;
 	e->stack_cap = STACK_INLINE;
 	e->pool_next = NULL;
+	e->x = e->side = 0;
+	e->ibase = (flags & JENC_SLURP) ? 1 : 0;
+	e->xroom = 0;
+	e->sort = NULL;
+	memset(&e->other, 0, sizeof(e->other));
+	e->other.next_cap = JENC_SEG_MIN;
+	e->other.kind = K_MEM;
+	if (flags & JENC_COLOR) {
+		e->x |= X_COLOR;
+		/* colors before a value, and before a slurp's '[' */
+		e->xroom = 3 * (JENC_COLOR_MAX + 4);
+		jenc_pal_init(&e->pal, NULL);
+	}
+	if (flags & JENC_SORT_KEYS)
+		e->x |= X_SORT;
+	e->xroom += (size_t)e->ibase * e->indent;
 	state_reset(e);
 	return e;
 }
@@ -539,6 +588,14 @@ jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
 int
 jenc_flush(jenc_enc *e)
 {
+	if (e->side) {	/* a sorted object is open: write what is before it */
+		int rc;
+
+		out_side(e, 0);
+		rc = jenc_flush(e);
+		out_side(e, 1);
+		return rc;
+	}
 	if (e->err)
 		return e->err;
 	if (e->kind == K_MEM || e->tail == NULL)
@@ -566,6 +623,8 @@ jenc_release(jenc_enc *e)
 	if (e == NULL)
 		return 0;
 	rc = e->err;
+	if (e->sort != NULL)
+		jenc_sort_drop(e, e->sort);
 	if (e->kind != K_MEM && e->tail != NULL) {
 		sync_tail(e);
 		if (rc == 0) {
@@ -577,11 +636,15 @@ jenc_release(jenc_enc *e)
 			(void)write_out(e, e->committed);
 		}
 	}
-	if (rc == 0 && e->depth > 0)
+	if (rc == 0 && (e->depth > 0 || e->split || e->slurp))
 		rc = JENC_E_INCOMPLETE;
 	jenc_seg_put_list(e->head);
 	jenc_seg_put_list(e->spare);
 	e->head = e->tail = e->spare = NULL;
+	jenc_seg_put_list(e->other.head);
+	jenc_seg_put_list(e->other.spare);
+	jenc_sort_free(e->sort);
+	e->sort = NULL;
 	if (e->stack != e->stack_inline)
 		jenc_mem_free(e->stack, e->stack_cap);
 	e->stack = e->stack_inline;
@@ -638,6 +701,8 @@ drop_held(jenc_enc *e)
 void
 jenc_reset(jenc_enc *e)
 {
+	if (e->sort != NULL)
+		jenc_sort_drop(e, e->sort);
 	drop_held(e);
 	state_reset(e);
 }
@@ -645,10 +710,17 @@ jenc_reset(jenc_enc *e)
 char *
 jenc_take(jenc_enc *e, size_t *len)
 {
-	size_t n = held(e), at = 0;
+	size_t n, at = 0;
 	char *out;
 	jenc_seg *s;
 
+	if (e->side) {	/* a sorted object is open: the output before it */
+		out_side(e, 0);
+		out = jenc_take(e, len);
+		out_side(e, 1);
+		return out;
+	}
+	n = held(e);
 	sync_tail(e);
 	out = jenc_mem_alloc(n ? n : 1);
 	if (out == NULL) {
@@ -675,24 +747,31 @@ const char *
 jenc_segments(const jenc_enc *e, size_t *it, size_t *len)
 {
 	const jenc_seg *s;
+	/* a sorted object is open: the output before it */
+	const jenc_seg *head = e->side ? e->other.head : e->head;
+	const jenc_seg *tail = e->side ? e->other.tail : e->tail;
+	const char *cur = e->side ? e->other.p : e->p;
 
 	if (*it == (size_t)-1)
 		return NULL;
-	s = *it == 0 ? e->head : (const jenc_seg *)(uintptr_t)*it;
+	s = *it == 0 ? head : (const jenc_seg *)(uintptr_t)*it;
 	if (s == NULL) {
 		*it = (size_t)-1;
 		return NULL;
 	}
 	*it = s->next != NULL ? (size_t)(uintptr_t)s->next : (size_t)-1;
-	*len = (s == e->tail ? (size_t)(e->p - JENC_SEG_DATA(s)) : s->len) - s->off;
+	*len = (s == tail ? (size_t)(cur - JENC_SEG_DATA(s)) : s->len) - s->off;
 	return JENC_SEG_DATA(s) + s->off;
 }
 
 int
 jenc_discard(jenc_enc *e)
 {
-	int cut = e->cut;
+	int cut;
 
+	if (e->sort != NULL)
+		jenc_sort_drop(e, e->sort);
+	cut = e->cut;
 	if (e->tail != NULL) {
 		sync_tail(e);
 		truncate_held(e, e->committed);
@@ -701,6 +780,9 @@ jenc_discard(jenc_enc *e)
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->cut = 0;
+	e->split = 0;
+	if (cut)	/* a JENC_SLURP array's '[' went out with it */
+		e->slurp |= (e->flags & JENC_SLURP) != 0;
 	return cut;
 }
 
@@ -709,7 +791,7 @@ jenc_discard(jenc_enc *e)
 static int
 newline_indent(jenc_enc *e, unsigned depth)
 {
-	size_t n = (size_t)depth * e->indent;
+	size_t n = (size_t)(depth + e->ibase) * e->indent;
 
 	if (n < 1024) {
 		if (need(e, n + 1) != 0)
@@ -733,16 +815,19 @@ newline_indent(jenc_enc *e, unsigned depth)
 	return 0;
 }
 
+static int top_prefix(jenc_enc *e);
+static int paint(jenc_enc *e, int k);
+
 /* Separators before a value; checks that a value may come here. */
 static inline int
-value_prefix(jenc_enc *e)
+value_sep(jenc_enc *e)
 {
 	if (e->err)
 		return e->err;
 	switch (e->st) {
 	case ST_TOP:
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return fail(e, JENC_E_SECOND);
+		if (e->flags & (JENC_NO_NEWLINE | JENC_SEQ | JENC_SLURP))
+			return top_prefix(e);
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
@@ -759,13 +844,30 @@ value_prefix(jenc_enc *e)
 	return fail(e, JENC_E_STATE);
 }
 
+/* The separators, then with JENC_COLOR the color of a value of kind k
+ * (JENC_COLOR_*). */
+static inline int
+value_prefix(jenc_enc *e, int k)
+{
+	if (value_sep(e) != 0)
+		return e->err;
+	return (e->x & X_COLOR) ? paint(e, k) : 0;
+}
+
+static int paint_after(jenc_enc *e);
+static int top_end(jenc_enc *e);
+
 /* After a complete value: at top level, the newline and the commit point. */
 static inline int
 value_done(jenc_enc *e)
 {
+	if ((e->x & X_COLOR) && paint_after(e) != 0)
+		return e->err;
 	if (e->depth > 0)
 		return 0;
 	e->top_done = 1;
+	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH))
+		return top_end(e);
 	if (!(e->flags & JENC_NO_NEWLINE)) {
 		if (need(e, 1) != 0)
 			return e->err;
@@ -795,29 +897,71 @@ push(jenc_enc *e, unsigned char c)
 	return 0;
 }
 
-static int
+/* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
+static const jenc_out_ops out_ops = {
+	out_side, out_at, out_put, out_side_clear, out_fail, jenc_error,
+};
+
+/* Inline in the four calls, so that c is a constant in each. */
+static inline int
 begin(jenc_enc *e, char c)
 {
-	if (value_prefix(e) != 0 || push(e, (unsigned char)c) != 0 ||
-	    need(e, 1) != 0)
+	if (c == '[' && e->st == ST_TOP && (e->flags & JENC_SPLIT) &&
+	    !e->split && e->err == 0) {
+		e->split = 1;	/* its elements are the top-level values */
+		return 0;
+	}
+	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY) !=
+	    0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
+	if (c == '{' && (e->x & X_SORT))
+		return jenc_sort_open(e, &out_ops, &e->sort);
 	return 0;
 }
 
+static int top_close(jenc_enc *e);
+
+/* Before a closing bracket, with colors or sorted keys. */
 static int
+end_x(jenc_enc *e, char c, int first)
+{
+	if (c == '}' && (e->x & X_SORT)) {
+		size_t n;
+
+		if (jenc_sort_close(e, e->sort, e->tail, e->p, &n) != 0)
+			return e->err;
+		e->st = n > 0 ? ST_OBJ_NEXT : ST_OBJ_FIRST;
+	}
+	if (e->st != first + 1)
+		return 0;
+	if (e->indent && newline_indent(e, e->depth - 1) != 0)
+		return e->err;
+	if (e->x & X_COLOR)
+		return paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
+	return 0;
+}
+
+static inline int
 end(jenc_enc *e, char c)
 {
 	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 
 	if (e->err)
 		return e->err;
-	if (e->st != first && e->st != first + 1)
+	if (e->st != first && e->st != first + 1) {
+		if (e->st == ST_TOP && c == ']')
+			return top_close(e);
 		return fail(e, JENC_E_STATE);
-	if (e->st == first + 1 && e->indent &&
-	    newline_indent(e, e->depth - 1) != 0)
+	}
+	if (e->x != 0) {
+		if (end_x(e, c, first) != 0)
+			return e->err;
+	} else if (e->st == first + 1 && e->indent &&
+	    newline_indent(e, e->depth - 1) != 0) {
 		return e->err;
+	}
 	if (need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
@@ -858,7 +1002,8 @@ jenc_arr_end(jenc_enc *e)
 int
 jenc_verbatim(const jenc_enc *e)
 {
-	return e->indent == 0 && e->rawesc == NULL;
+	return e->indent == 0 && e->rawesc == NULL && e->x == 0 &&
+	    !(e->flags & JENC_SPLIT);
 }
 
 int
@@ -868,7 +1013,7 @@ jenc_frag_begin(jenc_enc *e)
 		return e->err;
 	if (e->st != ST_TOP)
 		return fail(e, JENC_E_STATE);
-	if (value_prefix(e) != 0)
+	if (value_sep(e) != 0)
 		return e->err;
 	e->st = ST_FRAG;
 	e->depth = 1;	/* an unfinished value: write_out and discard see it */
@@ -895,6 +1040,198 @@ jenc_frag_end(jenc_enc *e)
 	return value_done(e);
 }
 
+/* ---- colors, split, slurp, and the side buffer ---------------------------- */
+
+static int
+paint(jenc_enc *e, int k)
+{
+	return put(e, e->pal.esc[k], e->pal.len[k]);
+}
+
+/* JENC_COLOR: after a value, the reset and the color of its container. */
+static int
+paint_after(jenc_enc *e)
+{
+	if (paint(e, JENC_PAL_RESET) != 0)
+		return e->err;
+	if (e->depth > 0)
+		return paint(e, e->stack[e->depth - 1] == '{' ?
+		    JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
+	if (e->flags & JENC_SLURP)
+		return paint(e, JENC_COLOR_ARRAY);
+	return 0;
+}
+
+static int
+put_rs(jenc_enc *e)
+{
+	return (e->flags & JENC_SEQ) ? put(e, "\x1e", 1) : 0;
+}
+
+/* Before a top-level value, with JENC_NO_NEWLINE, JENC_SEQ or JENC_SLURP. */
+static int
+top_prefix(jenc_enc *e)
+{
+	if (!(e->flags & JENC_SLURP)) {
+		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
+			return fail(e, JENC_E_SECOND);
+		return put_rs(e);
+	}
+	if (e->slurp) {
+		if (put(e, ",", 1) != 0)
+			return e->err;
+	} else {
+		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
+			return fail(e, JENC_E_SECOND);
+		if (put_rs(e) != 0 || ((e->x & X_COLOR) &&
+		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[", 1) != 0)
+			return e->err;
+	}
+	return e->indent ? newline_indent(e, 0) : 0;
+}
+
+/* The commit point of a top-level value, with JENC_SLURP (an element:
+ * no newline) or JENC_FLUSH_EACH. */
+static int
+top_end(jenc_enc *e)
+{
+	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE)) && put(e, "\n", 1) != 0)
+		return e->err;
+	e->committed = held(e);
+	e->cut = 0;
+	if (e->flags & JENC_SLURP)
+		e->slurp = 1;
+	return (e->flags & JENC_FLUSH_EACH) ? jenc_flush(e) : 0;
+}
+
+/* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
+static int
+top_close(jenc_enc *e)
+{
+	if (e->split) {
+		e->split = 0;
+		return 0;
+	}
+	if (!(e->flags & JENC_SLURP))
+		return fail(e, JENC_E_STATE);
+	if (!e->slurp) {
+		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
+			return fail(e, JENC_E_SECOND);
+		if (put_rs(e) != 0 || ((e->x & X_COLOR) &&
+		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[]", 2) != 0)
+			return e->err;
+	} else {
+		if ((e->indent && put(e, "\n", 1) != 0) || ((e->x & X_COLOR) &&
+		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "]", 1) != 0)
+			return e->err;
+	}
+	if ((e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+		return e->err;
+	if (!(e->flags & JENC_NO_NEWLINE) && put(e, "\n", 1) != 0)
+		return e->err;
+	e->slurp = 0;
+	e->top_done = 1;
+	e->committed = held(e);
+	e->cut = 0;
+	return (e->flags & JENC_FLUSH_EACH) ? jenc_flush(e) : 0;
+}
+
+static inline int
+raw_kind(const char *json)
+{
+	switch (json[0]) {
+	case '"': return JENC_COLOR_STRING;
+	case 't': return JENC_COLOR_TRUE;
+	case 'f': return JENC_COLOR_FALSE;
+	case 'n': return JENC_COLOR_NULL;
+	}
+	return JENC_COLOR_NUMBER;
+}
+
+static void
+out_side(jenc_enc *e, int on)
+{
+	struct enc_out t;
+
+	if (e->side == on)
+		return;
+	sync_tail(e);
+	t.p = e->p;
+	t.end = e->end;
+	t.head = e->head;
+	t.tail = e->tail;
+	t.spare = e->spare;
+	t.base = e->base;
+	t.committed = e->committed;
+	t.next_cap = e->next_cap;
+	t.kind = e->kind;
+	e->p = e->other.p;
+	e->end = e->other.end;
+	e->head = e->other.head;
+	e->tail = e->other.tail;
+	e->spare = e->other.spare;
+	e->base = e->other.base;
+	e->committed = e->other.committed;
+	e->next_cap = e->other.next_cap;
+	e->kind = e->other.kind;
+	e->other = t;
+	e->side = (unsigned char)on;
+}
+
+static void
+out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p)
+{
+	sync_tail(e);
+	*head = e->head;
+	*tail = e->tail;
+	*p = e->p;
+}
+
+void
+jenc_set_colors(jenc_enc *e, const jenc_colors *c)
+{
+	jenc_pal_init(&e->pal, c);
+}
+
+static int
+out_put(jenc_enc *e, const char *s, size_t n)
+{
+	return put(e, s, n);
+}
+
+static int
+out_fail(jenc_enc *e, int code)
+{
+	return fail(e, code);
+}
+
+static void
+out_side_clear(jenc_enc *e)
+{
+	struct enc_out *o = &e->other;
+	jenc_seg *h = o->head;
+
+	jenc_seg_put_list(o->spare);
+	o->spare = NULL;
+	o->base = o->committed = 0;
+	if (h == NULL)
+		return;
+	jenc_seg_put_list(h->next);
+	h->next = NULL;
+	if (h->cap > JENC_SEG_MAX) {
+		jenc_seg_put(h);
+		o->head = o->tail = NULL;
+		o->p = o->end = NULL;
+		o->next_cap = JENC_SEG_MIN;
+		return;
+	}
+	h->len = h->off = 0;
+	o->tail = h;
+	o->p = JENC_SEG_DATA(h);
+	o->end = o->p + h->cap;
+	o->next_cap = h->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : h->cap * 2;
+}
+
 /* ---- text passed through (internal.h) ----------------------------------- */
 
 int
@@ -904,6 +1241,9 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0)
 		return fail(e, JENC_E_STATE);
+	/* bad text is a text of its own; a cut value's newline is not */
+	if (n > 0 && !(n == 1 && s[0] == '\n') && put_rs(e) != 0)
+		return e->err;
 	if (n > 0 && put(e, s, n) != 0)
 		return e->err;
 	e->committed = held(e);	/* complete, as a value is */
@@ -1370,7 +1710,7 @@ text_ok(const char *s, size_t len)
 static inline size_t
 sep_max(const jenc_enc *e)
 {
-	return 4 + (size_t)e->depth * e->indent;
+	return 4 + (size_t)e->depth * e->indent + e->xroom;
 }
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
@@ -1382,7 +1722,7 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 	if (e->st == ST_OBJ_NEXT)
 		*o++ = ',';
 	if (e->indent) {
-		size_t n = (size_t)e->depth * e->indent;
+		size_t n = (size_t)(e->depth + e->ibase) * e->indent;
 
 		*o++ = '\n';
 		memset(o, e->ichar, n);
@@ -1410,9 +1750,17 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
-	if (str_fits(e, len, sep_max(e))) {
-		char *o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc,
-		    !raw);
+	if (!(e->x & X_COLOR) && str_fits(e, len, sep_max(e))) {
+		char *o;
+
+		/* sorted: every member has its ',' (see below) */
+		if (e->x & X_SORT) {
+			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
+			    raw) != 0)
+				return e->err;
+			e->st = ST_OBJ_NEXT;
+		}
+		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw);
 
 		if (o == NULL)
 			return fail(e, JENC_E_UTF8);
@@ -1422,18 +1770,33 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 	}
 	if (!raw && !text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
-	if (e->st == ST_OBJ_NEXT) {
+	/* Sorted, every member has its ',': the first one's is dropped
+	 * once the order is known. */
+	if ((e->x & X_SORT) &&
+	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
+		return e->err;
+	if (e->st == ST_OBJ_NEXT || (e->x & X_SORT)) {
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 	}
 	if (e->indent && newline_indent(e, e->depth) != 0)
 		return e->err;
-	if (put_string(e, s, len, raw) != 0 || need(e, 2) != 0)
+	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	    paint(e, JENC_COLOR_KEY) != 0))
+		return e->err;
+	if (put_string(e, s, len, raw) != 0)
+		return e->err;
+	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	    paint(e, JENC_COLOR_OBJECT) != 0))
+		return e->err;
+	if (need(e, 2) != 0)
 		return e->err;
 	*e->p++ = ':';
 	if (e->indent)
 		*e->p++ = ' ';
+	if ((e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+		return e->err;
 	e->st = ST_OBJ_VAL;
 	return 0;
 }
@@ -1474,7 +1837,7 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 		char *start = e->p, *o;
 		unsigned char st = e->st;
 
-		(void)value_prefix(e);	/* cannot fail, has room */
+		(void)value_prefix(e, JENC_COLOR_STRING);	/* cannot fail, has room */
 		o = quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
 		    1);
 		if (o == NULL) {
@@ -1487,7 +1850,7 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 	}
 	if (!text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
-	if (value_prefix(e) != 0 || put_string(e, s, len, 0) != 0)
+	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, s, len, 0) != 0)
 		return e->err;
 	return value_done(e);
 }
@@ -1495,7 +1858,7 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	if (value_prefix(e) != 0 || put_string(e, body, len, 1) != 0)
+	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, body, len, 1) != 0)
 		return e->err;
 	return value_done(e);
 }
@@ -1505,7 +1868,8 @@ jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 int
 jenc_raw(jenc_enc *e, const char *json, size_t len)
 {
-	if (value_prefix(e) != 0)
+	if (value_sep(e) != 0 ||
+	    ((e->x & X_COLOR) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
 		if (put_string(e, json + 1, len - 2, 1) != 0)
@@ -1519,7 +1883,7 @@ jenc_raw(jenc_enc *e, const char *json, size_t len)
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	if (value_prefix(e) != 0 || need(e, 24) != 0)
+	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
 		return e->err;
 	e->p += jenc_fmt_i64(e->p, v);
 	return value_done(e);
@@ -1528,7 +1892,7 @@ jenc_i64(jenc_enc *e, int64_t v)
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	if (value_prefix(e) != 0 || need(e, 24) != 0)
+	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
 		return e->err;
 	e->p += jenc_fmt_u64(e->p, v);
 	return value_done(e);
@@ -1541,7 +1905,7 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return fail(e, JENC_E_NUMBER);
-	if (value_prefix(e) != 0 || need(e, 32) != 0)
+	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 32) != 0)
 		return e->err;
 	e->p += jenc_fmt_f64(e->p, v);
 	return value_done(e);
@@ -1550,7 +1914,7 @@ jenc_f64(jenc_enc *e, double v)
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	if (value_prefix(e) != 0)
+	if (value_prefix(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE) != 0)
 		return e->err;
 	if (put(e, v ? "true" : "false", v ? 4 : 5) != 0)
 		return e->err;
@@ -1560,7 +1924,7 @@ jenc_bool(jenc_enc *e, int v)
 int
 jenc_null(jenc_enc *e)
 {
-	if (value_prefix(e) != 0 || put(e, "null", 4) != 0)
+	if (value_prefix(e, JENC_COLOR_NULL) != 0 || put(e, "null", 4) != 0)
 		return e->err;
 	return value_done(e);
 }
@@ -1578,7 +1942,7 @@ jenc_time_utc(jenc_enc *e, int64_t secs)
 		return fail(e, JENC_E_RANGE);
 	buf[0] = '"';
 	buf[n + 1] = '"';
-	if (value_prefix(e) != 0 || put(e, buf, n + 2) != 0)
+	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put(e, buf, n + 2) != 0)
 		return e->err;
 	return value_done(e);
 }
@@ -1597,7 +1961,7 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 	if (e->err)
 		return e->err;
 	/* Both strings straight into the tail when it has room. */
-	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) &&
+	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
 	    klen + len >= klen && str_fits(e, klen + len, sep_max(e) + 2)) {
 		char *o = key_out(e, e->p, k, klen, e->esc, 1);
 

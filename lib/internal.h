@@ -11,10 +11,13 @@
  *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
  *			number grammar
  *	3 err.c		filling jenc_err: message, excerpt, caret
- *	4 in.c		the input layer: reading an fd or memory into a
- *			window, positions, end of input
- *	5 enc.c		the encoder, its pool, jenc_pool_trim
- *	6 json.c csv.c	the JSON and CSV/TSV readers
+ *	4 in.c color.c	the input layer: reading an fd or memory into a
+ *			window, positions, end of input; the palette of
+ *			JENC_COLOR in JQ_COLORS' syntax
+ *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
+ *			the encoder's output through jenc_out_ops
+ *	6 enc.c		the encoder, its pool, jenc_pool_trim
+ *	7 json.c csv.c	the JSON and CSV/TSV readers
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H
@@ -111,8 +114,10 @@ int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
 /* ---- text passed through (enc.c), for the JSON reader ---- */
-/* Write s[0..n) verbatim at top level (no newline added), committed as a
- * complete value is under JENC_HOLD.  JENC_E_STATE inside a value. */
+/* Write s[0..n) verbatim at top level (no newline added, uncolored),
+ * committed as a complete value is under JENC_HOLD; under JENC_SEQ an RS
+ * first, except for a lone "\n" (what ends a cut value's output).
+ * JENC_E_STATE inside a value. */
 int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 
 /* ---- input (in.c), under both readers ---- */
@@ -258,5 +263,64 @@ int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
+
+/* ---- colors, sorted keys (color.c, sort.c, enc.c) ---- */
+/* The escapes an encoder writes with JENC_COLOR: ESC [ sgr m for each
+ * jenc_colors entry, then ESC [ 0 m (JENC_PAL_RESET). */
+#define JENC_PAL_RESET JENC_COLOR_N
+typedef struct jenc_pal {
+	char esc[JENC_COLOR_N + 1][JENC_COLOR_MAX + 4];
+	unsigned char len[JENC_COLOR_N + 1];
+} jenc_pal;
+/* Fill p from c (NULL: the defaults). */
+void jenc_pal_init(jenc_pal *p, const jenc_colors *c);
+
+/*
+ * JENC_SORT_KEYS (sort.c): while an object is open its members are
+ * written to a side buffer, another segment list of the encoder, and
+ * are put in order as each object ends.  enc.c calls the hooks; sort.c,
+ * a layer below it, reaches the encoder's output only through the
+ * jenc_out_ops that enc.c hands to jenc_sort_open (its jenc_out_* calls),
+ * so that no call goes up a layer.
+ */
+struct jenc_seg;
+struct jenc_sort;
+typedef struct jenc_out_ops {
+	/* Make the side buffer (on) or the main output (off) the one
+	 * written. */
+	void (*side)(jenc_enc *e, int on);
+	/* The written list's first segment, last segment and cursor (the
+	 * last one's len is synced); head and tail are NULL while it is
+	 * empty. */
+	void (*at)(jenc_enc *e, struct jenc_seg **head,
+	    struct jenc_seg **tail, char **p);
+	/* Append bytes to the written list. */
+	int (*put)(jenc_enc *e, const char *s, size_t n);
+	/* Empty the side buffer (not being written): keep its first
+	 * segment, give the others back. */
+	void (*side_clear)(jenc_enc *e);
+	/* Fail e with code (sticky), as the encoder's own calls do. */
+	int (*fail)(jenc_enc *e, int code);
+	/* The sticky error, 0 if none. */
+	int (*error)(const jenc_enc *e);
+} jenc_out_ops;
+/* After a '{' is written; ops stays the caller's, kept until
+ * jenc_sort_free. */
+int jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops,
+    struct jenc_sort **sp);
+/* Before a member's ',', whatever its place, with the encoder's cursor
+ * at p in its last segment tail: key k[0..n), raw as for jenc_raw_key. */
+int jenc_sort_key(jenc_enc *e, struct jenc_sort *s, struct jenc_seg *tail,
+    char *p, const char *k, size_t n, int raw);
+/* Before the object's closing bytes (cursor as above): puts its members
+ * in order, strips the ',' of the new first one; *members gets their
+ * count.  When the outermost object closes, its members are written to
+ * the main output. */
+int jenc_sort_close(jenc_enc *e, struct jenc_sort *s, struct jenc_seg *tail,
+    char *p, size_t *members);
+/* Forget every open object (jenc_discard, jenc_reset, jenc_release):
+ * back to the main output, the side buffer emptied. */
+void jenc_sort_drop(jenc_enc *e, struct jenc_sort *s);
+void jenc_sort_free(struct jenc_sort *s);
 
 #endif

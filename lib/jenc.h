@@ -106,6 +106,65 @@ typedef struct jenc_opts {
 			     held before it streams; 0 = 1 MiB */
 } jenc_opts;
 
+/* ---- shaping the output: colors, sorted keys, streams ---------------- */
+
+/*
+ * More jenc_opts flags.  Each works with every layout and escaping flag
+ * above, and with each other.
+ *
+ * JENC_COLOR: ANSI SGR escapes around every token, placed as jq 1.7.1
+ * places them: a value is ESC[<color>m, its text, ESC[0m; the brackets,
+ * commas and colons of a container are in the container's color; a key
+ * is ESC[0m ESC[<key color>m "key" ESC[0m, its colon ESC[<object color>m
+ * ':' ESC[0m.  The colors are jq 1.7.1's unless jenc_set_colors() says
+ * otherwise.  The output is for terminals, no longer JSON.
+ *
+ * JENC_SORT_KEYS: the members of every object, nested ones too, in the
+ * order of their keys' code points, compared after unescaping (a raw key
+ * "\u00e9" and the key U+00E9 in UTF-8 are equal); members with equal
+ * keys keep their order (a stable sort), duplicates are kept.  The
+ * members of the outermost open object are held apart until it ends:
+ * memory grows with the largest object written (at most its output bytes
+ * plus 80 bytes and the decoded key per member, nested ones included),
+ * not with the whole output.  While such an object is open,
+ * jenc_len(), jenc_take() and jenc_segments() see only the output before
+ * it, and jenc_flush() writes only that.
+ *
+ * JENC_SPLIT: a top-level array is not written as one: each of its
+ * elements is written as a top-level value (its own line, RS, commit
+ * point with JENC_HOLD, flush with JENC_FLUSH_EACH); jenc_arr_end()
+ * ends the array, writing nothing.  Arrays inside it, and other
+ * top-level values, are written as they are.  jenc_depth() counts the
+ * split array, jenc_discard() leaves it, jenc_release() with it open
+ * returns JENC_E_INCOMPLETE.
+ *
+ * JENC_SLURP: the top-level values are the elements of one array.  The
+ * first one writes its '['; jenc_arr_end() at top level closes the array
+ * ("[]" if no value came), and a later value opens a new one.  Each
+ * element is committed (JENC_HOLD) and dropped by jenc_discard() on its
+ * own, so what is written stays a prefix of a valid array.  jenc_release()
+ * with the array still open returns JENC_E_INCOMPLETE.  With JENC_SPLIT,
+ * the elements of split arrays become the elements.  jenc_depth() does
+ * not count the array.
+ *
+ * JENC_SEQ: RFC 7464 JSON text sequences: RS (0x1E) before each top-level
+ * value (before a JENC_SLURP array, before each JENC_SPLIT element); the
+ * newline after it stays.
+ *
+ * JENC_FLUSH_EACH: for fd and sink encoders, jenc_flush() after each
+ * top-level value (each JENC_SPLIT element, each JENC_SLURP element):
+ * one write per value, for output read as it comes.
+ *
+ * With JENC_COLOR, JENC_SORT_KEYS or JENC_SPLIT the readers make one call
+ * per token, not their faster copy of whole values (see json.c).
+ */
+#define JENC_COLOR 0x40
+#define JENC_SORT_KEYS 0x80
+#define JENC_SPLIT 0x100
+#define JENC_SLURP 0x200
+#define JENC_SEQ 0x400
+#define JENC_FLUSH_EACH 0x800
+
 /* ---- getting and releasing encoders -------------------------------- */
 
 typedef struct jenc_enc jenc_enc;
@@ -226,6 +285,45 @@ JENC_API unsigned jenc_depth(const jenc_enc *e);
  * if part of it had already reached the sink (without JENC_HOLD, or with it
  * once the value grew past hold_max), else 0. */
 JENC_API int jenc_discard(jenc_enc *e);
+
+/* ---- colors (JENC_COLOR) -------------------------------------------- */
+
+/* The eight colors, in JQ_COLORS' order. */
+enum {
+	JENC_COLOR_NULL, JENC_COLOR_FALSE, JENC_COLOR_TRUE, JENC_COLOR_NUMBER,
+	JENC_COLOR_STRING, JENC_COLOR_ARRAY, JENC_COLOR_OBJECT, JENC_COLOR_KEY,
+	JENC_COLOR_N
+};
+#define JENC_COLOR_MAX 16	/* bytes of one color's SGR parameters */
+
+/* SGR parameters of each color, as in ESC [ sgr m: digits and ';',
+ * NUL-terminated; "" is ESC[m, no color. */
+typedef struct jenc_colors {
+	char sgr[JENC_COLOR_N][JENC_COLOR_MAX + 1];
+} jenc_colors;
+
+/* jenc_colors_default - jq 1.7.1's colors:
+ * 0;90 0;39 0;39 0;39 0;32 1;39 1;39 1;34. */
+JENC_API void jenc_colors_default(jenc_colors *c);
+
+/*
+ * jenc_colors_parse - colors from spec in JQ_COLORS' syntax: up to eight
+ * colon-separated fields, null:false:true:numbers:strings:arrays:objects:
+ * objectkeys; the colors of missing fields are the defaults, an empty
+ * field means no color, a trailing ':' is ignored.  spec NULL or "" gives
+ * the defaults.  Returns 0, or JENC_E_SYNTAX with c unchanged and err (if
+ * not NULL) filled: offset and col of the bad field, msg such as "field 3
+ * (true): '1;x' is not a color (digits and ';')", or "... is longer than
+ * 16 bytes", or "field 9: more than 8 fields".
+ */
+struct jenc_err;
+JENC_API int jenc_colors_parse(jenc_colors *c, const char *spec,
+    struct jenc_err *err);
+
+/* jenc_set_colors - the colors e writes with JENC_COLOR from its next
+ * token on (c is copied; NULL = the defaults).  No effect without
+ * JENC_COLOR. */
+JENC_API void jenc_set_colors(jenc_enc *e, const jenc_colors *c);
 
 /* ---- pools ------------------------------------------------------------ */
 

@@ -114,11 +114,18 @@ EOF
 	expect_ok $'[\n\t{\n\t\t"a": "1",\n\t\t"b": "x"\n\t}\n]\n'
 	jrun -l d.csv
 	expect_ok $'{"a":"1","b":"x"}\n'
-	# a later style wins
+	# -l wins over a style before or after it; --split gives each
+	# record on its own in any style
 	jrun -l --indent=1 d.csv
-	expect_ok $'[\n {\n  "a": "1",\n  "b": "x"\n }\n]\n'
+	expect_ok $'{"a":"1","b":"x"}\n'
 	jrun --tab -l d.csv
 	expect_ok $'{"a":"1","b":"x"}\n'
+	jrun -l -c d.csv
+	expect_ok $'{"a":"1","b":"x"}\n'
+	jrun -c -l d.csv
+	expect_ok $'{"a":"1","b":"x"}\n'
+	jrun --split --indent=1 d.csv
+	expect_ok $'{\n "a": "1",\n "b": "x"\n}\n'
 }
 
 @test "-l: one compact record per line" {

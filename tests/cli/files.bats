@@ -627,3 +627,19 @@ signal_during_o() {
 	expect_err $'jenc: link.json: input file is output file (use -w to rewrite it in place)\n'
 	same_bytes orig u.json
 }
+
+@test "--check -S and -w -S: the sort order is part of the requested form" {
+	printf '{"b": 1, "a": {"d": 2, "c": 3}}\n' >x.json
+	printf '{\n  "a": 1\n}\n' >ok.json
+	jrun --check -S x.json ok.json
+	expect_status 1
+	expect_out $'x.json\n'
+	jrun -w -S x.json ok.json
+	expect_status 0
+	expect_out ''
+	run cat x.json
+	[ "$output" = $'{\n  "a": {\n    "c": 3,\n    "d": 2\n  },\n  "b": 1\n}' ]
+	jrun --check -S x.json ok.json
+	expect_status 0
+	expect_out ''
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Command line: long and short forms, combinations (the last output style
-# wins), --help, --version and usage errors (exit 2 and a hint line).
+# wins, -l is never undone), --help, --version and usage errors (exit 2 and a hint line).
 
 load helpers
 
@@ -56,9 +56,17 @@ setup() {
 	expect_ok "$C"
 	jrun -c --tab <in
 	expect_ok "$TAB"
+	# -l is not a style: it gives one compact value per line whatever
+	# style comes before or after it
 	jrun -l --tab <in
-	expect_ok "$TAB"
+	expect_ok "$C"
 	jrun --tab -l <in
+	expect_ok "$C"
+	jrun -l --indent=3 <in
+	expect_ok "$C"
+	jrun -l -c <in
+	expect_ok "$C"
+	jrun -c -l <in
 	expect_ok "$C"
 	jrun --indent=3 --indent=2 <in
 	expect_ok "$I2"

@@ -30,6 +30,6 @@ LAYERS=$BATS_TEST_DIRNAME/layers.py
 	run python3 "$LAYERS" "$REPO/lib/internal.h" obj src
 	assert_failure 1
 	assert_output "new.c is in no layer of $REPO/lib/internal.h
-json.c (layer 6) calls jenc_csv_copy_fd of csv.c (layer 6)
-pool.c (layer 1) calls jenc_key of enc.c (layer 5)"
+json.c (layer 7) calls jenc_csv_copy_fd of csv.c (layer 7)
+pool.c (layer 1) calls jenc_key of enc.c (layer 6)"
 }

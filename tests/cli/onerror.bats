@@ -338,8 +338,23 @@ jenc: 3 invalid lines skipped
 	printf '\036{"a":\n\0361 \n' >in
 	jrun -c --seq --on-error=pass in
 	expect_status 0
-	{ printf '{"a":\n'; seq_out 1; } >want
+	# (written as a text of its own: after an RS when the output has them)
+	{ if seq_rs; then printf '\036'; fi; printf '{"a":\n'; seq_out 1; } >want
 	same_bytes want out stdout
 	expect_err 'jenc: 1 invalid line passed through
 '
+}
+
+@test "--on-error=pass with colors: the passed text stays uncolored" {
+	printf '[1]\nnot json\n' >in
+	jrun -c -C -q --on-error=pass in
+	expect_ok $'\e[1;39m[\e[0;39m1\e[0m\e[1;39m\e[1;39m]\e[0m\nnot json\n'
+}
+
+@test "--slurp --on-error: skip drops bad text from the array, pass is refused" {
+	printf '1\nx\n2\n' >in
+	jrun -s -c -q --on-error=skip in
+	expect_ok $'[1,2]\n'
+	jrun -s --on-error=pass in
+	expect_usage "jenc: -s makes one array of all inputs: bad text cannot pass into it (use --on-error=skip)"
 }

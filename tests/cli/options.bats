@@ -43,7 +43,7 @@ setup() {
 	jrun --v=1 <in
 	expect_usage "jenc: option '--v' is ambiguous; possibilities: '--validate' '--version'"
 	jrun --c <in
-	expect_usage "jenc: option '--c' is ambiguous; possibilities: '--compact' '--check'"
+	expect_usage "jenc: option '--c' is ambiguous; possibilities: '--compact' '--color' '--check'"
 }
 
 @test "a unique prefix and an exact name are never ambiguous" {

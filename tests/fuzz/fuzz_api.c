@@ -32,7 +32,11 @@
  * same escape flags and its text checked exactly: integers as printf
  * prints them, times against an independent civil-date conversion,
  * doubles by round trip, Go's choice of exponent form and shortness, and
- * strings by decoding them back to the code points given.
+ * strings by decoding them back to the code points given.  String and
+ * key calls are made once more with JENC_COLOR and JENC_SORT_KEYS (chosen
+ * from the string's length), in an object with a second member "m":
+ * less the color escapes, the output is the plain one's, its members in
+ * key order (either order for a raw key, which is not validated).
  */
 #include <float.h>
 #include <inttypes.h>
@@ -362,6 +366,72 @@ scratch_value(const char *what)
 		    (int)sbuf.len, sbuf.p, (int)ebuf.len, ebuf.p);
 }
 
+/* s[0..n) on an encoder with colors and sorted keys; sbuf holds the
+ * plain output of the same call (key: "{KEY:null}"). */
+static void
+check_shaped(const char *s, size_t n, int key, int raw, const char *what)
+{
+	static fz_buf t, want;
+	jenc_opts so = { 0, 0, 0 };
+	jenc_enc *e;
+	size_t i, j;
+	int rc, first = 1;
+
+	so.flags = (S.o.flags & (JENC_HTML | JENC_ASCII | JENC_LOWER_HEX)) |
+	    (n & 1 ? JENC_COLOR : 0) | (n & 2 ? 0 : JENC_SORT_KEYS);
+	if ((e = jenc_get_mem(&so)) == NULL)
+		fz_fail("jenc_get_mem returned NULL");
+	if (key) {
+		(void)jenc_obj_begin(e);
+		(void)(raw ? jenc_raw_key(e, s, n) : jenc_key(e, s, n));
+		(void)jenc_null(e);
+		(void)jenc_kv_bool(e, "m", 1, 1);
+		rc = jenc_obj_end(e);
+	} else {
+		rc = raw ? jenc_raw_str(e, s, n) : jenc_str(e, s, n);
+	}
+	if (rc != 0)
+		fz_fail("%s with flags 0x%x returned %d", what, so.flags, rc);
+	t.len = 0;
+	fz_take(e, &t);
+	(void)jenc_release(e);
+	for (i = j = 0; i < t.len; i++) {	/* drop ESC [ ... m */
+		if (t.p[i] == '\033') {
+			while (i < t.len && t.p[i] != 'm')
+				i++;
+			continue;
+		}
+		t.p[j++] = t.p[i];
+	}
+	t.len = j;
+	want.len = 0;
+	if (!key) {
+		fz_buf_add(&want, sbuf.p, sbuf.len);
+		fz_buf_add(&want, "\n", 1);
+	} else {
+		/* sbuf is {KEY:null}: KEY is sbuf[1, len - 6) */
+		if ((so.flags & JENC_SORT_KEYS) && raw) {
+			first = !(t.len >= 5 && memcmp(t.p, "{\"m\":", 5) == 0);
+		} else if (so.flags & JENC_SORT_KEYS) {
+			int c = n > 0 ? memcmp(s, "m", 1) : 0;
+
+			first = c < 0 || (c == 0 && n <= 1);
+		}
+		if (first) {
+			fz_buf_add(&want, sbuf.p, sbuf.len - 1);
+			fz_buf_add(&want, ",\"m\":true}\n", 11);
+		} else {
+			fz_buf_add(&want, "{\"m\":true,", 10);
+			fz_buf_add(&want, sbuf.p + 1, sbuf.len - 1);
+			fz_buf_add(&want, "\n", 1);
+		}
+	}
+	if (t.len != want.len || memcmp(t.p, want.p, t.len) != 0)
+		fz_fail("%s with flags 0x%x wrote '%.*s', less its colors not "
+		    "'%.*s'", what, so.flags, (int)t.len, t.p, (int)want.len,
+		    want.p);
+}
+
 static void
 check_str(const char *s, size_t n, int key)
 {
@@ -392,6 +462,7 @@ check_str(const char *s, size_t n, int key)
 	if (key)
 		fz_buf_add(&ebuf, ":null}", 6);
 	scratch_value(what);
+	check_shaped(s, n, key, 0, what);
 }
 
 static void
@@ -417,6 +488,7 @@ check_raw_str(const char *b, size_t n, int key)
 	fz_buf_add(&ebuf, b, n);
 	fz_buf_add(&ebuf, key ? "\":null}" : "\"", key ? 7 : 1);
 	scratch_value(what);
+	check_shaped(b, n, key, 1, what);
 }
 
 static size_t

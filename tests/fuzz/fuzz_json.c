@@ -33,7 +33,15 @@
  *   matching the offset, excerpt showing the input around the caret) and
  *   the message is one of cli-spec.md's forms naming the byte at offset;
  * - jenc_json_copy_fd on a pipe fed in chunks chosen from the input's
- *   hash gives the same code, error and output as jenc_json_copy_mem.
+ *   hash gives the same code, error and output as jenc_json_copy_mem;
+ * - with shaping flags chosen from the input's hash (JENC_SORT_KEYS,
+ *   JENC_SPLIT, JENC_SLURP, JENC_SEQ, JENC_FLUSH_EACH, JENC_HOLD,
+ *   JENC_COLOR; see check_shaping) the result and error are the same; the
+ *   colored output less its escapes is the uncolored one, the JENC_SEQ one
+ *   less its RS bytes (each at a line start) the one without; accepted,
+ *   the output is valid, sorted output is a fixpoint of sorting and as
+ *   long as the unsorted one, and split and slurped output compacted is
+ *   a reference split and slurp of the compact output.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -132,6 +140,199 @@ check_fd(const char *p, size_t n, const jenc_opts *eo,
 		fz_expect_same_err(&ferr, err, "jenc_json_copy_fd/_mem", 1);
 	}
 	same_bytes(&tmp, &out, "jenc_json_copy_fd vs _mem output");
+}
+
+/* The reader into a memory encoder with eo; a JENC_SLURP array is closed
+ * when the input was accepted. */
+static int
+shaped(const char *p, size_t n, const jenc_opts *eo, const jenc_read_opts *ro,
+    fz_buf *o, jenc_err *err)
+{
+	jenc_enc *e = jenc_get_mem(eo);
+	int rc, rel;
+
+	if (e == NULL)
+		fz_fail("jenc_get_mem returned NULL");
+	o->len = 0;
+	memset(err, 0, sizeof(*err));
+	rc = jenc_json_copy_mem(p, n, e, ro, err);
+	if (rc == 0 && (eo->flags & JENC_SLURP) && jenc_arr_end(e) != 0)
+		fz_fail("closing the JENC_SLURP array failed");
+	fz_take(e, o);
+	rel = jenc_release(e);
+	if (rc == 0 && rel != 0)
+		fz_fail("jenc_release returned %d after an accepted input "
+		    "(flags 0x%x)", rel, eo->flags);
+	return rc;
+}
+
+/* in less its SGR escapes (ESC '[' digits and ';' 'm'), or its RS bytes,
+ * which must each start a line. */
+static void
+strip(const fz_buf *in, fz_buf *o, int rs)
+{
+	size_t i = 0, j;
+
+	o->len = 0;
+	while (i < in->len) {
+		char c = in->p[i];
+
+		if (!rs && c == '\033') {
+			for (j = i + 2; j < in->len &&
+			    ((in->p[j] >= '0' && in->p[j] <= '9') ||
+			    in->p[j] == ';'); j++)
+				;
+			if (i + 1 >= in->len || in->p[i + 1] != '[' ||
+			    j >= in->len || in->p[j] != 'm')
+				fz_fail("a bad color escape at %zu", i);
+			i = j + 1;
+			continue;
+		}
+		if (rs && c == '\036') {
+			if (i > 0 && in->p[i - 1] != '\n')
+				fz_fail("an RS inside a line at %zu", i);
+			i++;
+			continue;
+		}
+		fz_buf_add(o, &c, 1);
+		i++;
+	}
+}
+
+/* The reference of JENC_SPLIT then JENC_SLURP over a compact stream c
+ * (one value a line, strings as JSON writes them). */
+static void
+ref_shape(const fz_buf *c, unsigned flags, fz_buf *o)
+{
+	size_t i = 0, nv = 0;
+
+	o->len = 0;
+	if (flags & JENC_SLURP)
+		fz_buf_add(o, "[", 1);
+	while (i < c->len) {
+		size_t end = i;
+		int split = (flags & JENC_SPLIT) && c->p[i] == '[';
+
+		while (c->p[end] != '\n')
+			end++;
+		if (!split || end - i > 2) {
+			size_t k = split ? i + 1 : i, from = k;
+			int depth = 0, str = 0;
+
+			for (; k < end; k++) {
+				char x = c->p[k];
+				int cut = 0;
+
+				if (str) {
+					if (x == '\\')
+						k++;
+					else if (x == '"')
+						str = 0;
+				} else if (x == '"')
+					str = 1;
+				else if (x == '[' || x == '{')
+					depth++;
+				else if (x == ']' || x == '}')
+					cut = split && depth-- == 0;
+				else if (x == ',')
+					cut = split && depth == 0;
+				if (!cut && k + 1 < end)
+					continue;
+				if (nv++ > 0 && (flags & JENC_SLURP))
+					fz_buf_add(o, ",", 1);
+				fz_buf_add(o, c->p + from, (cut ? k : k + 1) - from);
+				if (!(flags & JENC_SLURP))
+					fz_buf_add(o, "\n", 1);
+				from = k + 1;
+			}
+		}
+		i = end + 1;
+	}
+	if (flags & JENC_SLURP)
+		fz_buf_add(o, "]\n", 2);
+}
+
+/*
+ * The shaping flags, chosen from seed, on the layout and escapes of eo:
+ * rc and err are the result without them, compact (accepted input only)
+ * the compact output with eo's escapes.
+ */
+static void
+check_shaping(const char *p, size_t n, const jenc_opts *eo,
+    const jenc_read_opts *ro, int rc, const jenc_err *err,
+    const fz_buf *compact, uint32_t seed)
+{
+	static const unsigned pick[7] = { JENC_SORT_KEYS, JENC_SPLIT,
+	    JENC_SLURP, JENC_SEQ, JENC_FLUSH_EACH, JENC_HOLD, JENC_COLOR };
+	static fz_buf a, b, c, d, t;
+	jenc_opts o = *eo, q;
+	jenc_err e2;
+	unsigned i, shape;
+	int r;
+
+	for (i = 0; i < 7; i++)
+		o.flags |= (seed >> (i + 8)) & 1 ? pick[i] : 0;
+	shape = o.flags & (JENC_SPLIT | JENC_SLURP);
+	r = shaped(p, n, &o, ro, &a, &e2);
+	if (r != rc)
+		fz_fail("shaping flags 0x%x changed the result: %d vs %d",
+		    o.flags, r, rc);
+	if (rc != 0)
+		fz_expect_same_err(&e2, err, "shaped/plain", 0);
+	/* b: without colors, c: and without RS */
+	q = o;
+	q.flags &= ~(unsigned)JENC_COLOR;
+	if (o.flags & JENC_COLOR) {
+		(void)shaped(p, n, &q, ro, &b, &e2);
+		strip(&a, &t, 0);
+		same_bytes(&t, &b, "colored output less its escapes");
+	} else {
+		b.len = 0;
+		fz_buf_add(&b, a.p, a.len);
+	}
+	q.flags &= ~(unsigned)JENC_SEQ;
+	if (o.flags & JENC_SEQ) {
+		(void)shaped(p, n, &q, ro, &c, &e2);
+		strip(&b, &t, 1);
+		same_bytes(&t, &c, "JENC_SEQ output less its RS bytes");
+	} else {
+		c.len = 0;
+		fz_buf_add(&c, b.p, b.len);
+	}
+	if (rc != 0)
+		return;
+	if (!fz_valid(c.p, c.len, 0))
+		fz_fail("shaped output (flags 0x%x) is not valid JSON", q.flags);
+	/* d: and not sorted */
+	q.flags &= ~(unsigned)JENC_SORT_KEYS;
+	if (o.flags & JENC_SORT_KEYS) {
+		jenc_opts so = q;
+		jenc_read_opts r0 = { 0, 0 };
+
+		(void)shaped(p, n, &q, ro, &d, &e2);
+		if (d.len != c.len)
+			fz_fail("sorted output is %zu bytes, unsorted %zu",
+			    c.len, d.len);
+		so.flags &= ~(unsigned)(JENC_SPLIT | JENC_SLURP);
+		so.flags |= JENC_SORT_KEYS;
+		if (shaped(c.p, c.len, &so, &r0, &t, &e2) != 0)
+			fz_fail("sorting the sorted output failed");
+		same_bytes(&t, &c, "sorted output sorted again");
+	} else {
+		d.len = 0;
+		fz_buf_add(&d, c.p, c.len);
+	}
+	if (shape != 0) {
+		jenc_opts co = q;
+		jenc_read_opts r0 = { 0, 0 };
+
+		co.indent = 0;
+		co.flags &= ~(unsigned)(JENC_TAB | JENC_SPLIT | JENC_SLURP);
+		if (shaped(d.p, d.len, &co, &r0, &t, &e2) != 0)
+			fz_fail("compacting the shaped output failed");
+		ref_shape(compact, shape, &c);
+		same_bytes(&t, &c, "split/slurped output vs the reference");
+	}
 }
 
 static void
@@ -254,6 +455,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_fail("output held after an error is not valid "
 			    "JSON");
 		check_fd(p, n, &eo, &ro, rc, &err, fz_hash(data, size));
+		check_shaping(p, n, &eo, &ro, rc, &err, NULL,
+		    fz_hash(data, size));
 		return 0;
 	}
 
@@ -312,5 +515,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		same_bytes(&comp, &plain, "compact output vs plain compact");
 	}
 	check_fd(p, n, &eo, &ro, rc, &err, fz_hash(data, size));
+	check_shaping(p, n, &eo, &ro, rc, &err, &comp, fz_hash(data, size));
 	return 0;
 }

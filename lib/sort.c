@@ -1,0 +1,475 @@
+/*
+ * sort.c - JENC_SORT_KEYS: the members of each object are written apart
+ * and put in key order when the object ends.
+ *
+ * While an object is open, everything the encoder writes goes to a side
+ * buffer, a segment list like the main output that never reaches the sink
+ * (enc.c swaps the two: jenc_out_ops.side).  What is written there is recorded
+ * as pieces, spans of the side buffer's bytes in output order.  A new piece
+ * starts at each member's ',' (every member is written with one), so a
+ * member is a run of whole pieces, and an object inside it stays one once
+ * it is closed.  When an object ends, the runs of its members are put in
+ * order (a stable merge sort by key) and the ',' of the new first member
+ * is cut off its first piece: pieces move, bytes do not.  When the
+ * outermost object ends, its pieces are copied to the main output in
+ * order, and the side buffer is emptied.
+ *
+ * Keys are compared as their code points: written out as UTF-8 (raw keys
+ * unescaped first), compared byte by byte, a prefix first.
+ *
+ * Memory, for the outermost open object: its output bytes in the side
+ * buffer; one piece (16 bytes) for each of its members and each object
+ * inside it, and one more for each segment boundary; a member record (32
+ * bytes, an 8-byte prefix of the key included, which settles most
+ * comparisons) and the unescaped key for each member of the objects still
+ * open; while an object is sorted, two indices and a piece (32 bytes) per
+ * member of it.  So at most 80 bytes and the key per member.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "seg.h"
+
+struct piece {
+	const char *p;
+	size_t n;
+};
+
+struct member {
+	uint64_t pre;		/* the key's first 8 bytes, big-endian */
+	size_t key, klen;	/* its unescaped key: keys[key..key+klen) */
+	size_t piece;		/* its first piece */
+};
+
+struct jenc_sort {
+	const jenc_out_ops *ops; /* the encoder's output (enc.c) */
+	struct piece *pc;	/* the pieces of the outermost open object */
+	size_t npc, cap_pc;
+	struct member *m;	/* members of the open objects, in order */
+	size_t nm, cap_m;
+	char *keys;
+	size_t nkeys, cap_keys;
+	size_t *open;		/* first member of each open object */
+	size_t nopen, cap_open;
+	jenc_seg *at_seg;	/* where the piece being written starts; */
+	char *at;		/* NULL: at the start of the side buffer */
+	size_t *idx;		/* scratch for sorting: 2 per member */
+	size_t cap_idx;
+	struct piece *tmp;	/* scratch for reordering pieces */
+	size_t cap_tmp;
+};
+
+/* Arrays above this many bytes are freed when the outermost object ends. */
+#define KEEP_MAX ((size_t)64 * 1024)
+
+/* Room for n elements of size sz in *a (capacity *cap), doubling. */
+static int
+sort_reserve(void **a, size_t *cap, size_t n, size_t sz)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *na;
+
+	if (n <= *cap)
+		return 0;
+	while (ncap < n) {
+		if (ncap > ((size_t)-1 / 2) / sz)
+			return JENC_E_NOMEM;
+		ncap *= 2;
+	}
+	na = jenc_mem_realloc(*a, *cap * sz, ncap * sz);
+	if (na == NULL)
+		return JENC_E_NOMEM;
+	*a = na;
+	*cap = ncap;
+	return 0;
+}
+
+#define RESERVE(s, arr, cap, n) ((n) <= (s)->cap ? 0 : \
+	sort_reserve((void **)&(s)->arr, &(s)->cap, (n), sizeof(*(s)->arr)))
+
+static void
+sort_free_arr(void **a, size_t *cap, size_t sz, size_t keep)
+{
+	if (*a != NULL && *cap * sz > keep) {
+		jenc_mem_free(*a, *cap * sz);
+		*a = NULL;
+		*cap = 0;
+	}
+}
+
+#define FREE_ARR(s, arr, cap, keep) \
+	sort_free_arr((void **)&(s)->arr, &(s)->cap, sizeof(*(s)->arr), (keep))
+
+static void
+sort_trim(struct jenc_sort *s, size_t keep)
+{
+	FREE_ARR(s, pc, cap_pc, keep);
+	FREE_ARR(s, m, cap_m, keep);
+	FREE_ARR(s, keys, cap_keys, keep);
+	FREE_ARR(s, open, cap_open, keep);
+	FREE_ARR(s, idx, cap_idx, keep);
+	FREE_ARR(s, tmp, cap_tmp, keep);
+}
+
+static inline int
+sort_piece(jenc_enc *e, struct jenc_sort *s, const char *from, size_t n)
+{
+	if (RESERVE(s, pc, cap_pc, s->npc + 1) != 0)
+		return s->ops->fail(e, JENC_E_NOMEM);
+	s->pc[s->npc].p = from;
+	s->pc[s->npc].n = n;
+	s->npc++;
+	return 0;
+}
+
+/* End the piece being written at the cursor p in tail, as one piece per
+ * segment. */
+static int
+sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
+{
+	jenc_seg *head, *t, *seg;
+	char *from, *q;
+
+	if (tail == NULL)
+		return 0;
+	if (s->at != NULL && s->at_seg == tail) {	/* the usual case */
+		if (p > s->at && sort_piece(e, s, s->at,
+		    (size_t)(p - s->at)) != 0)
+			return s->ops->error(e);
+		s->at = p;
+		return 0;
+	}
+	if (s->at == NULL) {	/* the first piece: the side buffer's start */
+		s->ops->at(e, &head, &t, &q);
+		seg = head;
+		from = JENC_SEG_DATA(head);
+	} else {
+		seg = s->at_seg;
+		from = s->at;
+	}
+	for (;;) {
+		char *to = seg == tail ? p : JENC_SEG_DATA(seg) + seg->len;
+
+		if (to > from && sort_piece(e, s, from, (size_t)(to - from)) != 0)
+			return s->ops->error(e);
+		if (seg == tail)
+			break;
+		seg = seg->next;
+		from = JENC_SEG_DATA(seg);
+	}
+	s->at_seg = tail;
+	s->at = p;
+	return 0;
+}
+
+static int
+sort_hex4(const char *s, unsigned *v)
+{
+	unsigned x = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= '0' && c <= '9')
+			x = x << 4 | (unsigned)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			x = x << 4 | (unsigned)((c | 0x20) - 'a' + 10);
+		else
+			return 0;
+	}
+	*v = x;
+	return 1;
+}
+
+/* cp as UTF-8 (a lone surrogate as its three bytes, so that the order of
+ * the bytes stays that of the code points). */
+static size_t
+sort_utf8(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | cp >> 18);
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/*
+ * The text of the JSON string body s[0..n) at o (never longer than n).
+ * A backslash that starts no valid escape is kept as it is: raw keys are
+ * not validated.
+ */
+static size_t
+sort_unescape(char *o, const char *s, size_t n)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		const char *bs = memchr(s + i, '\\', n - i);
+		size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
+		unsigned u, v;
+		char c;
+
+		memcpy(o + k, s + i, run);
+		k += run;
+		i += run;
+		if (i + 1 >= n) {
+			if (i < n)
+				o[k++] = s[i++];
+			break;
+		}
+		switch ((c = s[i + 1])) {
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case '"': case '\\': case '/': break;
+		case 'u':
+			if (i + 6 > n || !sort_hex4(s + i + 2, &u)) {
+				o[k++] = s[i++];
+				continue;
+			}
+			i += 6;
+			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
+			    s[i] == '\\' && s[i + 1] == 'u' &&
+			    sort_hex4(s + i + 2, &v) && v >= 0xdc00 && v < 0xe000) {
+				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
+				i += 6;
+			}
+			k += sort_utf8(o + k, u);
+			continue;
+		default:
+			o[k++] = s[i++];
+			continue;
+		}
+		o[k++] = c;
+		i += 2;
+	}
+	return k;
+}
+
+static inline int
+sort_cmp(const struct jenc_sort *s, const struct member *a,
+    const struct member *b)
+{
+	size_t n = a->klen < b->klen ? a->klen : b->klen;
+	int c;
+
+	if (a->pre != b->pre)
+		return a->pre < b->pre ? -1 : 1;
+	c = n > 8 ? memcmp(s->keys + a->key + 8, s->keys + b->key + 8, n - 8) :
+	    0;
+	if (c != 0)
+		return c;
+	return (a->klen > b->klen) - (a->klen < b->klen);
+}
+
+/*
+ * Sort a[0..n), indices of the members m[0..n), by key, stably: runs of 8
+ * by insertion, then merged bottom-up through t[0..n).  Returns the array
+ * that holds the result (a or t).
+ */
+static size_t *
+sort_members(const struct jenc_sort *s, const struct member *m, size_t *a,
+    size_t *t, size_t n)
+{
+	size_t lo, w;
+
+	for (lo = 0; lo < n; lo += 8) {
+		size_t hi = lo + 8 < n ? lo + 8 : n, i, j;
+
+		for (i = lo + 1; i < hi; i++) {
+			size_t x = a[i];
+
+			for (j = i; j > lo && sort_cmp(s, &m[a[j - 1]], &m[x]) > 0;
+			    j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	}
+	for (w = 8; w < n; w *= 2) {
+		size_t *sw;
+
+		for (lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				t[k++] = sort_cmp(s, &m[a[j]], &m[a[i]]) < 0 ?
+				    a[j++] : a[i++];
+			while (i < mid)
+				t[k++] = a[i++];
+			while (j < hi)
+				t[k++] = a[j++];
+		}
+		sw = a;
+		a = t;
+		t = sw;
+	}
+	return a;
+}
+
+/* Put the k members from m[f] in key order: their runs of pieces. */
+static int
+sort_object(jenc_enc *e, struct jenc_sort *s, size_t f, size_t k)
+{
+	const struct member *m = s->m + f;
+	size_t base = m[0].piece, total = s->npc - base, i, o = 0, *order;
+
+	for (i = 1; i < k; i++)
+		if (sort_cmp(s, &m[i - 1], &m[i]) > 0)
+			break;
+	if (i == k)
+		return 0;	/* in order already */
+	if (RESERVE(s, idx, cap_idx, 2 * k) != 0 ||
+	    RESERVE(s, tmp, cap_tmp, total) != 0)
+		return s->ops->fail(e, JENC_E_NOMEM);
+	for (i = 0; i < k; i++)
+		s->idx[i] = i;
+	order = sort_members(s, m, s->idx, s->idx + k, k);
+	for (i = 0; i < k; i++) {
+		size_t j = order[i];
+		size_t from = m[j].piece;
+		size_t to = j + 1 < k ? m[j + 1].piece : s->npc;
+
+		memcpy(s->tmp + o, s->pc + from, (to - from) * sizeof(*s->tmp));
+		o += to - from;
+	}
+	memcpy(s->pc + base, s->tmp, total * sizeof(*s->tmp));
+	return 0;
+}
+
+int
+jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops, struct jenc_sort **sp)
+{
+	struct jenc_sort *s = *sp;
+
+	if (s == NULL) {
+		if ((s = jenc_mem_alloc(sizeof(*s))) == NULL)
+			return ops->fail(e, JENC_E_NOMEM);
+		memset(s, 0, sizeof(*s));
+		*sp = s;
+	}
+	s->ops = ops;
+	if (RESERVE(s, open, cap_open, s->nopen + 1) != 0)
+		return s->ops->fail(e, JENC_E_NOMEM);
+	if (s->nopen == 0) {
+		s->ops->side(e, 1);
+		s->at = NULL;
+		s->npc = 0;
+	}
+	s->open[s->nopen++] = s->nm;
+	return 0;
+}
+
+int
+jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
+    const char *k, size_t n, int raw)
+{
+	struct member *m;
+	const unsigned char *kb;
+	unsigned char pre[8];
+
+	if (sort_cut(e, s, tail, p) != 0)
+		return s->ops->error(e);
+	if (RESERVE(s, m, cap_m, s->nm + 1) != 0 ||
+	    RESERVE(s, keys, cap_keys, s->nkeys + n + 1) != 0)
+		return s->ops->fail(e, JENC_E_NOMEM);
+	m = &s->m[s->nm++];
+	m->key = s->nkeys;
+	m->piece = s->npc;
+	if (raw) {
+		m->klen = sort_unescape(s->keys + s->nkeys, k, n);
+	} else {
+		if (n > 0)
+			memcpy(s->keys + s->nkeys, k, n);
+		m->klen = n;
+	}
+	kb = (const unsigned char *)s->keys + m->key;
+	memset(pre, 0, sizeof(pre));
+	memcpy(pre, kb, m->klen < 8 ? m->klen : 8);
+	memcpy(&m->pre, pre, 8);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+	m->pre = __builtin_bswap64(m->pre);
+#endif
+	s->nkeys += m->klen;
+	return 0;
+}
+
+int
+jenc_sort_close(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
+    size_t *members)
+{
+	size_t f = s->open[s->nopen - 1], k = s->nm - f, i;
+	int rc = 0;
+
+	if (sort_cut(e, s, tail, p) != 0)
+		return s->ops->error(e);
+	*members = k;
+	if (k > 1 && sort_object(e, s, f, k) != 0)
+		return s->ops->error(e);
+	if (k > 0) {
+		/* the first member's ',' is the first byte of its pieces */
+		for (i = s->m[f].piece; i < s->npc && s->pc[i].n == 0; i++)
+			;
+		s->pc[i].p++;
+		s->pc[i].n--;
+		s->nkeys = s->m[f].key;
+	}
+	s->nm = f;
+	if (--s->nopen > 0)
+		return 0;
+	/* The outermost object: its members go out, runs of pieces that
+	 * follow each other in the side buffer (in order already) at once. */
+	s->ops->side(e, 0);
+	for (i = 0; i < s->npc && rc == 0; i++) {
+		const char *q = s->pc[i].p;
+		size_t n = s->pc[i].n;
+
+		while (i + 1 < s->npc && s->pc[i + 1].p == q + n)
+			n += s->pc[++i].n;
+		if (n > 0)
+			rc = s->ops->put(e, q, n);
+	}
+	s->npc = 0;
+	s->at = NULL;
+	s->ops->side_clear(e);
+	sort_trim(s, KEEP_MAX);
+	return rc;
+}
+
+void
+jenc_sort_drop(jenc_enc *e, struct jenc_sort *s)
+{
+	s->ops->side(e, 0);
+	s->npc = s->nm = s->nkeys = s->nopen = 0;
+	s->at = NULL;
+	s->ops->side_clear(e);
+	sort_trim(s, KEEP_MAX);
+}
+
+void
+jenc_sort_free(struct jenc_sort *s)
+{
+	if (s == NULL)
+		return;
+	sort_trim(s, 0);
+	jenc_mem_free(s, sizeof(*s));
+}
