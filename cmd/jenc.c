@@ -26,9 +26,10 @@ enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
-	OPT_SPLIT, OPT_COLOR,
+	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
@@ -54,11 +55,14 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "write", no_argument, NULL, 'w' },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
+	{ "seq", no_argument, NULL, OPT_SEQ },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char optstring[] = ":f:clHaSsCMud:to:whV";
+static const char optstring[] = ":f:clHaSsCMud:to:wqhV";
 
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
@@ -104,6 +108,12 @@ static const char usage_text[] =
 "                        is valid and changes\n"
 "      --check           write nothing; list each input not already in the\n"
 "                        requested form, exit status 1 if there is one\n"
+"Streams and logs:\n"
+"      --on-error=MODE   bad JSON: stop (default), skip it (reported on\n"
+"                        stderr) or pass it through verbatim; both go on at\n"
+"                        the next line, exit status 0, and end with a count\n"
+"      --seq             JSON text sequences (RFC 7464): RS before each text\n"
+"  -q, --quiet           no report of skipped or passed input, no count\n"
 "General:\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
@@ -117,6 +127,9 @@ struct config {
 	unsigned indent;
 	int tab, lines, html, ascii;
 	int validate;
+	int on_error, quiet;	/* ON_ERROR_*, -q */
+	uint64_t bad_lines;	/* skipped or passed, over all inputs */
+	int bad_valid;		/* --validate found bad input */
 	const char *output;	/* -o FILE, or NULL */
 	int write, check;	/* -w, --check */
 	struct output *out;	/* with -o, -w or --check */
@@ -409,6 +422,23 @@ parse_args(struct config *c, int argc, char **argv)
 		case OPT_CHECK:
 			c->check = 1;
 			break;
+		case OPT_ON_ERROR:
+			if (strcmp(optarg, "stop") == 0)
+				c->on_error = ON_ERROR_STOP;
+			else if (strcmp(optarg, "skip") == 0)
+				c->on_error = ON_ERROR_SKIP;
+			else if (strcmp(optarg, "pass") == 0)
+				c->on_error = ON_ERROR_PASS;
+			else
+				usage_error("--on-error: '%s' is not stop, skip or "
+				    "pass", optarg);
+			break;
+		case OPT_SEQ:
+			c->ropts.flags |= JENC_READ_SEQ;
+			break;
+		case 'q':
+			c->quiet = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_IO);
@@ -461,6 +491,8 @@ out_opts(const struct config *c, jenc_opts *o)
 		o->indent = c->indent;
 	if (c->slurp)
 		o->flags |= JENC_SLURP | JENC_HOLD;
+	if (c->ropts.flags & JENC_READ_SEQ)
+		o->flags |= JENC_SEQ;	/* --seq: RS before each value */
 }
 
 static int
@@ -590,12 +622,32 @@ print_error(const char *name, const jenc_err *err)
 	fprintf(stderr, "  %s\n  %*s^\n", err->excerpt, (int)err->caret, "");
 }
 
+/* What on_error needs: the input's name and the run's settings. */
+struct bad_ctx {
+	struct config *c;
+	const char *name;
+};
+
+/* jenc_read_opts.on_error: report bad input that was skipped (or passed
+ * only in part), count its lines. */
+static void
+on_bad(void *ctx, const jenc_err *err)
+{
+	struct bad_ctx *b = ctx;
+
+	b->c->bad_lines += err->lines;
+	if (b->c->validate)
+		b->c->bad_valid = 1;
+	if (!b->c->quiet && !err->passed)
+		print_error(b->name, err);
+}
+
 /* Standard input was closed when jenc started (see main). */
 static int stdin_closed;
 
 /* Re-encode one input.  Returns the exit status it earns. */
 static int
-convert(const struct config *c, const char *path)
+convert(struct config *c, const char *path)
 {
 	const char *name = path;
 	int fd = STDIN_FILENO, from = c->from, rc, status = 0;
@@ -603,6 +655,8 @@ convert(const struct config *c, const char *path)
 	jenc_opts o;
 	jenc_enc *e = c->all;
 	jenc_err err;
+	jenc_read_opts ro = c->ropts;
+	struct bad_ctx bad = { c, NULL };
 
 	if (is_stdin) {
 		name = "<stdin>";
@@ -629,7 +683,16 @@ convert(const struct config *c, const char *path)
 		o.flags |= JENC_HOLD;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
-		rc = jenc_json_copy_fd(fd, e, &c->ropts, &err);
+		/* --validate has no output to pass bad text to: it lists it */
+		if (c->on_error == ON_ERROR_SKIP ||
+		    (c->on_error == ON_ERROR_PASS && c->validate))
+			ro.flags |= JENC_READ_SKIP;
+		else if (c->on_error == ON_ERROR_PASS)
+			ro.flags |= JENC_READ_PASS;
+		bad.name = name;
+		ro.on_error = on_bad;
+		ro.ctx = &bad;
+		rc = jenc_json_copy_fd(fd, e, &ro, &err);
 	} else {
 		jenc_csv_opts co = c->copts;
 
@@ -693,6 +756,9 @@ main(int argc, char **argv)
 	if (c.slurp && (c.write || c.check))
 		usage_error("-s makes one array of all inputs: not with %s",
 		    c.write ? "-w" : "--check");
+	if (c.slurp && c.on_error == ON_ERROR_PASS)
+		usage_error("-s makes one array of all inputs: bad text cannot "
+		    "pass into it (use --on-error=skip)");
 	color_setup(&c);
 	setup_output(&c, argc - optind, argv + optind);
 	if (c.slurp && !c.validate) {
@@ -719,6 +785,13 @@ main(int argc, char **argv)
 			write_failed(jenc_errno(c.all) ? jenc_errno(c.all) : EIO);
 		(void)jenc_release(c.all);
 	}
+	if (c.bad_lines > 0 && !c.quiet)
+		fprintf(stderr, "jenc: %llu invalid line%s %s\n",
+		    (unsigned long long)c.bad_lines, c.bad_lines == 1 ? "" : "s",
+		    c.on_error == ON_ERROR_PASS && !c.validate ? "passed through" :
+		    "skipped");
+	if (c.bad_valid && status == 0)
+		status = EXIT_INVALID;
 	status = output_close(c.out, status);
 	if (c.check && fflush(stdout) != 0)
 		write_failed(errno);

@@ -1232,6 +1232,25 @@ out_side_clear(jenc_enc *e)
 	o->next_cap = h->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : h->cap * 2;
 }
 
+/* ---- text passed through (internal.h) ----------------------------------- */
+
+int
+jenc_passthru(jenc_enc *e, const char *s, size_t n)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP || e->depth > 0)
+		return fail(e, JENC_E_STATE);
+	/* bad text is a text of its own; a cut value's newline is not */
+	if (n > 0 && !(n == 1 && s[0] == '\n') && put_rs(e) != 0)
+		return e->err;
+	if (n > 0 && put(e, s, n) != 0)
+		return e->err;
+	e->committed = held(e);	/* complete, as a value is */
+	e->cut = 0;
+	return 0;
+}
+
 /* ---- strings -------------------------------------------------------------- */
 
 /*

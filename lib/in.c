@@ -202,6 +202,7 @@ jenc_in_drop(jenc_in *in, size_t n)
 			in->lstart = in->off + after;
 		}
 	}
+	in->mark = in->mark > n ? in->mark - n : 0;
 	in->off += n;
 	in->len -= n;
 	if (in->buf != NULL)
@@ -268,11 +269,27 @@ jenc_in_where_line(const jenc_in *in, size_t at, uint64_t line, size_t ls,
 }
 
 void
+jenc_in_mark(jenc_in *in, size_t at, uint64_t line)
+{
+	in->mark = at;
+	in->mark_line = line;
+}
+
+void
 jenc_in_where(const jenc_in *in, size_t at, jenc_where *w)
 {
-	size_t after;
-	uint64_t lines = in_count_lines(in->p, at, &after);
+	size_t after, base = 0;
+	uint64_t lines;
 
+	if (in->mark > 0 && in->mark <= at) {
+		/* p[mark] starts a line: count from there */
+		base = in->mark;
+		lines = in_count_lines(in->p + base, at - base, &after);
+		jenc_in_where_line(in, at, in->mark_line + lines,
+		    lines > 0 ? base + after : base, 0, w);
+		return;
+	}
+	lines = in_count_lines(in->p, at, &after);
 	if (lines > 0) {
 		jenc_in_where_line(in, at, in->line + lines, after, 0, w);
 	} else if (in->lstart >= in->off) {

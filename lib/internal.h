@@ -113,6 +113,13 @@ int jenc_frag_begin(jenc_enc *e);
 int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
+/* ---- text passed through (enc.c), for the JSON reader ---- */
+/* Write s[0..n) verbatim at top level (no newline added, uncolored),
+ * committed as a complete value is under JENC_HOLD; under JENC_SEQ an RS
+ * first, except for a lone "\n" (what ends a cut value's output).
+ * JENC_E_STATE inside a value. */
+int jenc_passthru(jenc_enc *e, const char *s, size_t n);
+
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
 /*
@@ -138,6 +145,11 @@ typedef struct jenc_in {
 				 * line's text starts (after a byte order
 				 * mark on line 1) */
 	int sys_errno;		/* errno of a read that failed */
+	/* with lf_lines: p[mark] (mark > 0) is known to start line
+	 * mark_line, so jenc_in_where counts lines from there, not from
+	 * p[0]; see jenc_in_mark.  0: no mark */
+	size_t mark;
+	uint64_t mark_line;
 	/* called before each blocking read (the readers flush their encoder
 	 * there, so that what is complete is out while input is awaited);
 	 * non-zero fails the read with JENC_IN_OUT.  NULL: nothing.  A
@@ -192,6 +204,11 @@ int jenc_in_bom(jenc_in *in);
  * stops it.
  */
 void jenc_in_line(jenc_in *in, size_t at, int cr);
+/* Tell the window that p[at] starts line `line` (a reader that resumes
+ * there after an error whose position it knows), so that jenc_in_where
+ * for a later spot counts the lines from there.  Kept until the window
+ * drops p[at]. */
+void jenc_in_mark(jenc_in *in, size_t at, uint64_t line);
 /* Where p[at] is, for a reader with lf_lines (lines end at LF). */
 void jenc_in_where(const jenc_in *in, size_t at, struct jenc_where *w);
 /* Where p[at] is, on line `line` whose text starts at p[ls], for a reader

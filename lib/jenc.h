@@ -406,13 +406,47 @@ typedef struct jenc_err {
 			     excerpt on a UTF-8 terminal: CJK and emoji
 			     take 2 columns, combining marks 0; an empty
 			     excerpt means there is none to show */
+	uint64_t lines;	  /* JENC_READ_SKIP/PASS: lines of input the bad
+			     text spans (dropped or passed through) */
+	int passed;	  /* JENC_READ_PASS: 1 if the bad text was copied
+			     to the output, 0 if it was dropped (too long,
+			     or part of its output had been written) */
 } jenc_err;
 
 #define JENC_READ_SINGLE 0x01 /* exactly one value per input (RFC 8259) */
+#define JENC_READ_SKIP 0x02   /* bad input: drop the bad text, go on */
+#define JENC_READ_PASS 0x04   /* bad input: copy the bad text, go on */
+#define JENC_READ_SEQ 0x08    /* RFC 7464 text sequences: RS (0x1E)
+				 separates texts at top level */
 
+/*
+ * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
+ * the line where the bad value began (or just after a complete value
+ * earlier on that line) through the end of the line holding the error,
+ * including its line end.  While the bad value is still open at the end
+ * of that line (an error inside a pretty-printed document), the lines
+ * after it belong to the bad text too, up to the line where its brackets
+ * close.  A line whose first byte is '{' or '[' starts a new value: the
+ * bad text ends before the first such line after the bad value's first
+ * one, even when the error is found further on (a line cut short takes
+ * the good lines after it into its value until the error shows; they
+ * are read again).  With JENC_READ_SEQ the bad text runs to the next RS
+ * instead.  Reading resumes just after the bad text.
+ *
+ * PASS writes the bad text to e verbatim as top-level output (a newline
+ * added if it has none: the input ended), with nothing of its formatted
+ * form; except when it is longer than 1 MiB or part of the bad value's
+ * output had already been written (a value past hold_max, err->cut):
+ * then it is dropped as with SKIP (err->passed 0), and a written part is
+ * ended with a newline.  SKIP and PASS given together mean PASS.
+ */
 typedef struct jenc_read_opts {
 	unsigned flags;	      /* JENC_READ_* */
 	unsigned max_depth;   /* 0 = 10000 */
+	/* SKIP/PASS: called for each bad value once its text is dropped
+	 * or passed (err is valid during the call only); NULL: none */
+	void (*on_error)(void *ctx, const jenc_err *err);
+	void *ctx;
 } jenc_read_opts;
 
 /*
@@ -424,8 +458,23 @@ typedef struct jenc_read_opts {
  * filled in.  On bad input every value before the bad one is complete in
  * e; of the bad value, a part held whole (JENC_HOLD, under hold_max) is
  * dropped, and a part already written (err->cut) is completed up to the
- * last token checked before the error.  Memory stays bounded: a 256 KiB window that grows only for a
- * single token longer than it.
+ * last token checked before the error, and ended with a newline.
+ * Memory stays bounded: a 256 KiB window that grows only for a single
+ * token longer than it (with JENC_READ_PASS, for up to 1 MiB of a bad
+ * value's text).
+ *
+ * With JENC_READ_SKIP or JENC_READ_PASS, bad input (JENC_E_SYNTAX,
+ * JENC_E_DEPTH) does not end the read: each bad text (see above) is
+ * dropped or passed, told to o->on_error, and reading goes on.  The call
+ * then returns 0 unless reading or writing fails; *err holds the first
+ * bad value's error (err->code 0 if there was none).
+ *
+ * With JENC_READ_SEQ (RFC 7464), an RS byte between top-level values is
+ * a separator.  An RS inside a value ends it as truncated ("truncated
+ * JSON text before RS"), as does a top-level number, true, false or null
+ * followed directly by RS or the end of input, without the whitespace
+ * RFC 7464 section 2.4 requires after it (it may have been cut).  With
+ * SKIP or PASS the bad text then runs to the next RS.
  */
 JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
     jenc_err *err);

@@ -48,6 +48,8 @@
 #define DEEP 256		/* nesting from which jsmn gets small pieces */
 #define DEEP_CHUNK ((size_t)64)
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
+#define RS 0x1e		/* RFC 7464 record separator */
+#define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
 
 enum {
 	S_TOP,		/* between top-level values */
@@ -93,6 +95,11 @@ struct rd {
 	int bom;		/* the input started with a byte order mark */
 	int stop_top;		/* slow_scan: stop after each top-level value */
 	uint64_t values;	/* complete top-level values */
+	unsigned policy;	/* JENC_READ_SKIP or JENC_READ_PASS, 0: stop */
+	int seq;		/* JENC_READ_SEQ */
+	int lost;		/* pass: the bad value's first line is gone */
+	uint64_t vstart;	/* input offset of the top-level value begun */
+	uint64_t vend;		/* just past the last complete one */
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -143,6 +150,11 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	if (r->e != NULL) {
 		(void)jenc_flush(r->e);
 		cut = jenc_discard(r->e);
+		/* what was written of bad input ends its line, as a value
+		 * would, so that what follows is not glued to it (a read
+		 * or allocation failure ends the output there) */
+		if (cut && (code == JENC_E_SYNTAX || code == JENC_E_DEPTH))
+			(void)jenc_passthru(r->e, "\n", 1);
 	}
 	return jenc_err_set(r->err, code, sys_errno, cut,
 	    pos != NO_POS ? &w : NULL, "%s%s", msg,
@@ -247,6 +259,10 @@ open_container(struct rd *r, size_t pos, char c)
 		r->stk = ns;
 		r->stk_cap = ncap;
 	}
+	if (r->depth == 0) {
+		r->vstart = r->in.off + pos;
+		r->lost = 0;
+	}
 	if (r->bulk) {
 		if (r->depth == 0) {
 			EMIT(jenc_frag_begin(r->e));
@@ -267,6 +283,8 @@ static int
 close_container(struct rd *r, size_t pos, char c)
 {
 	r->depth--;
+	if (r->depth == 0)
+		r->vend = r->in.off + pos + 1;
 	if (!r->bulk) {
 		EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
 	} else if (r->depth == 0) {
@@ -577,6 +595,10 @@ string(struct rd *r, size_t q, size_t end)
 		r->st = S_OBJ_COLON;
 		return 0;
 	}
+	if (r->depth == 0) {
+		r->vstart = r->in.off + q;
+		r->vend = r->in.off + end + 1;
+	}
 	if (!r->bulk || r->depth == 0)
 		EMIT(jenc_raw_str(r->e, r->in.p + q + 1, end - q - 1));
 	after_value(r);
@@ -657,6 +679,19 @@ literal_ok(const char *s, size_t n)
 	    (n == 4 && memcmp(s, "null", 4) == 0);
 }
 
+/*
+ * RFC 7464 section 2.4: a top-level number or literal must be followed by
+ * whitespace, else it may have been cut.  1 if the primitive ending at
+ * in.p[end] is followed by RS or the end of the input.
+ */
+static int
+seq_cut(const struct rd *r, size_t end)
+{
+	if (end < r->in.len)
+		return (unsigned char)r->in.p[end] == RS;
+	return r->in.eof;
+}
+
 /* A primitive starting at pos and ending at or before end. */
 static int
 primitive(struct rd *r, size_t pos, size_t end)
@@ -667,12 +702,24 @@ primitive(struct rd *r, size_t pos, size_t end)
 
 	if (value_ok(r, pos) != 0)
 		return JENC_E_SYNTAX;
+	if (r->depth == 0) {
+		r->vstart = r->in.off + pos;
+		if (r->seq && seq_cut(r, end))
+			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			    "truncated JSON text before %s, expected "
+			    "whitespace after a top-level %s",
+			    end < r->in.len ? "RS" : "end of input",
+			    s[0] == 't' || s[0] == 'f' || s[0] == 'n' ?
+			    "literal" : "number");
+	}
 	/* The common case: the whole token is a number or a literal. */
 	if (s[0] == 't' || s[0] == 'f' || s[0] == 'n')
 		ok = literal_ok(s, n);
 	else
 		ok = number_ok(s, n, r->in.len - pos);
 	if (ok) {
+		if (r->depth == 0)
+			r->vend = r->in.off + end;
 		if (!r->bulk || r->depth == 0)
 			EMIT(jenc_raw(r->e, s, n));
 		after_value(r);
@@ -693,6 +740,8 @@ primitive(struct rd *r, size_t pos, size_t end)
 		    "invalid number '%.*s%s'", k > 32 ? 32 : (int)k, s,
 		    k > 32 ? "..." : "");
 	}
+	if (r->depth == 0)
+		r->vend = r->in.off + pos + k;
 	if (!r->bulk || r->depth == 0)
 		EMIT(jenc_raw(r->e, s, k));
 	after_value(r);
@@ -726,6 +775,15 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 		}
 		unsigned char c = (unsigned char)r->in.p[pos];
 
+		if (c == RS && r->seq) {
+			if (r->st != S_TOP)
+				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+				    "truncated JSON text before RS");
+			if (skip_ws(r, pos, pos + 1) != 0)
+				return JENC_E_SYNTAX;
+			pos++;
+			continue;
+		}
 		if (c == '"') {
 			int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
 			size_t q;
@@ -1112,12 +1170,48 @@ fill(struct rd *r)
 	return rc != 0 ? in_fail(r, rc) : 0;
 }
 
+/* The start of the line holding in.p[i], as far as the window shows it. */
+static size_t
+line_start(const struct rd *r, size_t i)
+{
+	while (i > 0 && r->in.p[i - 1] != '\n')
+		i--;
+	return i;
+}
+
+/*
+ * With JENC_READ_SKIP or PASS, inside a value: of the n bytes the window
+ * could drop, keep those from the start of the value's line (to pass it
+ * through, and to count its lines), for as long as they are at most
+ * PASS_MAX bytes; past that its text will not be passed (lost).
+ */
+static size_t
+pass_keep(struct rd *r, size_t n)
+{
+	size_t ls;
+
+	if (r->vstart < r->in.off) {
+		r->lost = 1;
+		return n;
+	}
+	ls = line_start(r, (size_t)(r->vstart - r->in.off));
+	if (r->in.len - ls > PASS_MAX) {
+		r->lost = 1;
+		return n;
+	}
+	return ls < n ? ls : n;
+}
+
 /* Slide the window to where the unchecked input starts, or at most
  * JENC_IN_CONTEXT bytes before it, and read more. */
 static int
 next_window(struct rd *r, size_t pos)
 {
-	if (slide(r, jenc_in_keep(&r->in, pos)) != 0)
+	size_t n = jenc_in_keep(&r->in, pos);
+
+	if (r->policy != 0 && r->depth > 0 && !r->lost)
+		n = pass_keep(r, n);
+	if (slide(r, n) != 0)
 		return r->err->code;
 	return fill(r);
 }
@@ -1173,9 +1267,6 @@ run(struct rd *r)
 	size_t chunk = DEEP_CHUNK;
 	int rc;
 
-	if ((rc = jenc_in_bom(&r->in)) < 0 || rc > 1)
-		return in_fail(r, rc);
-	r->bom = rc;
 	for (;;) {
 		/*
 		 * A token cut by the window end: read on until jsmn can end it
@@ -1256,11 +1347,177 @@ run(struct rd *r)
 	}
 }
 
+/* Does a line starting at in.p[i] start a new value, after a bad one? */
+static int
+starts_value(const struct rd *r, size_t i)
+{
+	char c = r->in.p[i];
+
+	return c == '{' || c == '[';
+}
+
+/*
+ * After bad input reported in *r->err (SKIP or PASS): find the end of the
+ * bad text (see jenc.h), pass it through or drop it, and start afresh
+ * after it, at top level with nothing open.  Returns 0 or an error code
+ * (reading or writing failed).
+ */
+static int
+recover(struct rd *r)
+{
+	jenc_err *err = r->err;
+	size_t spot, from, i;
+	int d = (int)r->depth, instr = 0, esc = 0, rc;
+	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
+	uint64_t lines = 1, resume_line = err->line;
+
+	spot = (size_t)(err->offset - r->in.off);
+	if (spot > r->in.len)
+		spot = r->in.len;
+	/* where the bad text starts */
+	if (r->depth == 0)
+		from = spot;
+	else if (r->vstart >= r->in.off && !r->lost)
+		from = (size_t)(r->vstart - r->in.off);
+	else {
+		from = spot;
+		pass = 0;
+	}
+	if (!r->seq) {
+		from = line_start(r, from);
+		if (r->vend >= r->in.off + from && r->vend <= r->in.off + spot)
+			from = (size_t)(r->vend - r->in.off);
+	}
+	/*
+	 * A line after the bad value's first one that starts a new value
+	 * (a line cut short, then a good one that went into the bad value):
+	 * the bad text ends before the first such line, and reading resumes
+	 * there.  Likewise at the RS after a truncated text, and at the end
+	 * of the input.
+	 */
+	size_t q, stop = NO_POS;
+
+	if (!r->seq && r->depth > 0)
+		for (q = from + 1; q <= spot && q < r->in.len; q++)
+			if (r->in.p[q - 1] == '\n' && starts_value(r, q)) {
+				stop = q;
+				break;
+			}
+	if (stop == NO_POS && spot > from && ((spot == r->in.len && r->in.eof) ||
+	    (r->seq && (unsigned char)r->in.p[spot] == RS)))
+		stop = spot;
+	for (i = from; i < (stop != NO_POS ? stop : spot); i++)
+		lines += r->in.p[i] == '\n' &&
+		    (stop == NO_POS || i + 1 < stop);
+	i = spot;
+	if (stop != NO_POS) {
+		for (i = stop; i < spot; i++)
+			resume_line -= r->in.p[i] == '\n';
+		i = stop;
+		goto done;
+	}
+	for (;;) {
+		if (i == r->in.len) {
+			if (r->in.eof)
+				break;
+			if (pass && i - from > PASS_MAX)
+				pass = 0;
+			if (!pass) {
+				/* nothing before i is needed any more */
+				jenc_in_drop(&r->in, i);
+				from = spot = i = 0;
+			}
+			if ((rc = jenc_in_fill(&r->in)) != 0)
+				return in_fail(r, rc);
+			continue;
+		}
+		unsigned char c = (unsigned char)r->in.p[i];
+
+		if (r->seq) {
+			if (c == RS && i > from)
+				break;
+			/* a line end followed by more of the text */
+			if (i > spot && r->in.p[i - 1] == '\n' && i > from)
+				lines++;
+			i++;
+			continue;
+		}
+		i++;
+		if (instr) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				instr = 0;
+		} else if (c == '"') {
+			instr = 1;
+		} else if (c == '{' || c == '[') {
+			d++;
+		} else if (c == '}' || c == ']') {
+			d--;
+		}
+		if (c != '\n')
+			continue;
+		resume_line++;
+		instr = esc = 0;
+		if (d <= 0)
+			break;
+		/* the value is still open: does the next line go on with it? */
+		while (i == r->in.len && !r->in.eof) {
+			if (pass && i - from > PASS_MAX)
+				pass = 0;
+			if (!pass) {
+				jenc_in_drop(&r->in, i);
+				from = spot = i = 0;
+			}
+			if ((rc = jenc_in_fill(&r->in)) != 0)
+				return in_fail(r, rc);
+		}
+		if (i == r->in.len || starts_value(r, i))
+			break;
+		lines++;
+	}
+done:
+	err->lines = lines;
+	if (pass && i - from > PASS_MAX)
+		pass = 0;
+	if (pass) {
+		/* (an empty bad text, as at the end of the input after a
+		 * byte order mark, has nothing to pass) */
+		if (i > from) {
+			EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
+			if (r->in.p[i - 1] != '\n')
+				EMIT(jenc_passthru(r->e, "\n", 1));
+		}
+		err->passed = 1;
+	} else if (r->policy == JENC_READ_PASS && r->e != NULL) {
+		size_t k = strlen(err->msg);
+
+		snprintf(err->msg + k, sizeof(err->msg) - k, "%s",
+		    err->cut ? " (not passed through)" :
+		    " (too long to pass through, dropped)");
+	}
+	/* on at in.p[i]; the window slides as usual (dropping here would
+	 * move what is left of it for every bad line), and the next error's
+	 * line is counted from here */
+	if (!r->seq && i > 0 && i < r->in.len && r->in.p[i - 1] == '\n')
+		jenc_in_mark(&r->in, i, resume_line);
+	r->depth = 0;
+	r->st = S_TOP;
+	r->cur = i;
+	r->from = i;
+	r->lost = 0;
+	jp_restart(r, i);
+	return 0;
+}
+
 static int
 rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 {
 	int rc;
-	jenc_err dummy;
+	jenc_err dummy, one;
+	int found = 0;
 
 	r->e = e;
 	/* values inside a container the caller opened go call by call */
@@ -1274,6 +1531,11 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	}
 	r->max_depth = o != NULL && o->max_depth ? o->max_depth : DEPTH_DEFAULT;
 	r->single = o != NULL && (o->flags & JENC_READ_SINGLE);
+	r->seq = o != NULL && (o->flags & JENC_READ_SEQ);
+	r->policy = o == NULL ? 0 : (o->flags & JENC_READ_PASS) ?
+	    JENC_READ_PASS : (o->flags & JENC_READ_SKIP) ? JENC_READ_SKIP : 0;
+	if (r->policy != 0)
+		r->err = &one;
 	r->st = S_TOP;
 	r->ntok = TOK_INIT;
 	r->tok = jenc_mem_alloc(r->ntok * sizeof(jsmntok_t));
@@ -1282,8 +1544,27 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
+	} else if ((rc = jenc_in_bom(&r->in)) < 0 || rc > 1) {
+		rc = in_fail(r, rc);
 	} else {
-		rc = run(r);
+		r->bom = rc;
+		for (;;) {
+			rc = run(r);
+			if (rc == 0 || r->policy == 0 ||
+			    (rc != JENC_E_SYNTAX && rc != JENC_E_DEPTH))
+				break;
+			if ((rc = recover(r)) != 0)
+				break;
+			if (!found++ && err != NULL)
+				*err = one;
+			if (o->on_error != NULL)
+				o->on_error(o->ctx, &one);
+			if (r->in.eof && r->cur == r->in.len)
+				break;
+		}
+		/* a read or write error after bad input: that is the error */
+		if (r->policy != 0 && rc != 0 && err != NULL)
+			*err = one;
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->stk, r->stk_cap);

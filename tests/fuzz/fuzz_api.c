@@ -714,7 +714,7 @@ static void
 finish_doc(void)
 {
 	jenc_opts ro = S.o;
-	jenc_read_opts rd = { 0, 0 };
+	jenc_read_opts rd = { 0 };
 	jenc_err err;
 	const char *why;
 	size_t where;

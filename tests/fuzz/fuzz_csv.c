@@ -156,7 +156,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const unsigned indents[4] = { 0, 2, 0, 4 };
 	jenc_opts eo = { 0, 0, 0 }, ec = { 0, 0, 0 };
 	jenc_csv_opts co;
-	jenc_read_opts ro = { 0, 0 };
+	jenc_read_opts ro = { 0 };
 	jenc_err err, ferr, terr;
 	unsigned escf, depth, fdepth;
 	const char *p, *why;

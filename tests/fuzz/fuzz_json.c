@@ -356,12 +356,60 @@ check_single(int rc, const jenc_err *err, int prc)
 		    err->msg);
 }
 
+static void
+count_bad(void *ctx, const jenc_err *err)
+{
+	if (err->code != JENC_E_SYNTAX && err->code != JENC_E_DEPTH)
+		fz_fail("on_error got code %d", err->code);
+	if (err->lines == 0)
+		fz_fail("on_error: bad text of no line");
+	++*(unsigned long *)ctx;
+}
+
+/*
+ * JENC_READ_SKIP or JENC_READ_PASS (and JENC_READ_SEQ), picked by the
+ * last input byte: bad input never ends the read; valid input gives what
+ * the plain read gives; under SKIP every output value is valid.
+ */
+static void
+check_policy(const char *p, size_t n, unsigned pick, unsigned max_depth,
+    int prc)
+{
+	jenc_opts e0 = { 0, 0, 0 };
+	jenc_read_opts ro = { 0 };
+	unsigned long bad = 0;
+	jenc_err err;
+	int rc;
+
+	ro.flags = (pick & 1 ? JENC_READ_PASS : JENC_READ_SKIP) |
+	    (pick & 2 ? JENC_READ_SEQ : 0);
+	ro.max_depth = max_depth;	/* as the plain read's */
+	ro.on_error = count_bad;
+	ro.ctx = &bad;
+	rc = fz_json(p, n, &e0, &ro, &tmp, &err);
+	if (rc != 0)
+		fz_fail("%s ended the read: %d '%s'", pick & 1 ? "PASS" :
+		    "SKIP", rc, err.msg);
+	if (tmp.len != 0 && tmp.p[tmp.len - 1] != '\n')
+		fz_fail("policy output does not end in a newline");
+	if ((bad != 0) != (err.code != 0))
+		fz_fail("%lu errors told, first error code %d", bad, err.code);
+	if (!(pick & 1) && !fz_valid(tmp.p, tmp.len, 0))
+		fz_fail("SKIP output is not valid JSON");
+	if (!(pick & 2) && prc == 0 &&
+	    (bad != 0 || tmp.len != plain.len ||
+	    (tmp.len != 0 && memcmp(tmp.p, plain.p, tmp.len) != 0)))
+		fz_fail("a policy changed the output of valid input");
+	if (!(pick & 2) && prc != 0 && bad == 0)
+		fz_fail("bad input with no error told");
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const unsigned ns[4] = { 1, 2, 4, 16 }, ds[4] = { 1, 2, 3, 8 };
 	jenc_opts eo = { 0, 0, 0 }, ec = { 0, 0, 0 }, e0 = { 0, 0, 0 };
-	jenc_read_opts ro = { 0, 0 }, rs;
+	jenc_read_opts ro = { 0 }, rs;
 	jenc_err err, perr, terr;
 	unsigned mode, layout, sel, escf;
 	const char *p, *why;
@@ -391,6 +439,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc = fz_json(p, n, &eo, &ro, &out, &err);
 	prc = fz_json(p, n, &e0, &rs, &plain, &perr);
+	check_policy(p, n, data[size - 1], rs.max_depth, prc);
 	if (ro.flags & JENC_READ_SINGLE)
 		check_single(rc, &err, prc);
 	else if (rc != prc)

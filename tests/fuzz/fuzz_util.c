@@ -157,7 +157,7 @@ fz_json(const char *p, size_t n, const jenc_opts *eo,
 int
 fz_valid(const char *p, size_t n, unsigned rflags)
 {
-	jenc_read_opts ro = { rflags, 0 };
+	jenc_read_opts ro = { .flags = rflags };
 	jenc_err err;
 
 	if (p == NULL)

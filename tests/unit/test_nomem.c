@@ -775,7 +775,7 @@ main(void)
 		    IN_FILE, 1, 0, hold, { 0 }, WHOLE },
 		{ "json file twitter indent hold to fd", &twitter,
 		    twitter_path, IN_FILE, 1, 0, ind_hold,
-		    { JENC_READ_SINGLE, 0 }, WHOLE },
+		    { .flags = JENC_READ_SINGLE }, WHOLE },
 		{ "json pipe twitter -H -a to fd", &twitter, NULL, IN_PIPE,
 		    1, 0, html_hold, { 0 }, WHOLE },
 		{ "json pipe twitter indent, streaming, to fd", &twitter,
