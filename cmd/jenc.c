@@ -636,7 +636,8 @@ on_bad(void *ctx, const jenc_err *err)
 	struct bad_ctx *b = ctx;
 
 	b->c->bad_lines += err->lines;
-	if (b->c->validate)
+	/* --validate, and --seq under stop (see convert): exit status 1 */
+	if (b->c->validate || b->c->on_error == ON_ERROR_STOP)
 		b->c->bad_valid = 1;
 	if (!b->c->quiet && !err->passed)
 		print_error(b->name, err);
@@ -683,9 +684,16 @@ convert(struct config *c, const char *path)
 		o.flags |= JENC_HOLD;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
-		/* --validate has no output to pass bad text to: it lists it */
+		/*
+		 * --validate has no output to pass bad text to: it lists it.
+		 * With --seq, stop still reads on at the next RS, as RFC 7464
+		 * asks of a truncated text: the bad text is reported and
+		 * skipped, and the exit status is 1.
+		 */
 		if (c->on_error == ON_ERROR_SKIP ||
-		    (c->on_error == ON_ERROR_PASS && c->validate))
+		    (c->on_error == ON_ERROR_PASS && c->validate) ||
+		    (c->on_error == ON_ERROR_STOP &&
+		    (ro.flags & JENC_READ_SEQ)))
 			ro.flags |= JENC_READ_SKIP;
 		else if (c->on_error == ON_ERROR_PASS)
 			ro.flags |= JENC_READ_PASS;

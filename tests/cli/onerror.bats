@@ -290,13 +290,15 @@ seq_out() {
 
 @test "--seq: a truncated text is reported and the next one read" {
 	printf '\036{"a":1}\n\036{"b": [1,\n\036{"c":3}\n' >in
+	# under stop too (RFC 7464): reported, the next text read, exit 1
 	jrun -c --seq in
-	seq_out '{"a":1}' >want
+	seq_out '{"a":1}' '{"c":3}' >want
 	expect_status 1
 	same_bytes want out stdout
 	expect_err 'jenc: in:3:1: truncated JSON text before RS
   ?{"c":3}
   ^
+jenc: 1 invalid line skipped
 '
 	jrun -c --seq --on-error=skip in
 	expect_status 0
@@ -327,11 +329,12 @@ jenc: in:2:6: truncated JSON text before end of input, expected whitespace after
        ^
 jenc: 3 invalid lines skipped
 '
+	# under stop the same texts are reported, and the exit status is 1
+	cp err err.skip
 	jrun -c --seq in
-	expect_invalid '' 'jenc: in:1:2: truncated JSON text before RS, expected whitespace after a top-level number
-  ?123?true 
-   ^
-'
+	expect_status 1
+	same_bytes want out stdout
+	same_bytes err.skip err stderr
 }
 
 @test "--seq --on-error=pass passes a truncated text up to the next RS" {
