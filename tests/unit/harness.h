@@ -114,6 +114,15 @@ harness_end(void)
 	} \
 } while (0)
 
+/* CHECK_TAKE(e, "expected"): jenc_take of the encoder e gives exactly that
+ * (for the tests that include jenc.h; the block is freed). */
+#define CHECK_TAKE(e, want) do { \
+	size_t tn_ = 99999; \
+	char *tp_ = jenc_take((e), &tn_); \
+	CHECK_STR(tp_, tn_, (want)); \
+	free(tp_); \
+} while (0)
+
 #define CHECK_EQ(a, b) do { \
 	long long he_a_ = (long long)(a), he_b_ = (long long)(b); \
 	if (he_a_ == he_b_) { \

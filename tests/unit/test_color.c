@@ -35,13 +35,6 @@ mem(unsigned indent, unsigned flags, const jenc_colors *c)
 	return e;
 }
 
-#define CHECK_TAKE(e, want) do { \
-	size_t tn_ = 99999; \
-	char *tp_ = jenc_take((e), &tn_); \
-	CHECK_STR(tp_, tn_, (want)); \
-	free(tp_); \
-} while (0)
-
 /* The JSON text in through the reader into a coloring encoder. */
 static char *
 colored(const char *in, unsigned indent, unsigned flags, size_t *n)

@@ -61,13 +61,6 @@ held(const jenc_enc *e, size_t *n)
 	free(hp_); \
 } while (0)
 
-#define CHECK_TAKE(e, want) do { \
-	size_t tn_ = 99999; \
-	char *tp_ = jenc_take((e), &tn_); \
-	CHECK_STR(tp_, tn_, (want)); \
-	free(tp_); \
-} while (0)
-
 /* A sink that collects what it is given. */
 struct coll {
 	char *buf;

@@ -20,13 +20,6 @@ mem(unsigned indent, unsigned flags)
 	return e;
 }
 
-#define CHECK_TAKE(e, want) do { \
-	size_t tn_ = 99999; \
-	char *tp_ = jenc_take((e), &tn_); \
-	CHECK_STR(tp_, tn_, (want)); \
-	free(tp_); \
-} while (0)
-
 /* The JSON text in through the reader; rc gets its result. */
 static char *
 through(const char *in, unsigned indent, unsigned flags, size_t *n, int *rc)
