@@ -38,15 +38,8 @@ fi
 
 say() { printf 'compare: %s\n' "$*" >&2; }
 
-gen_input() {
-	local f=$1
-	shift
-	if [ ! -s "$f" ] || [ "$B/gen" -nt "$f" ]; then
-		say "generating $f"
-		"$B/gen" "$@" > "$f.tmp"
-		mv "$f.tmp" "$f"
-	fi
-}
+# shellcheck source=bench/inputs.sh
+. "$REPO/bench/inputs.sh"
 
 MIXED=$IN/mixed-$MIXED_BYTES.json
 NDJSON=$IN/amazon-$NDJSON_BYTES.ndjson

@@ -62,15 +62,8 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 
 # ---- inputs (deterministic; regenerated only when gen is newer) ----
 
-gen_input() {
-	local f=$1
-	shift
-	if [ ! -s "$f" ] || [ "$B/gen" -nt "$f" ]; then
-		say "generating $f"
-		"$B/gen" "$@" > "$f.tmp"
-		mv "$f.tmp" "$f"
-	fi
-}
+# shellcheck source=bench/inputs.sh
+. "$REPO/bench/inputs.sh"
 
 MIXED=$IN/$MIXED_NAME
 NDJSON=$IN/$NDJSON_NAME
