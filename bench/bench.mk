@@ -21,10 +21,25 @@ BENCH_O = $(O)/bench
 BENCH_PKGS = jq gojq yajl-tools python3 miller csvkit gnuplot-nox golang-go \
 	libyajl-dev libcjson-dev libjansson-dev libjson-c-dev libjsmn-dev
 
+# The C++ peers (simdjson, RapidJSON) and what builds them; `make deps`
+# installs them too (and so `make deps-bench`), so that a machine set up
+# for `make check` has every peer of `make bench`.  Each peer is built only when its
+# header is there; bench/run.sh skips its rows, with a note, when not.
+BENCH_PEER_PKGS = g++ libsimdjson-dev rapidjson-dev
+DEPS_PKGS += $(BENCH_PEER_PKGS)
+CXX ?= c++
+BENCH_CXXFLAGS = -std=c++17 -Wall -Wextra $(CFLAGS)
+
 BENCH_LIBS = -lyajl -lcjson -ljansson -ljson-c
 
 BENCH_BIN = $(BENCH_O)/libbench $(BENCH_O)/jsmnbench $(BENCH_O)/cmdbench \
-	$(BENCH_O)/jsoncanon $(BENCH_O)/gen
+	$(BENCH_O)/jsoncanon $(BENCH_O)/gen $(BENCH_O)/jsmnfloor
+ifneq ($(wildcard /usr/include/simdjson.h),)
+BENCH_BIN += $(BENCH_O)/simdminify $(BENCH_O)/simdparse
+endif
+ifneq ($(wildcard /usr/include/rapidjson/reader.h),)
+BENCH_BIN += $(BENCH_O)/rjcopy
+endif
 
 .PHONY: deps-bench bench-bin
 
@@ -47,6 +62,28 @@ $(BENCH_O)/libbench: bench/libbench.c bench/libbench_jsonc.c bench/libbench.h \
 $(BENCH_O)/jsmnbench: bench/jsmnbench.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/jsmnbench.c
+
+$(BENCH_O)/jsmnfloor: bench/jsmnfloor.c bench/peerio.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/jsmnfloor.c
+
+# simdjson's CMake package builds its users with SIMDJSON_THREADS_ENABLED,
+# as the library was built; neither program starts a thread.
+$(BENCH_O)/simdminify: bench/simdminify.cpp bench/peerio.h
+	@mkdir -p $(@D)
+	$(CXX) $(BENCH_CXXFLAGS) -DSIMDJSON_THREADS_ENABLED=1 -pthread -o $@ \
+	    bench/simdminify.cpp -lsimdjson
+
+$(BENCH_O)/simdparse: bench/simdparse.cpp bench/peerio.h
+	@mkdir -p $(@D)
+	$(CXX) $(BENCH_CXXFLAGS) -DSIMDJSON_THREADS_ENABLED=1 -pthread -o $@ \
+	    bench/simdparse.cpp -lsimdjson
+
+# RAPIDJSON_SSE2: its SIMD whitespace skipping, with x86-64's baseline.
+$(BENCH_O)/rjcopy: bench/rjcopy.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(BENCH_CXXFLAGS) $(if $(filter x86_64,$(shell uname -m)),-DRAPIDJSON_SSE2) \
+	    -o $@ bench/rjcopy.cpp
 
 $(BENCH_O)/cmdbench: bench/cmdbench.c
 	@mkdir -p $(@D)

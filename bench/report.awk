@@ -67,13 +67,15 @@ function target(what, figure, ok, cfigure, cok) {
 }
 # CPU seconds per input byte of row i
 function cpb(i) { return cpu[i] > 0 ? cpu[i] / size[i] : 0 }
-# ratio target: jenc row j at least k times the throughput of row p
-function ratio_target(what, j, p, k,    r, rc) {
+# ratio target: jenc row j at least k times the throughput of row p; with
+# wallonly (a target for a second thread: it saves wall time and costs CPU
+# time), the CPU ratio is shown but not judged
+function ratio_target(what, j, p, k, wallonly,    r, rc) {
 	if (!j || !p) { target(what, "a row is missing (see the tables)", ""); return }
 	r = mbps(size[j], med[j]) / mbps(size[p], med[p])
 	rc = cpb(j) > 0 && cpb(p) > 0 ? cpb(p) / cpb(j) : 0
 	target(what, sprintf("%s (%s vs %s MB/s)", fratio(r), fnum(mbps(size[j], med[j])), fnum(mbps(size[p], med[p]))), r >= k,
-	    rc > 0 ? fratio(rc) : "", rc > 0 ? rc >= k : "")
+	    rc > 0 ? fratio(rc) : "", rc > 0 && !wallonly ? rc >= k : "")
 }
 
 BEGIN { FS = "\t" }
@@ -162,6 +164,19 @@ END {
 		    rc > 0 ? sprintf("%.0f%%", 100 * rc) : "", rc > 0 ? rc >= 0.6 : "")
 	} else
 		target(msz " document: end-to-end `jenc -c` >= 60% of jsmn's tokenizing speed", "a row is missing", "")
+	# the peers and -j 2 (issue 15's targets; -j 2 on a free machine)
+	p = findany("compact", mixed, "simdjson minify")
+	ratio_target(msz " document: `jenc -c` >= 0.8x the simdjson minify peer", j, p, 0.8)
+	p = findany("compact", nd, "simdjson minify")
+	ratio_target(nsz " NDJSON: `jenc -c` >= 2x the simdjson minify peer", jn, p, 2)
+	q = findany("compact", nd, "jenc -j 2")
+	ratio_target(nsz " NDJSON: `jenc -j 2 -c` >= 1.5x `jenc -c` (wall; a second core free)", q, jn, 1.5, 1)
+	q = findany("compact", mixed, "jenc -j 2")
+	ratio_target(msz " document: `jenc -j 2 -c` >= 1.2x `jenc -c` (wall; a second core free)", q, j, 1.2, 1)
+	p = findany("compact", mixed, "simdjson minify")
+	ratio_target(msz " document: `jenc -j 2 -c` >= 1.0x the simdjson minify peer", q, p, 1.0, 1)
+	q = findany("indent2", mixed, "jenc -j 2")
+	ratio_target(msz " document: `jenc -j 2` (indent 2) >= 1.4x `jenc` (wall; a second core free)", q, j2, 1.4, 1)
 	maxr = 0; maxi = 0
 	for (i = 1; i <= nrow; i++)
 		if (index(tool[i], "jenc") == 1 && rss[i] > maxr) { maxr = rss[i]; maxi = i }
@@ -224,8 +239,16 @@ END {
 	print "MB/s is input bytes (10^6) per second of wall time, median over the runs, with the"
 	print "fastest and slowest run; time and CPU time (user + system) are medians; peak RSS"
 	print "is the largest of the runs.  \"jenc ahead\" is jenc's throughput over the tool's"
-	print "(above 1: jenc is faster), by wall time, then by CPU time; for the jsmn row it is"
-	print "jenc's share of jsmn's tokenizing speed."
+	print "(above 1: jenc is faster), by wall time, then by CPU time; for the jsmn row and"
+	print "the limits it is jenc's share of their speed.  The limits: `jsmnfloor` reads the"
+	print "input, runs jsmn over all of it and writes it back unchanged (what any jsmn-based"
+	print "re-encoder must do, with no walk and no encoding), and `cat` fed through a pipe is"
+	print "the speed of the pipe itself.  `jenc -j 2` rows are not pinned to a core: their"
+	print "wall time depends on a second core being free, their CPU time is all threads'."
+	print "The C++ peers are bench/simdminify.cpp (simdjson::minify, which validates"
+	print "nothing), bench/simdparse.cpp (simdjson's DOM parser, then its minifier; one value"
+	print "per line for NDJSON) and bench/rjcopy.cpp (RapidJSON's Reader into its Writer or"
+	print "PrettyWriter, numbers copied as their text)."
 	print ""
 	n = split(order, ord, " ")
 	for (o = 1; o <= n; o++) {
@@ -257,7 +280,7 @@ END {
 					if (ref && i != ref) {
 						x = mbps(size[ref], med[ref]) / mbps(size[i], med[i])
 						xc = cpb(ref) > 0 && cpb(i) > 0 ? cpb(i) / cpb(ref) : 0
-						if (tool[i] ~ /^jsmn/) r = sprintf("%.0f%%; %.0f%% of it", 100 * x, 100 * xc)
+						if (tool[i] ~ /^jsmn/ || tool[i] ~ /^limit:/) r = sprintf("%.0f%%; %.0f%% of it", 100 * x, 100 * xc)
 						else if (index(tool[i], "jenc") == 1 && input[i] != input[ref]) r = "–"
 						else if (index(tool[i], "jenc") == 1)
 							r = sprintf("takes %+.0f%%; %+.0f%% the time of `%s`", 100 * (x - 1), 100 * (xc - 1), md(tool[ref]))
@@ -330,8 +353,8 @@ END {
 
 	# ---- chart data ----
 	if (chart != "") {
-		ncol = split("jenc|Go encoding/json|json_reformat|jq |gojq|python3|mlr --icsv --ojson|csvjson|jsmn", col, "|")
-		split("jenc|Go encoding/json|json_reformat|jq|gojq|python3 json.tool|mlr|csvjson|jsmn (tokenize only)", hdr, "|")
+		ncol = split("jenc|jenc -j 2|Go encoding/json|json_reformat|jq |gojq|python3|mlr --icsv --ojson|csvjson|simdjson minify|simdjson parse|RapidJSON|limit: read + jsmn|limit: cat|jsmn", col, "|")
+		split("jenc|jenc -j 2|Go encoding/json|json_reformat|jq|gojq|python3 json.tool|mlr|csvjson|simdjson minify|simdjson parse + minify|RapidJSON (Writer, PrettyWriter)|read + jsmn + write|cat through a pipe|jsmn (tokenize only)", hdr, "|")
 		printf("case") > chart
 		for (k = 1; k <= ncol; k++) printf("\t%s", hdr[k]) > chart
 		printf("\n") > chart

@@ -52,6 +52,9 @@ versions() {
 | miller (mlr) | $(pkgver miller) |
 | csvkit (csvjson) | $(pkgver csvkit) |
 | jsmn | $(pkgver libjsmn-dev) |
+| simdjson (bench/simdminify.cpp, bench/simdparse.cpp) | $(pkgver libsimdjson-dev), $(firstline "${CXX:-c++}" --version) -O2 |
+| RapidJSON (bench/rjcopy.cpp) | $(pkgver rapidjson-dev) |
+| cat (coreutils) | $(pkgver coreutils) |
 | yajl (libyajl) | $(pkgver libyajl-dev) |
 | cJSON | $(pkgver libcjson-dev) |
 | jansson | $(pkgver libjansson-dev) |
@@ -144,7 +147,8 @@ EOF
 
 # report.awk wrote the chart data while reading; draw it.
 if command -v gnuplot >/dev/null 2>&1; then
-	gnuplot -e "datafile='$W/chart.dat'; outfile='$OUTDIR/results.svg'" \
+	ncols=$(awk -F'\t' '{ print NF; exit }' "$W/chart.dat")
+	gnuplot -e "datafile='$W/chart.dat'; outfile='$OUTDIR/results.svg'; ncols=$ncols" \
 	    "$REPO/bench/results.gp"
 else
 	echo "bench: gnuplot not installed, no chart" >&2

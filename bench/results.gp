@@ -1,6 +1,7 @@
 # results.gp - bench/results.svg from the chart data that bench/report.awk
-# writes.  Usage: gnuplot -e "datafile='...'; outfile='...'" results.gp
-set terminal svg size 1000,560 dynamic noenhanced font "sans,12" background rgb "white"
+# writes.  Usage: gnuplot -e "datafile='...'; outfile='...'; ncols=N" results.gp
+# (N: the number of columns of the data file, the first being the label).
+set terminal svg size 1200,620 dynamic noenhanced font "sans,12" background rgb "white"
 set output outfile
 set title "jenc and other tools: throughput in MB/s of input (log scale, higher is better)"
 set datafile separator "\t"
@@ -26,4 +27,11 @@ set linetype 6 lc rgb "#8c564b"
 set linetype 7 lc rgb "#e377c2"
 set linetype 8 lc rgb "#bcbd22"
 set linetype 9 lc rgb "#7f7f7f"
-plot for [i=2:10] datafile using i:xtic(1) title columnheader(i)
+set linetype 10 lc rgb "#17becf"
+set linetype 11 lc rgb "#aec7e8"
+set linetype 12 lc rgb "#ffbb78"
+set linetype 13 lc rgb "#98df8a"
+set linetype 14 lc rgb "#c5b0d5"
+set linetype 15 lc rgb "#c49c94"
+set linetype 16 lc rgb "#f7b6d2"
+plot for [i=2:ncols] datafile using i:xtic(1) title columnheader(i)

@@ -91,6 +91,23 @@ fi
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# The C++ peers (bench/bench.mk builds each one only when its library's
+# headers are installed) and the jsmn floor.
+SIMDMIN=$B/simdminify
+SIMDPARSE=$B/simdparse
+RJ=$B/rjcopy
+FLOOR=$B/jsmnfloor
+have "$SIMDMIN" || say "simdjson rows skipped: libsimdjson-dev is not installed (make deps-bench)"
+have "$RJ" || say "RapidJSON rows skipped: rapidjson-dev is not installed (make deps-bench)"
+
+# Rows for jenc -j 2 when this jenc has the option.
+JOBS=
+if "$JENC" --help 2>/dev/null | grep -q -e '--jobs'; then
+	JOBS=1
+else
+	say "jenc -j 2 rows skipped: this jenc has no --jobs option"
+fi
+
 # ---- the CPU timed commands run on ----
 #
 # On a shared virtual machine one core can run at half the speed of the
@@ -245,22 +262,30 @@ row() {
 	local mname=${mode#*:} mkind=${mode%%:*} once= rc=0 pflag=()
 	local pin=("${PIN[@]}")
 
-	# Go programs (jsonref, gojq, mlr) run several threads: not confined
-	# to one core
+	# Go programs (jsonref, gojq, mlr) and jenc -j run several threads:
+	# not confined to one core
 	case $1 in
 	gojq | mlr | "$GO") pin=() ;;
 	esac
+	[ "$1" = "$JENC" ] && [ "${2:-}" = -j ] && pin=()
 
 	# the command as a reader would type it
 	cmd=${cmd//"$JENC"/jenc}
+	cmd=${cmd//"$B/"/}
 	[ -n "$GO" ] && cmd=${cmd//"$GO"/jsonref}
 	cmd=${cmd//"$PY"/python3}
 	size=$(stat -c %s "$file")
 	[ -n "$QUICK" ] && runs="1*"
 	if ! have "$1"; then
-		say "$key: $1 not installed"
+		local why="not installed"
+		case $1 in
+		"$SIMDMIN" | "$SIMDPARSE") why="not built: no libsimdjson-dev" ;;
+		"$RJ") why="not built: no rapidjson-dev" ;;
+		"$B"/*) why="not built" ;;
+		esac
+		say "$key: $why"
 		queue_done "$key" "$table" "$input" "$size" "$tool" "$cmd" \
-		    "not installed" 0 0 0 0 0 ""
+		    "$why" 0 0 0 0 0 ""
 		return
 	fi
 	say "$key"
@@ -356,6 +381,51 @@ jsmn_row() {	# TABLE INPUT FILE RUNS
 	    -S "$W/q-$Q_N.tsv" "$3"
 }
 
+# The rows besides the command-line tools, in one table: jenc -j 2, the
+# C++ peers and, for compact output, the limits (the jsmn floor and cat).
+# The peers read one value only (simdjson minify takes anything) unless
+# NDJSON is 1; "1*" runs for the ones that hold the whole input when the
+# input is the big document (FEED pipe).
+peer_rows() {	# TABLE INPUT FILE FEED RUNS NDJSON(0/1)
+	local t=$1 input=$2 file=$3 feed=$4 runs=$5 nd=$6 m j=() once=$5
+	[ "$feed" = pipe ] && [ -z "$QUICK" ] && once="1*"
+	case $t in
+	compact) m=value:c j=(-c) ;;
+	indent2) m=value:i2 j=() ;;
+	indent4) m=value:i4 j=(--indent=4) ;;
+	esac
+	if [ -n "$JOBS" ]; then
+		row "$t" "$input" "$file" "$feed" "$runs" "bytes:${m#value:}" \
+		    "jenc -j 2${j:+ ${j[*]}}" -- "$JENC" -j 2 "${j[@]}"
+	else
+		queue_done "$t/$input/jenc -j 2" "$t" "$input" \
+		    "$(stat -c %s "$file")" "jenc -j 2${j:+ ${j[*]}}" \
+		    "jenc -j 2${j:+ ${j[*]}}" "skipped: this jenc has no -j" \
+		    0 0 0 0 0 ""
+	fi
+	case $t in
+	compact)
+		row "$t" "$input" "$file" "$feed" "$once" "$m" "simdjson minify" -- "$SIMDMIN"
+		if [ "$feed" != pipe ]; then
+			if [ "$nd" = 1 ]; then
+				row "$t" "$input" "$file" "$feed" "$runs" "$m" "simdjson parse + minify" -- "$SIMDPARSE" -l
+			else
+				row "$t" "$input" "$file" "$feed" "$runs" "$m" "simdjson parse + minify" -- "$SIMDPARSE"
+			fi
+		fi
+		row "$t" "$input" "$file" "$feed" "$runs" "$m" "RapidJSON Reader→Writer" -- "$RJ"
+		row "$t" "$input" "$file" "$feed" "$runs" none "limit: read + jsmn + write" -- "$FLOOR"
+		row "$t" "$input" "$file" pipe "$runs" none "limit: cat, through a pipe" -- cat
+		;;
+	indent2)
+		row "$t" "$input" "$file" "$feed" "$runs" "$m" "RapidJSON Reader→PrettyWriter" -- "$RJ" -i 2
+		;;
+	indent4)
+		row "$t" "$input" "$file" "$feed" "$runs" "$m" "RapidJSON Reader→PrettyWriter" -- "$RJ" -i 4
+		;;
+	esac
+}
+
 # A JSON input through compact and indented re-encoding, every tool.
 json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 	local input=$1 file=$2 feed=$3 runs=$4 slow=$5 py=$6 nd=$7
@@ -379,6 +449,7 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 	row compact "$input" "$file" "$feed" "$slow" value:c "jq -c ." -- jq -c .
 	row compact "$input" "$file" "$feed" "$slow" value-k:c "gojq -c ." -- gojq -c .
 	row compact "$input" "$file" "$feed" "$py" value:c "python3 -m json.tool --compact" -- "$PY" -m json.tool --compact $pyl
+	peer_rows compact "$input" "$file" "$feed" "$runs" "$nd"
 	jsmn_row compact "$input" "$file" "$runs"
 
 	# indent 2 (jenc's default, jq's)
@@ -390,6 +461,7 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 	fi
 	row indent2 "$input" "$file" "$feed" "$slow" value:i2 "jq ." -- jq .
 	row indent2 "$input" "$file" "$feed" "$slow" value-k:i2 "gojq ." -- gojq .
+	peer_rows indent2 "$input" "$file" "$feed" "$runs" "$nd"
 
 	# indent 4 (json_reformat's and python's own)
 	if [ -n "$GO" ]; then
@@ -406,6 +478,7 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 		row indent4 "$input" "$file" "$feed" "$runs" value:i4 "json_reformat" -- json_reformat
 	fi
 	row indent4 "$input" "$file" "$feed" "$py" value:i4 "python3 -m json.tool" -- "$PY" -m json.tool $pyl
+	peer_rows indent4 "$input" "$file" "$feed" "$runs" "$nd"
 	flush_rows
 }
 
@@ -442,6 +515,7 @@ else
 fi
 row compact "$DOC_NAME" "$DOC" pipe "$one" value:c "json_reformat -m" -- json_reformat -m
 row compact "$DOC_NAME" "$DOC" pipe "$one" value:c "jq -c ." -- jq -c .
+peer_rows compact "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" 0
 jsmn_row compact "$DOC_NAME" "$DOC" "$RUNS_HUGE"
 if [ -n "$GO" ]; then
 	row indent2 "$DOC_NAME" "$DOC" pipe "$one" truth:i2 "Go encoding/json" -- "$GO" -i 2
@@ -450,6 +524,7 @@ else
 	row indent2 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" truth:i2 "jenc" -- "$JENC"
 fi
 row indent2 "$DOC_NAME" "$DOC" pipe "$one" value:i2 "jq ." -- jq .
+peer_rows indent2 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" 0
 row indent4 "$DOC_NAME" "$DOC" pipe "$one" truth:i4 "json_reformat" -- json_reformat
 row indent4 "$DOC_NAME" "$DOC" pipe "$RUNS_HUGE" value:i4 "jenc --indent=4" -- "$JENC" --indent=4
 flush_rows
