@@ -11,6 +11,9 @@
 #                        mode by mode (bench/compare.sh)
 #   make deps-bench      install the peers (as root; else prints the
 #                        apt-get line)
+#   bash bench/compare_peers.sh   what jq, gojq, json_reformat, json.tool,
+#                        mlr and csvjson do and do not do, by running
+#                        them (bench/COMPARISON.md is made from it)
 #
 # Generated inputs go to $(O)/bench/in/ (deterministic, seeded) and are
 # kept between runs.

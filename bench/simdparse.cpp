@@ -14,8 +14,8 @@
  * parse_many would do without its second thread.
  *
  * The serializer writes numbers from their parsed value: an integer beyond
- * 64 bits or a number beyond a double's range is an error, and 1.0 comes
- * out as 1.0, 1E2 as 100.0.  Exit status 0, 1 on invalid input (with
+ * 64 bits or a number beyond a double's range is an error, 1E2 comes out
+ * as 100.0 and -0 as 0.  Exit status 0, 1 on invalid input (with
  * simdjson's message), 3 on a read or write error.
  *
  * Built by bench/bench.mk when libsimdjson-dev is installed.
