@@ -1,0 +1,294 @@
+/*
+ * jsonc.c - JSON with comments: the window filter that makes JSONC input
+ * strict JSON for the JSON reader, before it tokenizes.
+ *
+ * The filter overwrites with spaces, in the window itself, every comment
+ * (from // to the end of the line, and block comments from slash-star to
+ * star-slash) and every trailing comma (a
+ * ',' after a value whose next byte other than whitespace and comments is
+ * ']' or '}').  Nothing moves: an offset of the filtered window is the
+ * offset of the input, and the line ends inside a block comment are kept,
+ * so every error position the reader reports is the one in the input.
+ * Strings are left alone, a "//" or slash-star in them included.
+ *
+ * It runs over each new part of the window as it is read, keeping its
+ * state between calls (input offsets, not indices, so that the reader may
+ * drop the front of the window in between).  Some ends of a window are
+ * undecided: a '/' as its last byte (a comment, or a stray '/'), an open
+ * block comment (blanked only once its end is seen, so that an
+ * unterminated one is still there, as it was, for the reader to report),
+ * a ',' followed so far only by whitespace and comments.  The filter then
+ * asks for more input before the reader may look at the window; at the
+ * end of the input everything is decided.
+ *
+ * A byte after which a ',' is not a trailing comma but stays for the
+ * reader to judge: nothing (the start), '[', '{', ',' and ':'.  The
+ * filter knows no more of the grammar than that; what it lets through
+ * that is not JSON, the reader reports.  A line feed or an RS byte ends a
+ * string (neither may stand in one, and a reader that goes on after bad
+ * input starts afresh there).
+ */
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "internal.h"
+
+#define NONE UINT64_MAX
+#define RS 0x1e
+
+enum {
+	JC_CODE,	/* outside strings and comments */
+	JC_STR,		/* in a string */
+	JC_ESC,		/* in a string, after a backslash */
+	JC_SLASH,	/* after a '/' in code, at c->slash */
+	JC_LINE,	/* in a // comment */
+	JC_BLOCK,	/* in a block comment opened at c->open */
+	JC_STAR,	/* in a block comment, after a '*' */
+	JC_UNTERM,	/* the input ended in the block comment at c->open */
+};
+
+static int
+jsonc_ws(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+/* May a ',' after the significant byte c be a trailing comma? */
+static int
+jsonc_value_end(unsigned char c)
+{
+	return c != 0 && c != '[' && c != '{' && c != ',' && c != ':';
+}
+
+/* The first '"', '/' or ',' in p[i..n), or n. */
+static size_t
+jsonc_code_skip(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), s = _mm_set1_epi8('/');
+	const __m128i k = _mm_set1_epi8(',');
+
+	while (i + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, s)),
+		    _mm_cmpeq_epi8(v, k)));
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+#endif
+	while (i < n && p[i] != '"' && p[i] != '/' && p[i] != ',')
+		i++;
+	return i;
+}
+
+/* The first '"', '\\' or byte below 0x20 in p[i..n), or n. */
+static size_t
+jsonc_str_skip(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+	const __m128i c = _mm_set1_epi8(0x1f);
+
+	while (i + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b)),
+		    _mm_cmpeq_epi8(_mm_min_epu8(v, c), v)));
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+#endif
+	while (i < n && p[i] != '"' && p[i] != '\\' && p[i] >= 0x20)
+		i++;
+	return i;
+}
+
+/* The last byte of p[from..to) that is not whitespace, else last. */
+static unsigned char
+jsonc_last(const unsigned char *p, size_t from, size_t to, unsigned char last)
+{
+	while (to > from && jsonc_ws(p[to - 1]))
+		to--;
+	return to > from ? p[to - 1] : last;
+}
+
+/* Blank p[a..b] (inclusive), keeping its line feeds. */
+static void
+jsonc_blank(unsigned char *p, size_t a, size_t b)
+{
+	for (; a <= b; a++)
+		if (p[a] != '\n')
+			p[a] = ' ';
+}
+
+void
+jenc_jsonc_init(jenc_jsonc *c, uint64_t at)
+{
+	memset(c, 0, sizeof(*c));
+	c->done = at;
+	c->comma = NONE;
+	c->st = JC_CODE;
+}
+
+int
+jenc_jsonc_filter(jenc_jsonc *c, char *w, size_t n, uint64_t off, int eof)
+{
+	unsigned char *p = (unsigned char *)w;
+	size_t i, run;
+
+	/* what the reader dropped unfiltered (skipping bad input) is gone,
+	 * and with it what the state said about it */
+	if (c->done < off)
+		jenc_jsonc_init(c, off);
+	i = run = (size_t)(c->done - off);
+	while (i < n) {
+		switch (c->st) {
+		case JC_CODE:
+			if (c->comma != NONE) {
+				/* what follows the ',': is it trailing? */
+				while (i < n && jsonc_ws(p[i]))
+					i++;
+				if (i == n)
+					break;
+				if (p[i] == '/') {
+					c->slash = off + i++;
+					c->st = JC_SLASH;
+					break;
+				}
+				if (p[i] == ']' || p[i] == '}')
+					p[c->comma - off] = ' ';
+				c->comma = NONE;
+				run = i;
+				break;
+			}
+			i = jsonc_code_skip(p, i, n);
+			if (i == n)
+				break;
+			c->last = jsonc_last(p, run, i, c->last);
+			if (p[i] == '"') {
+				c->st = JC_STR;
+			} else if (p[i] == '/') {
+				c->slash = off + i;
+				c->st = JC_SLASH;
+			} else {
+				if (jsonc_value_end(c->last))
+					c->comma = off + i;
+				c->last = ',';
+				run = i + 1;
+			}
+			i++;
+			break;
+		case JC_STR:
+			i = jsonc_str_skip(p, i, n);
+			if (i == n)
+				break;
+			if (p[i] == '"') {
+				c->st = JC_CODE;
+				c->last = '"';
+				run = i + 1;
+			} else if (p[i] == '\\') {
+				c->st = JC_ESC;
+			} else if (p[i] == '\n' || p[i] == RS) {
+				c->st = JC_CODE;
+				c->last = '"';
+				run = i;
+				break;
+			}
+			i++;
+			break;
+		case JC_ESC:
+			if (p[i] == '\n' || p[i] == RS) {
+				c->st = JC_CODE;
+				c->last = '"';
+				run = i;
+				break;
+			}
+			c->st = JC_STR;
+			i++;
+			break;
+		case JC_SLASH:
+			if (p[i] == '/') {
+				p[c->slash - off] = ' ';
+				p[i++] = ' ';
+				c->st = JC_LINE;
+			} else if (p[i] == '*') {
+				c->open = c->slash;
+				c->st = JC_BLOCK;
+				i++;
+			} else {
+				/* a '/' of its own: the reader reports it */
+				c->comma = NONE;
+				c->last = '/';
+				c->st = JC_CODE;
+				run = i;
+			}
+			break;
+		case JC_LINE:
+			while (i < n && p[i] != '\n' && p[i] != RS)
+				p[i++] = ' ';
+			if (i < n) {
+				c->st = JC_CODE;
+				run = i;
+			}
+			break;
+		case JC_BLOCK: {
+			const unsigned char *star = memchr(p + i, '*', n - i);
+
+			if (star == NULL) {
+				i = n;
+				break;
+			}
+			i = (size_t)(star - p) + 1;
+			c->st = JC_STAR;
+			break;
+		}
+		case JC_STAR:
+			if (p[i] == '/') {
+				jsonc_blank(p, (size_t)(c->open - off), i);
+				c->st = JC_CODE;
+				run = i + 1;
+			} else if (p[i] != '*') {
+				c->st = JC_BLOCK;
+			}
+			i++;
+			break;
+		default:	/* JC_UNTERM: nothing more is read */
+			i = n;
+			break;
+		}
+	}
+	c->done = off + n;
+	if (c->st == JC_CODE && c->comma == NONE)
+		c->last = jsonc_last(p, run, n, c->last);
+	if (!eof)
+		return c->comma != NONE || c->st == JC_SLASH ||
+		    c->st == JC_BLOCK || c->st == JC_STAR ? JENC_JSONC_MORE : 0;
+	/* the end of the input decides */
+	if (c->st == JC_BLOCK || c->st == JC_STAR)
+		c->st = JC_UNTERM;
+	else if (c->st != JC_UNTERM)
+		c->st = JC_CODE;
+	c->comma = NONE;
+	return 0;
+}
+
+int
+jenc_jsonc_unterminated(const jenc_jsonc *c, uint64_t at)
+{
+	return c->st == JC_UNTERM && c->open == at;
+}
+
+void
+jenc_jsonc_resume(jenc_jsonc *c, uint64_t at)
+{
+	if (c->done <= at || (c->st == JC_UNTERM && c->open < at))
+		jenc_jsonc_init(c, at);
+}
