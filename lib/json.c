@@ -1345,7 +1345,7 @@ diagnose(struct rd *r, size_t pos)
 	}
 }
 
-static int
+static int __attribute__((noinline))
 run(struct rd *r)
 {
 	size_t chunk = DEEP_CHUNK;

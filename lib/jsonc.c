@@ -37,6 +37,7 @@
 #include "internal.h"
 
 #define NONE UINT64_MAX
+#define NO_IDX ((size_t)-1)
 #define RS 0x1e
 
 enum {
@@ -61,6 +62,30 @@ static int
 jsonc_value_end(unsigned char c)
 {
 	return c != 0 && c != '[' && c != '{' && c != ',' && c != ':';
+}
+
+/* The first byte of p[i..n) that is not whitespace, or n. */
+static size_t
+jsonc_ws_skip(const unsigned char *p, size_t i, size_t n)
+{
+#ifdef __SSE2__
+	while (i + 16 <= n) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i ws = _mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+		unsigned m = (unsigned)_mm_movemask_epi8(ws) ^ 0xffffu;
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+#endif
+	while (i < n && jsonc_ws(p[i]))
+		i++;
+	return i;
 }
 
 /* The first '"', '/' or ',' in p[i..n), or n. */
@@ -138,146 +163,189 @@ jenc_jsonc_init(jenc_jsonc *c, uint64_t at)
 	c->st = JC_CODE;
 }
 
+/*
+ * One pass over the new bytes.  The state lives in locals while it runs
+ * (p, an unsigned char pointer, may alias c: through c, every store to
+ * p would reload it), its states are labels, and the common case, code
+ * and short strings, stays in two tight loops; comments take the slow
+ * way.
+ */
 int
 jenc_jsonc_filter(jenc_jsonc *c, char *w, size_t n, uint64_t off, int eof)
 {
-	unsigned char *p = (unsigned char *)w;
-	size_t i, run;
+	unsigned char *p = (unsigned char *)w, last, ch;
+	const unsigned char *star;
+	size_t i, run, comma, slash, open;
+	int st;
 
 	/* what the reader dropped unfiltered (skipping bad input) is gone,
 	 * and with it what the state said about it */
 	if (c->done < off)
 		jenc_jsonc_init(c, off);
 	i = run = (size_t)(c->done - off);
-	while (i < n) {
-		switch (c->st) {
-		case JC_CODE:
-			if (c->comma != NONE) {
-				/* what follows the ',': is it trailing? */
-				while (i < n && jsonc_ws(p[i]))
-					i++;
-				if (i == n)
-					break;
-				if (p[i] == '/') {
-					c->slash = off + i++;
-					c->st = JC_SLASH;
-					break;
-				}
-				if (p[i] == ']' || p[i] == '}')
-					p[c->comma - off] = ' ';
-				c->comma = NONE;
-				run = i;
-				break;
-			}
-			i = jsonc_code_skip(p, i, n);
-			if (i == n)
-				break;
-			c->last = jsonc_last(p, run, i, c->last);
-			if (p[i] == '"') {
-				c->st = JC_STR;
-			} else if (p[i] == '/') {
-				c->slash = off + i;
-				c->st = JC_SLASH;
-			} else {
-				if (jsonc_value_end(c->last))
-					c->comma = off + i;
-				c->last = ',';
-				run = i + 1;
-			}
-			i++;
-			break;
-		case JC_STR:
-			i = jsonc_str_skip(p, i, n);
-			if (i == n)
-				break;
-			if (p[i] == '"') {
-				c->st = JC_CODE;
-				c->last = '"';
-				run = i + 1;
-			} else if (p[i] == '\\') {
-				c->st = JC_ESC;
-			} else if (p[i] == '\n' || p[i] == RS) {
-				c->st = JC_CODE;
-				c->last = '"';
-				run = i;
-				break;
-			}
-			i++;
-			break;
-		case JC_ESC:
-			if (p[i] == '\n' || p[i] == RS) {
-				c->st = JC_CODE;
-				c->last = '"';
-				run = i;
-				break;
-			}
-			c->st = JC_STR;
-			i++;
-			break;
-		case JC_SLASH:
-			if (p[i] == '/') {
-				p[c->slash - off] = ' ';
-				p[i++] = ' ';
-				c->st = JC_LINE;
-			} else if (p[i] == '*') {
-				c->open = c->slash;
-				c->st = JC_BLOCK;
-				i++;
-			} else {
-				/* a '/' of its own: the reader reports it */
-				c->comma = NONE;
-				c->last = '/';
-				c->st = JC_CODE;
-				run = i;
-			}
-			break;
-		case JC_LINE:
-			while (i < n && p[i] != '\n' && p[i] != RS)
-				p[i++] = ' ';
-			if (i < n) {
-				c->st = JC_CODE;
-				run = i;
-			}
-			break;
-		case JC_BLOCK: {
-			const unsigned char *star = memchr(p + i, '*', n - i);
-
-			if (star == NULL) {
-				i = n;
-				break;
-			}
-			i = (size_t)(star - p) + 1;
-			c->st = JC_STAR;
-			break;
-		}
-		case JC_STAR:
-			if (p[i] == '/') {
-				jsonc_blank(p, (size_t)(c->open - off), i);
-				c->st = JC_CODE;
-				run = i + 1;
-			} else if (p[i] != '*') {
-				c->st = JC_BLOCK;
-			}
-			i++;
-			break;
-		default:	/* JC_UNTERM: nothing more is read */
-			i = n;
-			break;
-		}
+	st = c->st;
+	last = c->last;
+	/* indices of the window; each is valid only in its state */
+	comma = c->comma == NONE ? NO_IDX : (size_t)(c->comma - off);
+	slash = (size_t)(c->slash - off);
+	open = (size_t)(c->open - off);
+	switch (st) {
+	case JC_STR:
+		goto str;
+	case JC_ESC:
+		goto esc;
+	case JC_SLASH:
+		goto slash;
+	case JC_LINE:
+		goto line;
+	case JC_BLOCK:
+		goto block;
+	case JC_STAR:
+		goto star;
+	case JC_UNTERM:
+		goto out;
 	}
+code:
+	st = JC_CODE;
+	while (i < n) {
+		if (comma != NO_IDX) {
+			/* what follows the ',': is it trailing? */
+			if ((i = jsonc_ws_skip(p, i, n)) == n)
+				goto out;
+			if (p[i] == '/') {
+				slash = i++;
+				goto slash;
+			}
+			if (p[i] == ']' || p[i] == '}')
+				p[comma] = ' ';
+			comma = NO_IDX;
+			run = i;
+		}
+		i = jsonc_code_skip(p, i, n);
+		if (i == n)
+			break;
+		ch = p[i];
+		if (ch == '"') {	/* last becomes its closing quote */
+			i++;
+			goto str;
+		}
+		last = jsonc_last(p, run, i, last);
+		if (ch == '/') {
+			slash = i++;
+			goto slash;
+		}
+		/* a ',': most often what follows it decides at once */
+		if (jsonc_value_end(last)) {
+			if (i + 1 < n && !jsonc_ws(p[i + 1]) && p[i + 1] != '/') {
+				if (p[i + 1] == ']' || p[i + 1] == '}')
+					p[i] = ' ';
+			} else {
+				comma = i;
+			}
+		}
+		last = ',';
+		run = ++i;
+	}
+	goto out;
+str:
+	for (;;) {
+		i = jsonc_str_skip(p, i, n);
+		if (i == n) {
+			st = JC_STR;
+			goto out;
+		}
+		ch = p[i];
+		if (ch == '"') {
+			last = '"';
+			run = ++i;
+			goto code;
+		}
+		if (ch == '\\') {
+			i++;
+esc:
+			if (i == n) {
+				st = JC_ESC;
+				goto out;
+			}
+			ch = p[i];
+		}
+		if (ch == '\n' || ch == RS) {
+			last = '"';
+			run = i;
+			goto code;
+		}
+		i++;
+	}
+slash:
+	if (i == n) {
+		st = JC_SLASH;
+		goto out;
+	}
+	if (p[i] == '/') {
+		p[slash] = ' ';
+		p[i++] = ' ';
+		goto line;
+	}
+	if (p[i] == '*') {
+		open = slash;
+		i++;
+		goto block;
+	}
+	/* a '/' of its own: the reader reports it */
+	comma = NO_IDX;
+	last = '/';
+	run = i;
+	goto code;
+line:
+	while (i < n && p[i] != '\n' && p[i] != RS)
+		p[i++] = ' ';
+	if (i == n) {
+		st = JC_LINE;
+		goto out;
+	}
+	run = i;
+	goto code;
+block:
+	for (;;) {
+		if ((star = memchr(p + i, '*', n - i)) == NULL) {
+			i = n;
+			st = JC_BLOCK;
+			goto out;
+		}
+		i = (size_t)(star - p) + 1;
+star:
+		while (i < n && p[i] == '*')
+			i++;
+		if (i == n) {
+			st = JC_STAR;
+			goto out;
+		}
+		if (p[i] == '/') {
+			jsonc_blank(p, open, i);
+			run = ++i;
+			goto code;
+		}
+		i++;
+	}
+out:
 	c->done = off + n;
-	if (c->st == JC_CODE && c->comma == NONE)
-		c->last = jsonc_last(p, run, n, c->last);
-	if (!eof)
-		return c->comma != NONE || c->st == JC_SLASH ||
-		    c->st == JC_BLOCK || c->st == JC_STAR ? JENC_JSONC_MORE : 0;
-	/* the end of the input decides */
-	if (c->st == JC_BLOCK || c->st == JC_STAR)
-		c->st = JC_UNTERM;
-	else if (c->st != JC_UNTERM)
-		c->st = JC_CODE;
-	c->comma = NONE;
-	return 0;
+	if (st == JC_CODE && comma == NO_IDX)
+		last = jsonc_last(p, run, n, last);
+	if (eof) {
+		/* the end of the input decides */
+		if (st == JC_BLOCK || st == JC_STAR)
+			st = JC_UNTERM;
+		else if (st != JC_UNTERM)
+			st = JC_CODE;
+		comma = NO_IDX;
+	}
+	c->st = st;
+	c->last = last;
+	c->comma = comma == NO_IDX ? NONE : off + comma;
+	c->slash = off + slash;
+	c->open = off + open;
+	return st == JC_SLASH || st == JC_BLOCK || st == JC_STAR ||
+	    comma != NO_IDX ? JENC_JSONC_MORE : 0;
 }
 
 int
