@@ -11,9 +11,11 @@
  *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
  *			number grammar
  *	3 err.c		filling jenc_err: message, excerpt, caret
- *	4 in.c color.c	the input layer: reading an fd or memory into a
+ *	4 in.c color.c jsonc.c
+ *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
- *			JENC_COLOR in JQ_COLORS' syntax
+ *			JENC_COLOR in JQ_COLORS' syntax; the filter of
+ *			JENC_READ_JSONC over the JSON reader's window
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
@@ -258,6 +260,8 @@ void jenc_jsonc_init(jenc_jsonc *c, uint64_t at);
  */
 int jenc_jsonc_filter(jenc_jsonc *c, char *w, size_t n, uint64_t off,
     int eof);
+/* The offset of the first undecided byte, UINT64_MAX if there is none. */
+uint64_t jenc_jsonc_undecided(const jenc_jsonc *c);
 /* 1 if the input ended inside a block comment opened at offset at. */
 int jenc_jsonc_unterminated(const jenc_jsonc *c, uint64_t at);
 /* The reader goes on at offset at, at top level, after bad input: the

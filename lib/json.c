@@ -158,10 +158,29 @@ input_hint(const struct rd *r, size_t pos, const jenc_where *w)
 		    (r->st == S_OBJ_KEY && p[pos] == '}'))
 			return " (trailing comma? try --jsonc)";
 	}
+	/* (an error at a '/' is about a comment, whatever the line holds) */
 	if (w != NULL && w->line == 1 && !w->text_cut &&
+	    !(pos < r->in.len && p[pos] == '/') &&
 	    looks_csv(w->text, w->avail))
 		return " (is it CSV? try -f csv)";
 	return "";
+}
+
+/*
+ * JENC_READ_JSONC, before an error at in.p[pos] is reported: filter what
+ * jenc_in_line read, reading on (up to 64 KiB past the spot) while what
+ * is undecided starts within reach of the excerpt, so that it shows the
+ * line as it is however the input arrived.
+ */
+static void
+jsonc_line(struct rd *r, size_t pos)
+{
+	while (jenc_jsonc_filter(&r->jc, (char *)r->in.p, r->in.len,
+	    r->in.off, r->in.eof) != 0 &&
+	    jenc_jsonc_undecided(&r->jc) < r->in.off + pos + JENC_EXCERPT_SCAN &&
+	    r->in.len - pos < ((size_t)64 << 10))
+		if (jenc_in_fill(&r->in) != 0)
+			break;
 }
 
 /*
@@ -191,10 +210,8 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 		if (pos > r->in.len)
 			pos = r->in.len;
 		jenc_in_line(&r->in, pos, 0);
-		/* the excerpt shows the line as the reader sees it */
 		if (r->jsonc)
-			(void)jenc_jsonc_filter(&r->jc, (char *)r->in.p,
-			    r->in.len, r->in.off, r->in.eof);
+			jsonc_line(r, pos);
 		jenc_in_where(&r->in, pos, &w);
 		if (code == JENC_E_SYNTAX)
 			hint = input_hint(r, pos, &w);

@@ -360,3 +360,15 @@ jenc_jsonc_resume(jenc_jsonc *c, uint64_t at)
 	if (c->done <= at || (c->st == JC_UNTERM && c->open < at))
 		jenc_jsonc_init(c, at);
 }
+
+uint64_t
+jenc_jsonc_undecided(const jenc_jsonc *c)
+{
+	if (c->comma != NONE)
+		return c->comma;
+	if (c->st == JC_SLASH)
+		return c->slash;
+	if (c->st == JC_BLOCK || c->st == JC_STAR)
+		return c->open;
+	return NONE;
+}
