@@ -483,7 +483,8 @@ typedef struct jenc_read_opts {
  * and a trailing comma after the last element of an array or member of
  * an object; they are read as whitespace, so the output is strict JSON
  * and every error position (offset, line, column) is the one in the
- * input; the excerpt shows them as spaces.  An unterminated block comment
+ * input; the excerpt shows them as spaces, as does the bad text that
+ * JENC_READ_PASS copies.  An unterminated block comment
  * is JENC_E_SYNTAX "unterminated comment, found end of input" at its
  * first '/'.  A comment, and the whitespace and comments between a ','
  * and what follows it, are held whole in the window, as a token is.
