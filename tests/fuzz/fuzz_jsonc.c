@@ -89,6 +89,10 @@ ref_blank(unsigned char *b, size_t n)
 	size_t i = 0, k, j;
 	unsigned char last = 0;
 
+	/* the reader drops a byte order mark before it filters */
+	if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		i = 3;
+
 	while (i < n) {
 		unsigned char c = b[i];
 
