@@ -177,7 +177,8 @@ jsonc_line(struct rd *r, size_t pos)
 {
 	while (jenc_jsonc_filter(&r->jc, (char *)r->in.p, r->in.len,
 	    r->in.off, r->in.eof) != 0 &&
-	    jenc_jsonc_undecided(&r->jc) < r->in.off + pos + JENC_EXCERPT_SCAN &&
+	    jenc_jsonc_undecided(&r->jc) <
+	    r->in.off + pos + JENC_EXCERPT_SCAN &&
 	    r->in.len - pos < ((size_t)64 << 10))
 		if (jenc_in_fill(&r->in) != 0)
 			break;
@@ -1362,6 +1363,11 @@ diagnose(struct rd *r, size_t pos)
 	}
 }
 
+/*
+ * Out of line, so that the jsmn loop inlined here is laid out apart from
+ * rd_run's other calls: inlined, it lost a register and one instruction
+ * per token (measured with cachegrind on the corpus).
+ */
 static int __attribute__((noinline))
 run(struct rd *r)
 {
