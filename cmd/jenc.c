@@ -26,7 +26,7 @@ enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
-	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ,
+	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -47,6 +47,7 @@ static const struct option longopts[] = {
 	{ "single", no_argument, NULL, OPT_SINGLE },
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+	{ "jsonc", no_argument, NULL, OPT_JSONC },
 	{ "delimiter", required_argument, NULL, 'd' },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "header", required_argument, NULL, OPT_HEADER },
@@ -94,6 +95,7 @@ static const char usage_text[] =
 "      --single          each input must hold exactly one JSON value\n"
 "      --validate        check the input only, write nothing\n"
 "      --max-depth=N     nesting limit (default 10000)\n"
+"      --jsonc           allow // and /* */ comments and trailing commas\n"
 "CSV/TSV input:\n"
 "  -d, --delimiter=C     field delimiter, one byte ('\\t' means tab)\n"
 "      --no-header       each record becomes an array of its fields\n"
@@ -371,6 +373,9 @@ parse_args(struct config *c, int argc, char **argv)
 		case OPT_MAX_DEPTH:
 			c->ropts.max_depth = (unsigned)number_arg("--max-depth",
 			    optarg, 1, 100000000);
+			break;
+		case OPT_JSONC:
+			c->ropts.flags |= JENC_READ_JSONC;
 			break;
 		case 'd':
 			if (strcmp(optarg, "\\t") == 0)

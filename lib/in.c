@@ -10,8 +10,8 @@
  * reader writes to is flushed before each read, so that what is complete
  * reaches its reader before jenc waits for more input.
  *
- * The window is a buffer of our own (fd input) or a view of the caller's
- * (buffer input).  A reader drops the bytes it no longer needs from the
+ * The window is a buffer of our own (fd input, or a caller's buffer
+ * copied in) or a view of the caller's (buffer input).  A reader drops the bytes it no longer needs from the
  * front and subtracts their count from the indices it keeps; the window
  * grows only while what the reader still needs fills it, and gives the
  * memory back once that is gone.
@@ -57,6 +57,18 @@ jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max)
 	in->len = n < max ? n : max;
 	in->rest = n - in->len;
 	in->eof = in->rest == 0;
+}
+
+int
+jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
+    size_t max)
+{
+	if (jenc_in_open_fd(in, -1, win, max) != 0)
+		return JENC_E_NOMEM;
+	in->src = p;
+	in->rest = n;
+	in->eof = n == 0;
+	return 0;
 }
 
 void
@@ -112,6 +124,19 @@ jenc_in_fill(jenc_in *in)
 	} else if (in->cap > in->init && in->len <= in->init / 2) {
 		/* what needed a larger window is gone: give its memory back */
 		(void)in_resize(in, in->init);
+	}
+	if (in->src != NULL) {		/* copied buffer input */
+		size_t more = in->cap - in->len;
+
+		if (more > in->rest)
+			more = in->rest;
+		if (more > 0)
+			memcpy(in->buf + in->len, in->src, more);
+		in->src += more;
+		in->rest -= more;
+		in->len += more;
+		in->eof = in->rest == 0;
+		return 0;
 	}
 	if (in->before_read != NULL && in->before_read(in->ctx) != 0)
 		return JENC_IN_OUT;

@@ -11,9 +11,11 @@
  *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
  *			number grammar
  *	3 err.c		filling jenc_err: message, excerpt, caret
- *	4 in.c color.c	the input layer: reading an fd or memory into a
+ *	4 in.c color.c jsonc.c
+ *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
- *			JENC_COLOR in JQ_COLORS' syntax
+ *			JENC_COLOR in JQ_COLORS' syntax; the filter of
+ *			JENC_READ_JSONC over the JSON reader's window
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
@@ -126,8 +128,9 @@ struct jenc_where;		/* below, with the reader errors */
  * The window a reader scans: p[0..len) holds the input bytes from offset
  * off on.  Input comes from a file descriptor, read into a buffer of our
  * own that grows (doubling, up to max bytes) only while one token or
- * record does not fit and shrinks back once it is gone, or from the
- * caller's buffer, of which the window is a view of at most max bytes.
+ * record does not fit and shrinks back once it is gone (a caller's buffer
+ * may be copied in the same way), or from the caller's buffer, of which
+ * the window is a view of at most max bytes.
  * A reader keeps its positions as indices into the window; when it drops
  * bytes from the front it subtracts their count from each (rebasing).
  * Growing may move the window: after jenc_in_fill or jenc_in_line, p must
@@ -161,6 +164,7 @@ typedef struct jenc_in {
 				 * buffer input */
 	size_t cap, init, max;
 	size_t rest;		/* buffer input: bytes after p[len) */
+	const char *src;	/* copied buffer input: where they are */
 	int fd;
 } jenc_in;
 
@@ -181,6 +185,11 @@ int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
 /* Input from p[0..n) (p may be NULL when n is 0), the window showing at
  * most max bytes of it at a time. */
 void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);
+/* Input from p[0..n) copied into a window of our own, as for a
+ * descriptor (for a reader that writes to its window).  Returns 0 or
+ * JENC_E_NOMEM (in is then closed).  p stays the caller's. */
+int jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
+    size_t max);
 void jenc_in_close(jenc_in *in);
 /* More input after p[len): grows a full window, flushes out, reads once
  * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets
@@ -215,6 +224,49 @@ void jenc_in_where(const jenc_in *in, size_t at, struct jenc_where *w);
  * that counts lines itself; cr: a lone CR ends a line too. */
 void jenc_in_where_line(const jenc_in *in, size_t at, uint64_t line,
     size_t ls, int cr, struct jenc_where *w);
+
+/* ---- JSON with comments (jsonc.c), for the JSON reader ---- */
+/*
+ * The filter of JENC_READ_JSONC over the reader's window (its own buffer):
+ * comments and trailing commas become spaces, line feeds stay, nothing
+ * moves.  The state is kept in input offsets, so the reader may drop the
+ * front of its window between calls (what it drops must be filtered, or
+ * the filter starts afresh after it).
+ */
+typedef struct jenc_jsonc {
+	uint64_t done;		/* the input is filtered up to here */
+	uint64_t comma;		/* a ',' that may be trailing, or none */
+	uint64_t slash;		/* a '/' that may start a comment */
+	uint64_t open;		/* the '/' of an open block comment */
+	int st;
+	unsigned char last;	/* the last byte before the current run of
+				 * code that was not whitespace, 0: none */
+} jenc_jsonc;
+
+#define JENC_JSONC_MORE 1
+
+/* Start at input offset at, outside strings and comments, after nothing. */
+void jenc_jsonc_init(jenc_jsonc *c, uint64_t at);
+/*
+ * Filter w[c->done - off .. n), w[0] being at input offset off (bytes
+ * before off that were not filtered are skipped).  eof: no input follows
+ * w[n).  Returns 0 when w[0..n) is final, or JENC_JSONC_MORE when its end
+ * is undecided (a '/' last, an open block comment, a ',' followed only
+ * by whitespace and comments): the reader must read more, dropping
+ * nothing from the first undecided byte on, and call again before it
+ * looks at any of the new bytes.  At eof it always returns 0; an
+ * unterminated block comment is then left as it was, for the reader to
+ * report (see jenc_jsonc_unterminated).
+ */
+int jenc_jsonc_filter(jenc_jsonc *c, char *w, size_t n, uint64_t off,
+    int eof);
+/* The offset of the first undecided byte, UINT64_MAX if there is none. */
+uint64_t jenc_jsonc_undecided(const jenc_jsonc *c);
+/* 1 if the input ended inside a block comment opened at offset at. */
+int jenc_jsonc_unterminated(const jenc_jsonc *c, uint64_t at);
+/* The reader goes on at offset at, at top level, after bad input: the
+ * filter starts afresh there unless it has filtered past it already. */
+void jenc_jsonc_resume(jenc_jsonc *c, uint64_t at);
 
 /* ---- reader errors (err.c) ---- */
 /*

@@ -418,6 +418,8 @@ typedef struct jenc_err {
 #define JENC_READ_PASS 0x04   /* bad input: copy the bad text, go on */
 #define JENC_READ_SEQ 0x08    /* RFC 7464 text sequences: RS (0x1E)
 				 separates texts at top level */
+#define JENC_READ_JSONC 0x10  /* JSON with comments: // and block
+				 comments, trailing commas (see below) */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -475,10 +477,28 @@ typedef struct jenc_read_opts {
  * followed directly by RS or the end of input, without the whitespace
  * RFC 7464 section 2.4 requires after it (it may have been cut).  With
  * SKIP or PASS the bad text then runs to the next RS.
+ *
+ * With JENC_READ_JSONC the input may hold comments, from // to the end of
+ * the line and from slash-star to the next star-slash, outside strings,
+ * and a trailing comma after the last element of an array or member of
+ * an object; they are read as whitespace, so the output is strict JSON
+ * and every error position (offset, line, column) is the one in the
+ * input; the excerpt shows them as spaces, as does the bad text that
+ * JENC_READ_PASS copies.  An unterminated block comment
+ * is JENC_E_SYNTAX "unterminated comment, found end of input" at its
+ * first '/'.  A comment, and the whitespace and comments between a ','
+ * and what follows it, are held whole in the window, as a token is.
+ * Without it, an error at a comment says so: "... found '/' (JSON with
+ * comments? try --jsonc)", and one at a trailing comma "(trailing comma?
+ * try --jsonc)".  Whatever the flags, bad input on the first line, when
+ * that line holds a ',', ';', tab or '|' outside double quotes and no
+ * '{' or '[', has "(is it CSV? try -f csv)" added to its message.
  */
 JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
     jenc_err *err);
-/* jenc_json_copy_mem - the same over a buffer. */
+/* jenc_json_copy_mem - the same over a buffer (with JENC_READ_JSONC,
+ * copied 256 KiB at a time into a window of its own: p is never
+ * written). */
 JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err);
 

@@ -219,6 +219,12 @@ def check(name, data, err):
     at = data[off:]
     msg = msg[:-len(" (output of this value was cut)")] \
         if msg.endswith(" (output of this value was cut)") else msg
+    # what JSON with comments or CSV would explain (lib/json.c)
+    for hint in (" (JSON with comments? try --jsonc)",
+                 " (trailing comma? try --jsonc)", " (is it CSV? try -f csv)"):
+        if msg.endswith(hint):
+            msg = msg[:-len(hint)]
+            break
     m = re.fullmatch(r"(%s), found (.*)" % FOUND, msg, re.S)
     if msg == "expected value, found end of input":
         ok = off == len(data)

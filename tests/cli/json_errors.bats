@@ -37,7 +37,7 @@ bad() {
 	put $'[1]\n[2] ,'
 	bad $'[1]\n[2]\n' 2 5 "expected value or end of input, found ','" '[2] ,'
 	put '{}/**/'
-	bad $'{}\n' 1 3 "expected value or end of input, found '/'" '{}/**/'
+	bad $'{}\n' 1 3 "expected value or end of input, found '/' (JSON with comments? try --jsonc)" '{}/**/'
 	put "'a'"
 	bad '' 1 1 "expected value or end of input, found '''" "'a'"
 }
@@ -70,7 +70,7 @@ bad() {
 
 @test "after ',' in an array: expected value after ','" {
 	put '[1,]'
-	bad '' 1 4 "expected value after ',', found ']'" '[1,]'
+	bad '' 1 4 "expected value after ',', found ']' (trailing comma? try --jsonc)" '[1,]'
 	put '[1,,2]'
 	bad '' 1 4 "expected value after ',', found ','" '[1,,2]'
 	put '[1,'
@@ -112,7 +112,7 @@ bad() {
 
 @test "after ',' in an object: expected string key after ','" {
 	put '{"a":1,}'
-	bad '' 1 8 "expected string key after ',', found '}'" '{"a":1,}'
+	bad '' 1 8 "expected string key after ',', found '}' (trailing comma? try --jsonc)" '{"a":1,}'
 	put '{"a":1,2:3}'
 	bad '' 1 8 "expected string key after ',', found '2'" '{"a":1,2:3}'
 	put '{"a":1,'
@@ -328,7 +328,7 @@ bad() {
 	put $'[1,\t2\t3]'
 	bad '' 1 7 "expected ',' or ']' after array element, found '3'" '[1, 2 3]'
 	put $'[1,\r\n2,\r\n]'
-	bad '' 3 1 "expected value after ',', found ']'" ']'
+	bad '' 3 1 "expected value after ',', found ']' (trailing comma? try --jsonc)" ']'
 	putf '{"\xc3\xa9": 1,\n "b" 2}'
 	bad '' 2 6 "expected ':' after object key, found '2'" ' "b" 2}'
 }

@@ -73,10 +73,10 @@ sys.stdout.write("[" + ",".join(json.dumps(dict(row, id=i)) for i in range(50000
 	jrun -c bad.json nope.json a.json
 	expect_status 3
 	expect_out $'{"a":1}\n'
-	expect_err $'jenc: bad.json:1:4: expected value after \',\', found \']\'\n  [1,]\n     ^\njenc: nope.json: No such file or directory\n'
+	expect_err $'jenc: bad.json:1:4: expected value after \',\', found \']\' (trailing comma? try --jsonc)\n  [1,]\n     ^\njenc: nope.json: No such file or directory\n'
 	jrun -c nope.json bad.json
 	expect_status 3
-	expect_err $'jenc: nope.json: No such file or directory\njenc: bad.json:1:4: expected value after \',\', found \']\'\n  [1,]\n     ^\n'
+	expect_err $'jenc: nope.json: No such file or directory\njenc: bad.json:1:4: expected value after \',\', found \']\' (trailing comma? try --jsonc)\n  [1,]\n     ^\n'
 }
 
 @test "a directory as input: read error, exit 3, next file processed" {

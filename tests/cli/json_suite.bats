@@ -81,7 +81,9 @@ MESSAGE_RE+="|unescaped control character 0x[0-9a-f]{2} in string"
 MESSAGE_RE+="|invalid UTF-8 byte 0x[0-9a-f]{2} in string"
 MESSAGE_RE+="|unterminated string, found end of input"
 MESSAGE_RE+="|nesting deeper than [0-9]+ levels [(]see --max-depth[)]"
-MESSAGE_RE+=")( [(]output of this value was cut[)])?\$"
+MESSAGE_RE+=")( [(](JSON with comments[?] try --jsonc|trailing comma[?] try"
+MESSAGE_RE+=" --jsonc|is it CSV[?] try -f csv)[)])?( [(]output of this value was"
+MESSAGE_RE+=" cut[)])?\$"
 
 # report_problem NAME L0 L1 L2 - set PROBLEM to why the three stderr
 # lines L0 L1 L2 (each with its "\n") are not the report of the invalid

@@ -153,7 +153,7 @@ jenc: 2 invalid lines skipped
 		tail -c 30 out >tail
 		printf '%s' $'299997,299998,299999\n{"ok":1}\n' >want
 		same_bytes want tail "tail of stdout (--on-error=$mode)"
-		grep -q '^jenc: bad.json:1:1988892: expected value after '"','"', found '"']'"' (output of this value was cut)' err ||
+		grep -q '^jenc: bad.json:1:1988892: expected value after '"','"', found '"']'"' (trailing comma? try --jsonc) (output of this value was cut)' err ||
 		    fail "no cut message: $(cat err)"
 	done
 	jrun -c bad.json ok.json

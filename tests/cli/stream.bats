@@ -62,7 +62,7 @@ PY
 @test "--split: an error in element k; elements before it whole, positions of the input" {
 	put $'[\n {"a": 1},\n [2, 3],\n {"b": [4,]},\n 5\n]\n'
 	jrun --split -c <in
-	expect_invalid $'{"a":1}\n[2,3]\n' "jenc: <stdin>:4:11: expected value after ',', found ']'
+	expect_invalid $'{"a":1}\n[2,3]\n' "jenc: <stdin>:4:11: expected value after ',', found ']' (trailing comma? try --jsonc)
    {\"b\": [4,]},
             ^
 "

@@ -720,12 +720,40 @@ void
 fz_check_json_err(const jenc_err *err, const char *p, size_t n,
     unsigned max_depth)
 {
-	const char *m = err->msg;
+	static const char *const hints[] = {
+		" (JSON with comments? try --jsonc)",
+		" (trailing comma? try --jsonc)",
+		" (is it CSV? try -f csv)",
+	};
+	char mb[sizeof(err->msg)];
+	const char *m = mb;
 	uint64_t off = err->offset;
 	int at = off < n ? (unsigned char)p[off] : -1;
 	char tmp[sizeof(err->msg)];
 	unsigned v, d;
 	size_t k;
+
+	/* a hint at the end (lib/json.c): what JSON with comments or CSV
+	 * would explain; each only where it applies */
+	memcpy(mb, err->msg, sizeof(mb));
+	mb[sizeof(mb) - 1] = '\0';
+	for (k = 0; k < sizeof(hints) / sizeof(*hints); k++) {
+		size_t ml = strlen(mb), hl = strlen(hints[k]);
+
+		if (ml < hl || strcmp(mb + ml - hl, hints[k]) != 0)
+			continue;
+		mb[ml - hl] = '\0';
+		if (k == 0 && !(at == '/' && off + 1 < n &&
+		    (p[off + 1] == '/' || p[off + 1] == '*')))
+			fz_fail("comment hint at byte %d: '%s'", at, err->msg);
+		if (k == 1 && at != ']' && at != '}')
+			fz_fail("trailing comma hint at byte %d: '%s'", at,
+			    err->msg);
+		if (k == 2 && err->line != 1)
+			fz_fail("CSV hint on line %llu: '%s'",
+			    (unsigned long long)err->line, err->msg);
+		break;
+	}
 
 	if (err->excerpt[0] == '\0' && at >= 0 && at != '\n' && at != '\r')
 		fz_fail("empty excerpt for '%s' at a byte of the line", m);

@@ -3,8 +3,8 @@
 
 usage: seeds.py SHARED OUTDIR
 
-Writes OUTDIR/seeds/{json,csv,api}/, OUTDIR/{json,csv,api}.dict and
-OUTDIR/replay/{json,csv,api}/ (the fixed inputs of REPLAY below).
+Writes OUTDIR/seeds/{json,jsonc,csv,api}/, OUTDIR/{json,jsonc,csv,api}.dict
+and OUTDIR/replay/{json,jsonc,csv,api}/ (the fixed inputs of REPLAY below).
 Nothing from SHARED is copied whole: big corpus files are cut into the
 byte ranges of their smaller arrays and objects (verbatim, so escapes and
 number spellings survive), plus a short prefix of each (truncated input).
@@ -29,6 +29,27 @@ PIECES_PER_FILE = 60
 JSON_MODES = [0x00, 0x01, 0x02, 0x05, 0x10, 0x20, 0x60, 0x31, 0x80,
               0x81, 0x03, 0x0f, 0x72, 0xb0]
 
+# Mode bytes of fuzz_jsonc.c: layout in bits 0-1 (compact, indent 2, tab,
+# indent 1), HTML 0x10, ASCII 0x20, READ_SEQ 0x40, READ_SINGLE 0x80.
+JSONC_MODES = [0x00, 0x01, 0x02, 0x03, 0x10, 0x20, 0x40, 0x80, 0x31]
+
+# JSON with comments: a tsconfig.json, a VS Code settings.json, and
+# comments and commas in every place, cut and open.
+JSONC_TEXTS = [
+    b'{\n  /* Visit https://aka.ms/tsconfig */\n  "compilerOptions": {\n'
+    b'    "target": "es2016", // "es5"\n    /* "rootDir": "./src", */\n'
+    b'    "paths": { "@app/*": ["src/app/*",], },\n  },\n'
+    b'  "include": ["src/**/*.ts"],\n}\n',
+    b'// settings\n{\n\t"editor.fontSize": 14, // points\n\t/*\n'
+    b'\t * "editor.tabSize": 8,\n\t */\n\t"http.proxy": "http://p:3128/",\n'
+    b'\t"files.exclude": {"**/.git": true,},\n}\n',
+    b'[1, /* a */ 2, // b\n 3,]', b'{"a": 1,}', b'[,]', b'[1,,]',
+    b'{"a" /* k */ : // v\n 1}', b'/**/1', b'/*/ */2', b'1 / 2',
+    b'{} /* open', b'[1, /* open', b'["//", "/*", "a\\"//"]',
+    b'{"a":1} // x\n{"b":[2,]}\n{"c" 3}\n', b'\x1e[1,]\n\x1e/* x */2\n',
+    b'"a\\\n// x\n', b'name;age\nbob;42\n', b'a,b\n1,2\n',
+]
+
 # Operation numbers of fuzz_api.c's enum op.
 OP = {name: i for i, name in enumerate(
     "obj_begin obj_end arr_begin arr_end key str raw_str raw_key raw i64 "
@@ -50,6 +71,8 @@ REPLAY = {
     "json": [b"", b"x", b"xx", b"\x00", b"\x00 \n", b"\x80", b"\x81 ",
              b"\x03", b"\x00[]", b"\x30\"\"", b"\x00{", b"\x00\xef\xbb\xbf",
              b"\x00[\x0c]", b"\x31[\xe2\x81\xa0]"],
+    "jsonc": [b"", b"x", b"\x00/", b"\x00/*", b"\x00//", b"\x00[1,",
+              b"\x00[1,]", b"\x02{\"a\":1,}", b"\x00\"a\\", b"\x40\x1e//\x1e1 "],
     "csv": [b"", b"x", b"xx", b"\x00\x00", b"\x08\x00", b"\x02\x00",
             b"\x09\x00\n", b"\x18\x00\r\n", b"\x0c\x07\n", b"\x00\x00\"",
             b"\x01\x00\xef\xbb\xbf", b"\x0a\x01\n\n",
@@ -130,6 +153,14 @@ def json_seeds(shared, out):
             write(d, bytes([JSON_MODES[k % len(JSON_MODES)]]) + p)
             k += 1
     return d
+
+
+def jsonc_seeds(out):
+    d = os.path.join(out, "seeds", "jsonc")
+    os.makedirs(d, exist_ok=True)
+    for k, t in enumerate(JSONC_TEXTS):
+        for m in (JSONC_MODES[k % len(JSONC_MODES)], 0x00):
+            write(d, bytes([m]) + t)
 
 
 def records(shared, n):
@@ -255,6 +286,8 @@ JSON_TOKENS = [b"{", b"}", b"[", b"]", b",", b":", b'"', b"true", b"false",
                b"\xc3\xa9", b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\r\n",
                b"\t", b"<", b">", b"&", b'{"a":', b"[[[[", b"]]]]",
                b'"":', b"\x00"]
+JSONC_TOKENS = [b"//", b"/*", b"*/", b"/**/", b",]", b",}", b", // c\n",
+                b"/* \n */", b'"http://x"', b"\x1e"]
 CSV_TOKENS = [b",", b";", b"\t", b'"', b'""', b"\r\n", b"\n", b"\r",
               b"\\t", b"\\n", b"\\r", b"\\\\", b"true", b"false", b"null",
               b"-1.5e3", b"0x1", b"1_000", b"NaN", b"01", b"-0", b"1e400",
@@ -284,10 +317,13 @@ def main():
         sys.exit("seeds.py: %s: no conformance/ there" % shared)
     replay(out)
     jd = json_seeds(shared, out)
+    jsonc_seeds(out)
     csv_seeds(shared, out)
     api_seeds(shared, jd, out)
     with open(os.path.join(out, "json.dict"), "w") as f:
         f.writelines(dict_line(t) for t in JSON_TOKENS + keys(shared))
+    with open(os.path.join(out, "jsonc.dict"), "w") as f:
+        f.writelines(dict_line(t) for t in JSON_TOKENS + JSONC_TOKENS)
     with open(os.path.join(out, "csv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in CSV_TOKENS)
     with open(os.path.join(out, "api.dict"), "w") as f:
