@@ -111,6 +111,8 @@ struct rd {
 /* ---- errors ------------------------------------------------------------ */
 
 #define NO_POS ((size_t)-1)
+#define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
+				 * error (jenc_in_enc_where) */
 
 /*
  * Fill r->err through jenc_err_set: the spot in.p[pos] (NO_POS for an
@@ -134,7 +136,9 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (pos != NO_POS) {
+	if (pos == ENC_POS) {
+		jenc_in_enc_where(&r->in, &w);
+	} else if (pos != NO_POS) {
 		if (pos > r->in.len)
 			pos = r->in.len;
 		jenc_in_line(&r->in, pos, 0);
@@ -1153,6 +1157,15 @@ in_fail(struct rd *r, int rc)
 		    "token longer than 2 GiB");
 	case JENC_IN_OUT:
 		return enc_fail(r);
+	case JENC_IN_CONV:
+	case JENC_IN_WIDE:
+	case JENC_IN_NAME: {
+		char m[sizeof(r->err->msg)];
+
+		jenc_in_enc_msg(&r->in, rc, m, sizeof(m));
+		return rd_fail(r, rc == JENC_IN_NAME ? NO_POS : ENC_POS,
+		    JENC_E_ENCODING, 0, "%s", m);
+	}
 	case JENC_E_IO:
 		return rd_fail(r, NO_POS, JENC_E_IO, r->in.sys_errno, "%s",
 		    strerror(r->in.sys_errno));
@@ -1544,8 +1557,11 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
-	} else if ((rc = jenc_in_bom(&r->in)) < 0 || rc > 1) {
+	} else if ((rc = jenc_in_begin(&r->in, o != NULL ? o->encoding :
+	    NULL, 0)) < 0 || rc > 1) {
 		rc = in_fail(r, rc);
+		if (r->policy != 0 && err != NULL)
+			*err = one;
 	} else {
 		r->bom = rc;
 		for (;;) {
