@@ -433,9 +433,11 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr)
 		in->wide = "UTF-32LE";
 	else if (n >= 4 && !p[0] && !p[1] && !p[2] && p[3])
 		in->wide = "UTF-32BE";
-	else if (n >= 2 && p[0] && !p[1] && (n < 4 || (p[2] && !p[3])))
+	else if ((n == 2 || n >= 4) && p[0] && !p[1] &&
+	    (n == 2 || (p[2] && !p[3])))
 		in->wide = "UTF-16LE";
-	else if (n >= 2 && !p[0] && p[1] && (n < 4 || (!p[2] && p[3])))
+	else if ((n == 2 || n >= 4) && !p[0] && p[1] &&
+	    (n == 2 || (!p[2] && p[3])))
 		in->wide = "UTF-16BE";
 	if (in->wide != NULL)
 		return JENC_IN_WIDE;

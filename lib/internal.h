@@ -271,8 +271,9 @@ int jenc_in_bom(jenc_in *in);
  * the input is looked at (read while it could still be a byte order mark
  * or UTF-16): a UTF-8 byte order mark is skipped as by jenc_in_bom; a
  * UTF-16LE/BE or UTF-32LE/BE one is dropped and the rest converted as
- * with enc "utf-16le", ...; a NUL in every other byte of the first ones
- * (or three of four) is JENC_IN_WIDE.  Lines of the converted text are
+ * with enc "utf-16le", ...; a NUL in every other byte of the first four
+ * (of an input of two bytes, of both), or in three of four, is
+ * JENC_IN_WIDE.  Lines of the converted text are
  * counted at LF, with cr at a lone CR too (for the position of a bad
  * byte).  Returns 1 if there was a byte order mark, 0 if not, or an error
  * of jenc_in_fill, JENC_IN_WIDE, JENC_IN_NAME.  Offsets are those of the
