@@ -1610,8 +1610,11 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err)
 {
 	struct rd r;
+	int rc;
 
 	memset(&r, 0, sizeof(r));
 	jenc_in_open_mem(&r.in, p, p != NULL ? len : 0, WIN_MAX);
-	return rd_run(&r, e, o, err);
+	rc = rd_run(&r, e, o, err);
+	jenc_in_close(&r.in);	/* a converted input has a buffer */
+	return rc;
 }
