@@ -314,16 +314,18 @@ parse_args(struct config *c, int argc, char **argv)
 				usage_error("--from: '%s' is not json, csv or tsv",
 				    optarg);
 			break;
-		case OPT_ENCODING:
-			/* checked here, so that no input is read with a
-			 * name that no input can be read with */
-			if (jenc_encoding_check(optarg) == JENC_E_NOMEM)
+		case OPT_ENCODING: {
+			/* checked here, before any input is read */
+			int rc = jenc_encoding_check(optarg);
+
+			if (rc == JENC_E_NOMEM)
 				out_of_memory();
-			if (jenc_encoding_check(optarg) != 0)
+			if (rc != 0)
 				usage_error("--encoding: unknown encoding '%s'",
 				    optarg);
 			c->ropts.encoding = c->copts.encoding = optarg;
 			break;
+		}
 		/* The last of -c, --indent and --tab picks the layout; -l is
 		 * not a layout and is never undone by one. */
 		case 'c':

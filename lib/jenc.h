@@ -518,7 +518,8 @@ JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
  * without a byte order mark; try --encoding=utf-16le".  An encoding
  * iconv does not know is JENC_E_ENCODING with "unknown encoding 'x'"
  * and no position.  JENC_READ_SKIP and JENC_READ_PASS do not go on after
- * JENC_E_ENCODING.
+ * JENC_E_ENCODING.  The conversion's buffers come from jenc_alloc, but
+ * iconv_open(3) keeps its own state, allocated by libc's malloc.
  */
 
 /*
