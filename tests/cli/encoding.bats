@@ -451,3 +451,29 @@ same_converted() {
 	[ -z "$bad" ] || fail "converted input differs:
 $bad"
 }
+
+@test "property: every csv-spectrum file in UTF-16LE/BE and UTF-32LE with a mark gives the same output" {
+	need_shared
+	local spec=$SHARED/conformance/csv-spectrum/csvs f enc mark bad='' n=0
+	[ -d "$spec" ] || skip "csv-spectrum not found at $spec"
+	for f in "$spec"/*.csv; do
+		n=$((n + 1))
+		"$JENC" -c "$f" >want.out 2>want.err
+		local ws=$?
+		for enc in UTF-16LE UTF-16BE UTF-32LE; do
+			case $enc in
+			UTF-16LE) mark='\377\376' ;;
+			UTF-16BE) mark='\376\377' ;;
+			UTF-32LE) mark='\377\376\0\0' ;;
+			esac
+			{ printf "$mark"; iconv -f UTF-8 -t $enc "$f"; } >conv.csv
+			"$JENC" -c conv.csv >got.out 2>got.err
+			local gs=$?
+			[ $gs = $ws ] && cmp -s want.out got.out ||
+			    bad+="${f##*/} in $enc: exit $gs (UTF-8: $ws), $(cmp want.out got.out 2>&1 | head -n 1)"$'\n'
+		done
+	done
+	[ "$n" -gt 5 ] || fail "$n csv-spectrum files"
+	[ -z "$bad" ] || fail "converted CSV differs:
+$bad"
+}
