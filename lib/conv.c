@@ -109,9 +109,8 @@ conv_count(jenc_conv *c, const char *p, size_t n)
 		unsigned char b = s[i];
 
 		if (b == '\n' || (b == '\r' && c->cr)) {
-			if (!(b == '\n' && c->after_cr)) {
-				c->line++;
-			}
+			if (!(b == '\n' && c->after_cr))
+				c->line++;	/* CR LF is one line end */
 			c->col = 1;
 			c->lbytes = 0;
 			c->after_cr = b == '\r';

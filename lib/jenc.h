@@ -491,7 +491,7 @@ JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
 JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err);
 
-/* ---- encodings ------------------------------------------------------------ */
+/* ---- encodings ------------------------------------------------------- */
 
 /*
  * Encodings.  Both readers read UTF-8, and convert other input to UTF-8
