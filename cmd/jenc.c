@@ -26,13 +26,14 @@ enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
-	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC,
+	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
+	{ "encoding", required_argument, NULL, OPT_ENCODING },
 	{ "compact", no_argument, NULL, 'c' },
 	{ "indent", required_argument, NULL, OPT_INDENT },
 	{ "tab", no_argument, NULL, OPT_TAB },
@@ -73,6 +74,8 @@ static const char usage_text[] =
 "Input:\n"
 "  -f, --from=FORMAT     json (default), csv or tsv; FILE names ending in\n"
 "                        .csv or .tsv pick their format unless --from is given\n"
+"      --encoding=NAME   input in NAME (any iconv name: cp1252, utf-16le, ...),\n"
+"                        not UTF-8; UTF-16/32 with a byte order mark is read\n"
 "Output:\n"
 "  -c, --compact         no whitespace\n"
 "      --indent=N        indent N spaces per level, 1 to 16 (default 2)\n"
@@ -313,6 +316,18 @@ parse_args(struct config *c, int argc, char **argv)
 				usage_error("--from: '%s' is not json, csv or tsv",
 				    optarg);
 			break;
+		case OPT_ENCODING: {
+			/* checked here, before any input is read */
+			int rc = jenc_encoding_check(optarg);
+
+			if (rc == JENC_E_NOMEM)
+				out_of_memory();
+			if (rc != 0)
+				usage_error("--encoding: unknown encoding '%s'",
+				    optarg);
+			c->ropts.encoding = c->copts.encoding = optarg;
+			break;
+		}
 		/* The last of -c, --indent and --tab picks the layout; -l is
 		 * not a layout and is never undone by one. */
 		case 'c':

@@ -87,6 +87,7 @@ struct csv {
 	jenc_enc *e;		/* NULL: check the input only */
 	jenc_err *err;		/* may be NULL */
 	unsigned flags;		/* JENC_CSV_* */
+	const char *encoding;	/* the input's, NULL: UTF-8 */
 	unsigned char delim;
 	unsigned char ucls[256];	/* unquoted CSV field, or TSV */
 	unsigned char qcls[256];	/* quoted CSV field */
@@ -1010,6 +1011,18 @@ csv_in_fail(struct csv *c, int r)
 {
 	if (r == JENC_IN_OUT)
 		return csv_enc_fail(c, jenc_error(c->e));
+	if (r == JENC_IN_CONV || r == JENC_IN_WIDE || r == JENC_IN_NAME) {
+		char m[sizeof(((jenc_err *)0)->msg)];
+		jenc_where w;
+
+		if (c->err == NULL)
+			return JENC_E_ENCODING;
+		jenc_in_enc_msg(&c->in, r, m, sizeof(m));
+		if (r != JENC_IN_NAME)
+			jenc_in_enc_where(&c->in, &w);
+		return jenc_err_set(c->err, JENC_E_ENCODING, 0, 0,
+		    r != JENC_IN_NAME ? &w : NULL, "%s", m);
+	}
 	if (r == JENC_E_IO)
 		return csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",
 		    strerror(c->in.sys_errno));
@@ -1051,6 +1064,7 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	c->e = e;
 	c->err = err;
 	c->flags = o ? o->flags : 0;
+	c->encoding = o ? o->encoding : NULL;
 	c->line = 1;
 	c->st = S_RECORD;
 	tsv = (c->flags & JENC_CSV_TSV) != 0;
@@ -1112,7 +1126,8 @@ csv_run(struct csv *c)
 	}
 	if (c->e != NULL && !lines && (r = jenc_arr_begin(c->e)) != 0)
 		return csv_enc_fail(c, r);
-	if ((r = jenc_in_bom(&c->in)) < 0 || r > 1)
+	if ((r = jenc_in_begin(&c->in, c->encoding,
+	    !(c->flags & JENC_CSV_TSV))) < 0 || r > 1)
 		r = csv_in_fail(c, r);
 	else
 		r = 0;

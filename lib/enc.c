@@ -153,6 +153,7 @@ jenc_strerror(int code)
 	case JENC_E_SYNTAX: return "invalid input";
 	case JENC_E_DEPTH: return "nesting too deep";
 	case JENC_E_SINK: return "sink callback failed";
+	case JENC_E_ENCODING: return "input not valid in its encoding";
 	}
 	return "unknown error";
 }

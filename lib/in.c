@@ -15,9 +15,16 @@
  * front and subtracts their count from the indices it keeps; the window
  * grows only while what the reader still needs fills it, and gives the
  * memory back once that is gone.
+ *
+ * Input in another encoding (named, or announced by a UTF-16 or UTF-32
+ * byte order mark) goes through a jenc_conv (conv.c): the raw bytes are
+ * read into its buffer and converted into the window, so that the readers
+ * above only ever see UTF-8.  UTF-8 input never meets it: one test of
+ * in->conv per read.
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,6 +83,8 @@ jenc_in_close(jenc_in *in)
 {
 	if (in->buf != NULL)
 		jenc_mem_free(in->buf, in->cap);
+	jenc_conv_free(in->conv);
+	in->conv = NULL;
 	in->buf = NULL;
 	in->cap = 0;
 	in->p = NULL;
@@ -94,6 +103,98 @@ in_resize(jenc_in *in, size_t ncap)
 	in->p = nb;
 	in->cap = ncap;
 	return 0;
+}
+
+/* Free room a conversion wants after p[len): a character's UTF-8 (and
+ * some encodings make two characters of one sequence). */
+#define CONV_ROOM 16
+/* The window of converted buffer input. */
+#define CONV_WIN ((size_t)64 * 1024)
+
+/* One read(2) into dst[0..n): EINTR retried, EAGAIN waited for.  Returns
+ * the bytes read, 0 at the end of the input, or -1 (sys_errno set). */
+static ssize_t
+in_read(jenc_in *in, char *dst, size_t n)
+{
+	for (;;) {
+		ssize_t got = read(in->fd, dst, n);
+
+		if (got >= 0)
+			return got;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
+
+			/* wakes for data, end of file or an error, which the
+			 * next read then reports */
+			(void)poll(&pfd, 1, -1);
+			continue;
+		}
+		in->sys_errno = errno;
+		return -1;
+	}
+}
+
+/* jenc_in_fill through the conversion: convert what raw input is held,
+ * reading more while it completes no character. */
+static int
+in_fill_conv(jenc_in *in)
+{
+	jenc_conv *c = in->conv;
+	int st;
+
+	for (;;) {
+		if (c->state != 0)
+			return JENC_IN_CONV;
+		if (c->rlen > 0) {
+			const char *src = c->raw != NULL ? c->raw + c->rpos :
+			    c->mem, *from = src;
+			size_t made = jenc_conv_run(c, &src, &c->rlen,
+			    in->buf + in->len, in->cap - in->len, &st);
+
+			if (c->raw != NULL)
+				c->rpos += (size_t)(src - from);
+			else
+				c->mem = src;
+			in->len += made;
+			if (st == JENC_CONV_BAD)
+				c->state = st;	/* told at the next fill */
+			if (made > 0)
+				return 0;
+			if (st == JENC_CONV_BAD)
+				return JENC_IN_CONV;
+			if (st == 0 && c->rlen > 0) {
+				/* no room for what one sequence makes */
+				if (in->cap >= in->max)
+					return JENC_IN_FULL;
+				if (in_resize(in, in->cap > in->max / 2 ?
+				    in->max : in->cap * 2) != 0)
+					return JENC_E_NOMEM;
+				continue;
+			}
+		}
+		if (c->raw_eof) {
+			if (c->rlen > 0) {
+				c->state = JENC_CONV_PART;
+				return JENC_IN_CONV;
+			}
+			in->eof = 1;
+			return 0;
+		}
+		/* more raw input, after what is held of a character */
+		memmove(c->raw, c->raw + c->rpos, c->rlen);
+		c->rpos = 0;
+		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
+			return JENC_IN_OUT;
+		ssize_t n = in_read(in, c->raw + c->rlen, c->rawcap - c->rlen);
+
+		if (n < 0)
+			return JENC_E_IO;
+		if (n == 0)
+			c->raw_eof = 1;
+		c->rlen += (size_t)n;
+	}
 }
 
 int
@@ -115,7 +216,8 @@ jenc_in_fill(jenc_in *in)
 		in->eof = in->rest == 0;
 		return 0;
 	}
-	if (in->len == in->cap) {
+	if (in->conv == NULL ? in->len == in->cap :
+	    in->cap - in->len < CONV_ROOM) {
 		if (in->cap >= in->max)
 			return JENC_IN_FULL;
 		if (in_resize(in, in->cap > in->max / 2 ? in->max :
@@ -125,6 +227,8 @@ jenc_in_fill(jenc_in *in)
 		/* what needed a larger window is gone: give its memory back */
 		(void)in_resize(in, in->init);
 	}
+	if (in->conv != NULL)
+		return in_fill_conv(in);
 	if (in->src != NULL) {		/* copied buffer input */
 		size_t more = in->cap - in->len;
 
@@ -140,30 +244,14 @@ jenc_in_fill(jenc_in *in)
 	}
 	if (in->before_read != NULL && in->before_read(in->ctx) != 0)
 		return JENC_IN_OUT;
-	for (;;) {
-		ssize_t n = read(in->fd, in->buf + in->len, in->cap - in->len);
+	ssize_t n = in_read(in, in->buf + in->len, in->cap - in->len);
 
-		if (n > 0) {
-			in->len += (size_t)n;
-			return 0;
-		}
-		if (n == 0) {
-			in->eof = 1;
-			return 0;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
-
-			/* wakes for data, end of file or an error, which the
-			 * next read then reports */
-			(void)poll(&pfd, 1, -1);
-			continue;
-		}
-		in->sys_errno = errno;
+	if (n < 0)
 		return JENC_E_IO;
-	}
+	if (n == 0)
+		in->eof = 1;
+	in->len += (size_t)n;
+	return 0;
 }
 
 /*
@@ -260,6 +348,180 @@ jenc_in_bom(jenc_in *in)
 	jenc_in_drop(in, 3);
 	in->lstart = in->off;
 	return 1;
+}
+
+/*
+ * Convert the input from `name` on, after its first skip bytes (a byte
+ * order mark) that the window holds.  The raw bytes the window holds
+ * already are the first the conversion takes: for fd input the window's
+ * buffer becomes the conversion's raw buffer and a new one is the window;
+ * for buffer input the window becomes a buffer of our own.  Returns 0,
+ * JENC_E_NOMEM or JENC_IN_NAME.
+ */
+static int
+in_convert(jenc_in *in, const char *name, int cr, size_t skip)
+{
+	size_t win = in->buf != NULL ? in->init : CONV_WIN;
+	char *nb;
+	int rc;
+
+	if (win > in->max)
+		win = in->max;
+	if (win < CONV_ROOM)
+		win = CONV_ROOM;
+	if ((rc = jenc_conv_new(&in->conv, name, cr, 0)) != 0) {
+		in->enc = name;
+		return rc == JENC_E_NOMEM ? rc : JENC_IN_NAME;
+	}
+	if ((nb = jenc_mem_alloc(win)) == NULL) {
+		jenc_conv_free(in->conv);
+		in->conv = NULL;
+		return JENC_E_NOMEM;
+	}
+	if (in->src != NULL) {
+		/* copied buffer input, nothing dropped yet: convert from the
+		 * caller's buffer, which the copy began */
+		const char *orig = in->src - in->len;
+
+		in->rest += in->len;
+		in->src = NULL;
+		jenc_mem_free(in->buf, in->cap);
+		in->buf = NULL;
+		in->p = orig;
+	}
+	if (in->buf != NULL) {
+		in->conv->raw = in->buf;
+		in->conv->rawcap = in->cap;
+		in->conv->rpos = skip;
+		in->conv->rlen = in->len - skip;
+	} else {
+		in->conv->mem = in->p + skip;
+		in->conv->rlen = in->len - skip + in->rest;
+		in->conv->raw_eof = 1;
+		in->rest = 0;
+	}
+	in->conv->roff = skip;
+	in->buf = nb;
+	in->p = nb;
+	in->init = in->cap = win;
+	in->len = 0;
+	in->eof = 0;
+	if (skip > 0) {
+		/* as if the mark were U+FEFF in UTF-8, dropped */
+		in->off = in->lstart = 3;
+	}
+	return 0;
+}
+
+/* May p[0..n) still grow into a byte order mark or a start of UTF-16? */
+static int
+in_sniff_more(const unsigned char *p, size_t n)
+{
+	if (n >= 4)
+		return 0;
+	if (n == 0)
+		return 1;
+	if (p[0] == 0xef || p[0] == 0xff || p[0] == 0xfe || p[0] == 0)
+		return 1;
+	return n < 2 || p[1] == 0;
+}
+
+int
+jenc_in_begin(jenc_in *in, const char *enc, int cr)
+{
+	static const struct {
+		unsigned char len, b[4];
+		const char *name;
+	} marks[] = {
+		{ 4, { 0xff, 0xfe, 0, 0 }, "utf-32le" },
+		{ 4, { 0, 0, 0xfe, 0xff }, "utf-32be" },
+		{ 2, { 0xff, 0xfe }, "utf-16le" },
+		{ 2, { 0xfe, 0xff }, "utf-16be" },
+	};
+	const unsigned char *p;
+	size_t i, n;
+	int rc;
+
+	in->enc_cr = cr;
+	if (!jenc_conv_utf8(enc)) {
+		if ((rc = in_convert(in, enc, cr, 0)) != 0)
+			return rc;
+		/* a mark the encoding keeps (utf-16le) is U+FEFF */
+		if ((rc = jenc_in_bom(in)) == 1)
+			jenc_conv_bom(in->conv, 1, 3);
+		return rc;
+	}
+	while (!in->eof &&
+	    in_sniff_more((const unsigned char *)in->p, in->len))
+		if ((rc = jenc_in_fill(in)) != 0)
+			return rc;
+	p = (const unsigned char *)in->p;
+	n = in->len;
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		if (n < marks[i].len || memcmp(p, marks[i].b, marks[i].len))
+			continue;
+		if ((rc = in_convert(in, marks[i].name, cr,
+		    marks[i].len)) != 0)
+			return rc;
+		return 1;
+	}
+	if (n >= 4 && p[0] && !p[1] && !p[2] && !p[3])
+		in->wide = "UTF-32LE";
+	else if (n >= 4 && !p[0] && !p[1] && !p[2] && p[3])
+		in->wide = "UTF-32BE";
+	else if ((n == 2 || n >= 4) && p[0] && !p[1] &&
+	    (n == 2 || (p[2] && !p[3])))
+		in->wide = "UTF-16LE";
+	else if ((n == 2 || n >= 4) && !p[0] && p[1] &&
+	    (n == 2 || (!p[2] && p[3])))
+		in->wide = "UTF-16BE";
+	if (in->wide != NULL)
+		return JENC_IN_WIDE;
+	return jenc_in_bom(in);
+}
+
+void
+jenc_in_enc_msg(const jenc_in *in, int rc, char *msg, size_t n)
+{
+	const jenc_conv *c = in->conv;
+
+	if (rc == JENC_IN_NAME) {
+		(void)snprintf(msg, n, "unknown encoding '%s'", in->enc);
+	} else if (rc == JENC_IN_WIDE) {
+		char lower[16];
+		size_t i;
+
+		for (i = 0; in->wide[i] != '\0' && i + 1 < sizeof(lower); i++)
+			lower[i] = (char)(in->wide[i] >= 'A' &&
+			    in->wide[i] <= 'Z' ? in->wide[i] - 'A' + 'a' :
+			    in->wide[i]);
+		lower[i] = '\0';
+		(void)snprintf(msg, n, "input looks like %s without a byte "
+		    "order mark; try --encoding=%s", in->wide, lower);
+	} else {
+		jenc_conv_msg(in->conv, c->raw != NULL ? c->raw + c->rpos :
+		    c->mem, c->rlen, c->state, msg, n);
+	}
+}
+
+void
+jenc_in_enc_where(jenc_in *in, jenc_where *w)
+{
+	const jenc_conv *c = in->conv;
+	size_t ls = 0;
+
+	if (c == NULL || c->state == 0) {	/* JENC_IN_WIDE */
+		jenc_in_line(in, 0, in->enc_cr);
+		jenc_in_where_line(in, 0, 1, 0, in->enc_cr, w);
+		return;
+	}
+	if (c->lbytes <= in->len)
+		ls = in->len - c->lbytes;
+	jenc_in_where_line(in, in->len, c->line, ls, c->cr, w);
+	w->offset = c->roff;
+	w->col = c->col;
+	w->text_cut = c->lbytes > in->len;
+	w->eof = c->state == JENC_CONV_PART;
 }
 
 void

@@ -11,6 +11,8 @@
  *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
  *			number grammar
  *	3 err.c		filling jenc_err: message, excerpt, caret
+ *	3 conv.c	input in another encoding converted to UTF-8 with
+ *			iconv(3), for in.c
  *	4 in.c color.c jsonc.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
@@ -122,6 +124,58 @@ int jenc_frag_end(jenc_enc *e);
  * JENC_E_STATE inside a value. */
 int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 
+/* ---- input in another encoding (conv.c), under in.c ---- */
+/*
+ * A conversion to UTF-8 from the encoding `name` (iconv(3)'s names), and
+ * where it stands in the input.  raw[rpos..rpos+rlen) holds raw bytes
+ * read and not yet converted (fd input; raw NULL for buffer input, whose
+ * raw bytes stay the caller's, from mem on).  Ownership: raw (rawcap
+ * bytes, from jenc_mem_alloc, maybe handed over by in.c) is the
+ * jenc_conv's, freed with it by jenc_conv_free.
+ */
+typedef struct jenc_conv {
+	void *cd;		/* iconv_t */
+	char name[64];		/* as given, for messages */
+	int cr;			/* a lone CR ends a line (CSV) */
+	char *raw;
+	size_t rawcap, rpos, rlen;
+	const char *mem;	/* buffer input: mem[0..rlen) is left */
+	int raw_eof;		/* no raw input after the held bytes */
+	int state;		/* 0, or the JENC_CONV_* that stopped it */
+	uint64_t roff;		/* input offset of the next raw byte */
+	/* the converted text so far: the line its end is on, and the
+	 * column (1 + characters) and bytes of that line before its end */
+	uint64_t line, col;
+	size_t lbytes;
+	int after_cr;		/* with cr: the last byte was a CR */
+} jenc_conv;
+
+#define JENC_CONV_BAD 1		/* a sequence invalid in the encoding */
+#define JENC_CONV_PART 2	/* a character not complete (yet) */
+
+/* 1 if name means UTF-8 input, which needs no conversion (NULL too). */
+int jenc_conv_utf8(const char *name);
+/* A converter from name, with rawcap bytes of raw buffer (0: none).
+ * Returns 0, JENC_E_NOMEM or JENC_E_ENCODING (iconv does not know name,
+ * or name is "" or holds a '/'); *cp NULL on error. */
+int jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap);
+void jenc_conv_free(jenc_conv *c);
+/* Convert (*in)[0..*inlen) into out[0..outcap) until the input is used
+ * up, the output is full, or *st is set: JENC_CONV_BAD (*in is at an
+ * invalid sequence), JENC_CONV_PART (*in starts a character that the
+ * bytes left do not complete).  Advances *in and *inlen, follows roff,
+ * line and col; returns the bytes written. */
+size_t jenc_conv_run(jenc_conv *c, const char **in, size_t *inlen,
+    char *out, size_t outcap, int *st);
+/* A UTF-8 byte order mark of `bytes` bytes and `chars` characters was
+ * dropped from the start of the converted text: line 1's columns start
+ * after it. */
+void jenc_conv_bom(jenc_conv *c, size_t chars, size_t bytes);
+/* The message for st (JENC_CONV_BAD, or JENC_CONV_PART at the end of
+ * the input), p[0..n) being the raw bytes from the spot on. */
+void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
+    char *msg, size_t msgsz);
+
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
 /*
@@ -161,7 +215,11 @@ typedef struct jenc_in {
 	void *ctx;
 	/* the rest is in.c's own */
 	char *buf;		/* fd input: our buffer, p == buf; NULL for
-				 * buffer input */
+				 * buffer input (unless converted) */
+	jenc_conv *conv;	/* input in another encoding, NULL: UTF-8 */
+	const char *wide;	/* JENC_IN_WIDE: "UTF-16LE", ... */
+	const char *enc;	/* JENC_IN_NAME: the encoding asked for */
+	int enc_cr;		/* jenc_in_begin's cr */
 	size_t cap, init, max;
 	size_t rest;		/* buffer input: bytes after p[len) */
 	const char *src;	/* copied buffer input: where they are */
@@ -172,6 +230,16 @@ typedef struct jenc_in {
  * sys_errno): positive, so that no reader mistakes them for its own. */
 #define JENC_IN_FULL 1		/* the window is max bytes and full */
 #define JENC_IN_OUT 2		/* before_read failed */
+/* The encoding's own errors, each reported by the reader as
+ * JENC_E_ENCODING with jenc_in_enc_msg and jenc_in_enc_where. */
+#define JENC_IN_CONV 3		/* a byte invalid in the input's encoding,
+				 * or a character cut by the end of input,
+				 * right after p[len) */
+#define JENC_IN_WIDE 4		/* jenc_in_begin: the input looks like
+				 * UTF-16 or UTF-32 without a byte order
+				 * mark */
+#define JENC_IN_NAME 5		/* jenc_in_begin: an encoding iconv(3) does
+				 * not know */
 
 /* Context an error excerpt can need: the window keeps this many bytes
  * before the earliest position a reader still needs (or from the start of
@@ -205,6 +273,31 @@ size_t jenc_in_keep(const jenc_in *in, size_t pos);
  * start after it.  Returns 1 if there was one, 0 if not, or an error of
  * jenc_in_fill. */
 int jenc_in_bom(jenc_in *in);
+/*
+ * Start reading: with enc (not NULL, not a name of UTF-8) the input is
+ * converted from enc to UTF-8 from its first byte on, and a byte order
+ * mark the conversion keeps (U+FEFF) is skipped.  Without, the start of
+ * the input is looked at (read while it could still be a byte order mark
+ * or UTF-16): a UTF-8 byte order mark is skipped as by jenc_in_bom; a
+ * UTF-16LE/BE or UTF-32LE/BE one is dropped and the rest converted as
+ * with enc "utf-16le", ...; a NUL in every other byte of the first four
+ * (of an input of two bytes, of both), or in three of four, is
+ * JENC_IN_WIDE.  Lines of the converted text are
+ * counted at LF, with cr at a lone CR too (for the position of a bad
+ * byte).  Returns 1 if there was a byte order mark, 0 if not, or an error
+ * of jenc_in_fill, JENC_IN_WIDE, JENC_IN_NAME.  Offsets are those of the
+ * converted text, in which a byte order mark counts as its 3 UTF-8 bytes
+ * (as when the input is UTF-8).
+ */
+int jenc_in_begin(jenc_in *in, const char *enc, int cr);
+/* The message for rc (JENC_IN_CONV, JENC_IN_WIDE or JENC_IN_NAME). */
+void jenc_in_enc_msg(const jenc_in *in, int rc, char *msg, size_t n);
+/* Where the error of JENC_IN_CONV or JENC_IN_WIDE is: the bad byte, its
+ * offset in the raw input, its line in the converted text and column in
+ * characters (see conv.c), the excerpt of the converted text before it;
+ * for JENC_IN_WIDE line 1, column 1.  Reads on for the excerpt, as
+ * jenc_in_line. */
+void jenc_in_enc_where(jenc_in *in, struct jenc_where *w);
 /*
  * Before an error at p[at] is reported: read on until the window holds
  * the end of at's line (an LF, with cr a CR too), JENC_IN_AFTER bytes

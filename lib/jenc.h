@@ -82,6 +82,11 @@ extern "C" {
 #define JENC_E_SYNTAX (-9) /* reader: input is not valid JSON / CSV */
 #define JENC_E_DEPTH (-10) /* reader: nesting deeper than max_depth */
 #define JENC_E_SINK (-11)  /* the sink callback returned non-zero */
+#define JENC_E_ENCODING (-12) /* reader: a byte not valid in the input's
+				 encoding, a character cut by the end of
+				 input, an encoding iconv(3) does not
+				 know, or UTF-16/32 without a byte order
+				 mark (see "Encodings" below) */
 
 /* Returns a static, lowercase description of code (never NULL). */
 JENC_API const char *jenc_strerror(int code);
@@ -449,6 +454,10 @@ typedef struct jenc_read_opts {
 	 * or passed (err is valid during the call only); NULL: none */
 	void (*on_error)(void *ctx, const jenc_err *err);
 	void *ctx;
+	/* the input's encoding, any name iconv(3) knows ("latin1",
+	 * "cp1252", "utf-16le", "shift_jis"); NULL, "utf-8" or "utf8":
+	 * UTF-8, or what a byte order mark says (see "Encodings") */
+	const char *encoding;
 } jenc_read_opts;
 
 /*
@@ -502,6 +511,46 @@ JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
 JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err);
 
+/* ---- encodings ------------------------------------------------------- */
+
+/*
+ * Encodings.  Both readers read UTF-8, and convert other input to UTF-8
+ * as they read it (iconv(3), in a bounded buffer): input whose encoding
+ * o->encoding names, or else input that starts with a UTF-16LE, UTF-16BE,
+ * UTF-32LE or UTF-32BE byte order mark (read as if o->encoding were
+ * "utf-16le", ..., the mark dropped).  A UTF-8 byte order mark is
+ * skipped, as is one a named encoding keeps (U+FEFF at the start).  The
+ * output is UTF-8 whatever the input was.  Nothing is replaced: a byte
+ * sequence not valid in the encoding, or a character cut by the end of
+ * the input, is JENC_E_ENCODING once every value (record) before it is
+ * out, with err->msg "invalid byte 0x81 for encoding cp1252" ("invalid
+ * bytes 0x81 0x7f for encoding shift_jis": the fewest bytes that cannot
+ * start a character) or "incomplete character at end of input for
+ * encoding utf-16le, found byte 0x41"; err->line is its line (counted in
+ * the converted text, as for other errors), err->col 1 plus the number
+ * of characters before it on its line, err->offset its byte offset in
+ * the input as it is, and the excerpt shows the converted line up to it.
+ * The readers' own errors in converted input give the line, the byte
+ * column and the offset in the converted UTF-8 text (in which a byte
+ * order mark counts as its 3 bytes).  Without o->encoding, input whose
+ * first bytes have a NUL in every other byte (or three of four) is
+ * JENC_E_ENCODING at line 1, column 1: "input looks like UTF-16LE
+ * without a byte order mark; try --encoding=utf-16le".  An encoding
+ * iconv does not know is JENC_E_ENCODING with "unknown encoding 'x'"
+ * and no position.  JENC_READ_SKIP and JENC_READ_PASS do not go on after
+ * JENC_E_ENCODING.  The conversion's buffers come from jenc_alloc, but
+ * iconv_open(3) keeps its own state, allocated by libc's malloc.
+ */
+
+/*
+ * jenc_encoding_check - 0 if the readers can read input in the encoding
+ * name (NULL and the names of UTF-8 included), JENC_E_ENCODING if
+ * iconv(3) does not know it (or name is "" or holds a '/': glibc's
+ * //IGNORE and //TRANSLIT would drop or replace bad bytes), JENC_E_NOMEM.
+ * Thread-safe.
+ */
+JENC_API int jenc_encoding_check(const char *name);
+
 /* ---- CSV / TSV reader ------------------------------------------------- */
 
 #define JENC_CSV_TSV 0x01	 /* TSV: no quoting, \t \n \r \\ escapes */
@@ -517,6 +566,7 @@ typedef struct jenc_csv_opts {
 	const char *const *header; /* names given by the caller (the first
 				      row is then data), or NULL */
 	size_t nheader;
+	const char *encoding;	   /* as in jenc_read_opts */
 } jenc_csv_opts;
 
 /*

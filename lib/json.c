@@ -114,6 +114,8 @@ struct rd {
 /* ---- errors ------------------------------------------------------------ */
 
 #define NO_POS ((size_t)-1)
+#define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
+				 * error (jenc_in_enc_where) */
 
 /*
  * Does the first line of the input, t[0..n), look like CSV: a ',', ';',
@@ -207,7 +209,9 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (pos != NO_POS) {
+	if (pos == ENC_POS) {
+		jenc_in_enc_where(&r->in, &w);
+	} else if (pos != NO_POS) {
 		if (pos > r->in.len)
 			pos = r->in.len;
 		jenc_in_line(&r->in, pos, 0);
@@ -1234,6 +1238,15 @@ in_fail(struct rd *r, int rc)
 		    "token longer than 2 GiB");
 	case JENC_IN_OUT:
 		return enc_fail(r);
+	case JENC_IN_CONV:
+	case JENC_IN_WIDE:
+	case JENC_IN_NAME: {
+		char m[sizeof(r->err->msg)];
+
+		jenc_in_enc_msg(&r->in, rc, m, sizeof(m));
+		return rd_fail(r, rc == JENC_IN_NAME ? NO_POS : ENC_POS,
+		    JENC_E_ENCODING, 0, "%s", m);
+	}
 	case JENC_E_IO:
 		return rd_fail(r, NO_POS, JENC_E_IO, r->in.sys_errno, "%s",
 		    strerror(r->in.sys_errno));
@@ -1652,8 +1665,11 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
-	} else if ((rc = jenc_in_bom(&r->in)) < 0 || rc > 1) {
+	} else if ((rc = jenc_in_begin(&r->in, o != NULL ? o->encoding :
+	    NULL, 0)) < 0 || rc > 1) {
 		rc = in_fail(r, rc);
+		if (r->policy != 0 && err != NULL)
+			*err = one;
 	} else {
 		r->bom = rc;
 		jenc_jsonc_init(&r->jc, r->in.off);
@@ -1712,7 +1728,9 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	memset(&r, 0, sizeof(r));
 	if (o == NULL || !(o->flags & JENC_READ_JSONC)) {
 		jenc_in_open_mem(&r.in, p, p != NULL ? len : 0, WIN_MAX);
-		return rd_run(&r, e, o, err);
+		rc = rd_run(&r, e, o, err);
+		jenc_in_close(&r.in);	/* a converted input has a buffer */
+		return rc;
 	}
 	/* the filter writes to the window: a copy of the caller's buffer */
 	if (jenc_in_open_copy(&r.in, p, p != NULL ? len : 0, WIN_INIT,

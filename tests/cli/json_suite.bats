@@ -30,8 +30,9 @@ i_string_incomplete_surrogate_and_escape_valid
 i_string_incomplete_surrogate_pair
 i_string_incomplete_surrogates_escape_valid
 i_string_invalid_lonely_surrogate i_string_invalid_surrogate
-i_string_inverted_surrogates_U+1D11E i_string_lone_second_surrogate'
-I_REJECT='i_string_UTF-16LE_with_BOM i_string_UTF-8_invalid_sequence
+i_string_inverted_surrogates_U+1D11E i_string_lone_second_surrogate
+i_string_UTF-16LE_with_BOM'
+I_REJECT='i_string_UTF-8_invalid_sequence
 i_string_UTF8_surrogate_U+D800 i_string_invalid_utf-8 i_string_iso_latin_1
 i_string_lone_utf8_continuation_byte i_string_not_in_unicode_range
 i_string_overlong_sequence_2_bytes i_string_overlong_sequence_6_bytes
@@ -80,6 +81,8 @@ MESSAGE_RE+="|invalid [\\]u escape in string, expected 4 hex digits"
 MESSAGE_RE+="|unescaped control character 0x[0-9a-f]{2} in string"
 MESSAGE_RE+="|invalid UTF-8 byte 0x[0-9a-f]{2} in string"
 MESSAGE_RE+="|unterminated string, found end of input"
+MESSAGE_RE+="|input looks like UTF-(16|32)(LE|BE) without a byte order mark;"
+MESSAGE_RE+=" try --encoding=utf-(16|32)(le|be)"
 MESSAGE_RE+="|nesting deeper than [0-9]+ levels [(]see --max-depth[)]"
 MESSAGE_RE+=")( [(](JSON with comments[?] try --jsonc|trailing comma[?] try"
 MESSAGE_RE+=" --jsonc|is it CSV[?] try -f csv)[)])?( [(]output of this value was"
@@ -178,22 +181,22 @@ $bad"
 }
 
 # go_input FILE - FILE without its byte order mark, if it has one (Go's
-# decoder does not skip it).
+# decoder does not skip it), and in UTF-8 (Go reads UTF-8 only).
 go_input() {
-	local b=''
-	IFS= read -r -N 3 b <"$1" || true
-	if [ "$b" = $'\xef\xbb\xbf' ]; then
-		tail -c +4 "$1"
-	else
-		cat "$1"
-	fi
+	local b
+	b=$(head -c 3 "$1" | od -An -tx1 | tr -d ' \n')
+	case $b in
+	efbbbf) tail -c +4 "$1" ;;
+	fffe*) tail -c +3 "$1" | iconv -f UTF-16LE -t UTF-8 ;;
+	*) cat "$1" ;;
+	esac
 }
 
 @test "JSONTestSuite y_ and accepted i_: output is Go's encoding/json in every style" {
 	need_go
 	local files f pair jargs rargs bad=''
 	mapfile -t files < <(accepted_files | grep -v '/n_')
-	[ "${#files[@]}" = 117 ] || fail "${#files[@]} files, expected 95 y_ + 22 i_"
+	[ "${#files[@]}" = 118 ] || fail "${#files[@]} files, expected 95 y_ + 23 i_"
 	# Go gets every file followed by a newline.
 	for f in "${files[@]}"; do
 		go_input "$f"
@@ -344,8 +347,8 @@ $bad"
 			bad+="$name: neither accepted nor rejected by the contract"$'\n'
 		fi
 	done
-	[ "${#acc[@]}" = 22 ] && [ "${#rej[@]}" = 13 ] ||
-	    bad+="${#acc[@]} i_ files accepted, ${#rej[@]} rejected; expected 22 and 13"$'\n'
+	[ "${#acc[@]}" = 23 ] && [ "${#rej[@]}" = 12 ] ||
+	    bad+="${#acc[@]} i_ files accepted, ${#rej[@]} rejected; expected 23 and 12"$'\n'
 	for mode in -c '--single -c' '' --validate; do
 		jrun $mode "${acc[@]}"
 		[ "$status" = 0 ] && [ ! -s err ] && continue
@@ -385,12 +388,16 @@ $bad"
 	expect_ok $'{}\n'
 	jrun --single --tab i_structure_UTF-8_BOM_empty_object.json
 	expect_ok $'{}\n'
+	# UTF-16LE with a byte order mark is converted (jenc(1) ENCODINGS)
+	cp "$SUITE/i_string_UTF-16LE_with_BOM.json" .
+	jrun -c i_string_UTF-16LE_with_BOM.json
+	expect_ok $'["\xc3\xa9"]\n'
 }
 
 @test "JSONTestSuite accepted files: every style is a fixpoint; compact(indent(x)) is compact(x)" {
 	local files f mode bad=''
 	mapfile -t files < <(accepted_files)
-	[ "${#files[@]}" = 121 ] || fail "${#files[@]} accepted files, expected 95 y_ + 22 i_ + 4 n_"
+	[ "${#files[@]}" = 122 ] || fail "${#files[@]} accepted files, expected 95 y_ + 23 i_ + 4 n_"
 	for mode in -c '' --indent=4 --tab -H -a '-a -H -c'; do
 		jrun $mode "${files[@]}"
 		if [ "$status" = 0 ] && [ ! -s err ]; then

@@ -163,7 +163,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n, where;
 	int rc, frc, lines, sticky, fsticky;
 
-	if (size < 2)
+	/* UTF-16 and UTF-32 input: fuzz_conv.c */
+	if (size < 2 || fz_wide_start((const char *)data + 2, size - 2))
 		return 0;
 	FZ_BEGIN();
 	memset(&co, 0, sizeof(co));

@@ -416,7 +416,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n, where;
 	int rc, prc, r;
 
-	if (size < 1)
+	/* UTF-16 and UTF-32 input: fuzz_conv.c */
+	if (size < 1 || fz_wide_start((const char *)data + 1, size - 1))
 		return 0;
 	FZ_BEGIN();
 	mode = data[0];

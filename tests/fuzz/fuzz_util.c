@@ -960,3 +960,14 @@ fz_pipe_run(const char *p, size_t n, uint32_t seed,
 	close(fds[0]);
 	return rc;
 }
+
+int
+fz_wide_start(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (n < 2)
+		return 0;
+	return (u[0] == 0xff && u[1] == 0xfe) ||
+	    (u[0] == 0xfe && u[1] == 0xff) || u[0] == 0 || u[1] == 0;
+}

@@ -129,6 +129,12 @@ void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
 int fz_pipe_run(const char *p, size_t n, uint32_t seed,
     int (*fn)(int fd, void *ctx), void *ctx);
 
+/* 1 if p[0..n) may be read as UTF-16 or UTF-32 rather than UTF-8 (a
+ * UTF-16/32 byte order mark, a NUL among its first two bytes): the
+ * readers convert it, or name it (see fuzz_conv.c), so the harnesses of
+ * UTF-8 input leave it out. */
+int fz_wide_start(const char *p, size_t n);
+
 /* A small deterministic hash of p[0..n). */
 uint32_t fz_hash(const uint8_t *p, size_t n);
 

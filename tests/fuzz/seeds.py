@@ -3,8 +3,8 @@
 
 usage: seeds.py SHARED OUTDIR
 
-Writes OUTDIR/seeds/{json,jsonc,csv,api}/, OUTDIR/{json,jsonc,csv,api}.dict
-and OUTDIR/replay/{json,jsonc,csv,api}/ (the fixed inputs of REPLAY below).
+Writes OUTDIR/seeds/{json,jsonc,csv,api,conv}/, OUTDIR/{json,jsonc,csv,api,conv}.dict
+and OUTDIR/replay/{json,jsonc,csv,api,conv}/ (the fixed inputs of REPLAY below).
 Nothing from SHARED is copied whole: big corpus files are cut into the
 byte ranges of their smaller arrays and objects (verbatim, so escapes and
 number spellings survive), plus a short prefix of each (truncated input).
@@ -83,6 +83,13 @@ REPLAY = {
             bytes([0x00, 0x00, OP["query"], OP["reset"], OP["take"]]),
             bytes([0x01, 0x40, OP["obj_begin"], OP["discard"]]),
             bytes([0x80, 0x10, OP["arr_begin"], OP["take"], OP["trim"]])],
+    # fuzz_conv.c: a mark alone, a cut UTF-16 unit, a lone surrogate, a
+    # byte cp1252 leaves undefined, a bad Shift_JIS trail byte, UTF-16
+    # without a mark, empty text in every encoding
+    "conv": [b"", b"\x20", b"\x40", b"\x01", b"\x21a", b"\x01\x00\xdc",
+             b"\x02\xd8\x00\x00\x41", b"\x05[\x81]", b"\x15a,\x81\n",
+             b"\x07[\"\x82\x20\"]", b"\xc0[1]", b"\xe0[1]",
+             b"\x03[\x00\x00\x00", b"\x1a\xff\xfe\x00\x00a\x00"],
 }
 
 
@@ -207,6 +214,50 @@ def csv_seeds(shared, out):
     return d
 
 
+# fuzz_conv.c's mode byte: encoding in bits 0-2 (0 none, then utf-16le,
+# utf-16be, utf-32le, utf-32be, cp1252, latin1, shift_jis), reader in bits
+# 3-4 (JSON, JSON skip, CSV, TSV), start in bits 5-7 (with no encoding:
+# none, UTF-16LE/BE, UTF-32LE/BE, UTF-8 mark, UTF-16LE/BE without one).
+CONV_ENCODINGS = [None, "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be",
+                  "cp1252", "latin-1", "shift_jis"]
+
+
+def conv_seeds(shared, out):
+    """Small JSON and CSV texts in each encoding, and marked ones."""
+    d = os.path.join(out, "seeds", "conv")
+    os.makedirs(d, exist_ok=True)
+    texts = []
+    suite = os.path.join(shared, "conformance", "JSONTestSuite")
+    for name in sorted(os.listdir(suite)):
+        if name.startswith("y_") and name.endswith(".json"):
+            with open(os.path.join(suite, name), "rb") as f:
+                texts.append((0, f.read(1024)))
+    spec = os.path.join(shared, "conformance", "csv-spectrum", "csvs")
+    for name in sorted(os.listdir(spec)):
+        with open(os.path.join(spec, name), "rb") as f:
+            texts.append((2, f.read(1024)))
+    texts.append((3, "name\tcity\r\nRen\u00e9e\tK\u00f6ln\r\n".encode()))
+    texts.append((0, '{"caf\u00e9": "\u20ac \u201cx\u201d"}'.encode()))
+    texts.append((0, '["\u3042\u6771\u4eac\uff71"]\n'.encode()))
+    k = 0
+    for reader, t in texts:
+        try:
+            u = t.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        for e in range(1, 8):
+            try:
+                raw = u.encode(CONV_ENCODINGS[e])
+            except UnicodeEncodeError:
+                continue
+            write(d, bytes([e | (reader + (k & 1)) % 4 << 3]) + raw)
+            k += 1
+        for start in (1, 2, 3, 4):
+            raw = u.encode(CONV_ENCODINGS[start], "surrogatepass")
+            write(d, bytes([start << 5 | reader << 3]) + raw)
+    return d
+
+
 def text_arg(s):
     b = s.encode("utf-8", "surrogatepass")[:63]
     while b:
@@ -320,6 +371,13 @@ def main():
     jsonc_seeds(out)
     csv_seeds(shared, out)
     api_seeds(shared, jd, out)
+    conv_seeds(shared, out)
+    with open(os.path.join(out, "conv.dict"), "w") as f:
+        f.writelines(dict_line(t) for t in
+                     [b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff",
+                      b"\x00\xd8", b"\xd8\x00", b"\x00\xdc", b"\x81",
+                      b"\x80", b"\x82\xa0", b"\r\x00\n\x00",
+                      b"\x00\r\x00\n", b"\r", b"\n"] + CSV_TOKENS)
     with open(os.path.join(out, "json.dict"), "w") as f:
         f.writelines(dict_line(t) for t in JSON_TOKENS + keys(shared))
     with open(os.path.join(out, "jsonc.dict"), "w") as f:

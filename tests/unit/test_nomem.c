@@ -6,7 +6,8 @@
  * makes, over whole runs of the JSON reader (from memory, a file and a
  * pipe, on the corpus and on made inputs with long tokens and deep
  * nesting), the CSV reader (a made CSV with quoting, long fields and many
- * columns, in several modes) and the encoder API.  Each run must end with
+ * columns, in several modes), both again on converted input (UTF-16LE,
+ * latin1, cp1252) and the encoder API.  Each run must end with
  * JENC_E_NOMEM reported (the return code, err->code, the encoder's sticky
  * error) or, when the library could do without the block, with the full
  * output; the output before the failure is a prefix of the full output
@@ -20,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <iconv.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -689,6 +691,32 @@ make_csv(struct buf *b, int tsv)
 	}
 }
 
+/* to[0..) = mark, then from[0..n) converted from UTF-8 to enc with
+ * iconv(3).  Returns 0, or -1 if iconv cannot. */
+static int
+make_converted(struct buf *to, const char *mark, size_t mlen,
+    const struct buf *from, const char *enc)
+{
+	iconv_t cd = iconv_open(enc, "UTF-8");
+	char *src = from->p, *dst;
+	size_t left = from->len, room = 4 * from->len + 16, r;
+	char *tmp;
+
+	if (cd == (iconv_t)-1 || (tmp = malloc(room)) == NULL)
+		return -1;
+	dst = tmp;
+	r = iconv(cd, &src, &left, &dst, &room);
+	iconv_close(cd);
+	if (r == (size_t)-1) {
+		free(tmp);
+		return -1;
+	}
+	buf_add(to, mark, mlen);
+	buf_add(to, tmp, (size_t)(dst - tmp));
+	free(tmp);
+	return 0;
+}
+
 /* ---- the cases ------------------------------------------------------- */
 
 static void
@@ -714,6 +742,7 @@ set_alloc_rules(void)
 }
 
 static struct buf twitter, citm, amazon, made_json, made_csv, made_tsv;
+static struct buf twitter16, made_l1, made_1252;
 static char made_json_path[] = "/tmp/jenc-nomem-in.XXXXXX";
 
 int
@@ -759,6 +788,15 @@ main(void)
 		return 2;
 	make_csv(&made_csv, 0);
 	make_csv(&made_tsv, 1);
+	/* converted input: UTF-16LE with a mark, latin1, cp1252 */
+	if (make_converted(&twitter16, "\xff\xfe", 2, &twitter,
+	    "UTF-16LE") != 0 ||
+	    make_converted(&made_l1, "", 0, &made_json, "LATIN1") != 0 ||
+	    make_converted(&made_1252, "", 0, &made_csv, "CP1252") != 0) {
+		fprintf(stderr, "test_nomem: iconv cannot convert the "
+		    "inputs\n");
+		return 2;
+	}
 
 	char twitter_path[512];
 	snprintf(twitter_path, sizeof(twitter_path), "%s/twitter.json", corpus());
@@ -800,6 +838,12 @@ main(void)
 		    IN_PIPE, 1, 0, small_hold, { 0 }, 0 },
 		{ "json pipe made validate", &made_json, NULL, IN_PIPE, 0, 1,
 		    compact, { 0 }, WHOLE },
+		{ "json mem twitter UTF-16LE -c", &twitter16, NULL, IN_MEM,
+		    0, 0, compact, { 0 }, WHOLE },
+		{ "json pipe twitter UTF-16LE hold to fd", &twitter16, NULL,
+		    IN_PIPE, 1, 0, hold, { 0 }, WHOLE },
+		{ "json mem made latin1 -c", &made_l1, NULL, IN_MEM, 0, 0,
+		    compact, { .encoding = "latin1" }, WHOLE },
 	};
 	const struct csv_case cc[] = {
 		{ "csv mem made", &made_csv, IN_MEM, 0, ind, { 0 }, CLOSES },
@@ -821,6 +865,11 @@ main(void)
 		    { .flags = JENC_CSV_TSV | JENC_CSV_TYPES }, CLOSES },
 		{ "tsv mem made lines hold", &made_tsv, IN_MEM, 0, hold,
 		    { .flags = JENC_CSV_TSV | JENC_CSV_LINES }, WHOLE },
+		{ "csv pipe made cp1252 to fd", &made_1252, IN_PIPE, 1, ind,
+		    { .encoding = "cp1252" }, CLOSES },
+		{ "csv mem made cp1252 lines hold", &made_1252, IN_MEM, 0,
+		    hold, { .flags = JENC_CSV_LINES, .encoding = "cp1252" },
+		    WHOLE },
 	};
 	const struct api_case ac[] = {
 		{ "api mem compact, jenc_take", 0, 1, compact, WHOLE },
@@ -864,6 +913,9 @@ main(void)
 	free(made_json.p);
 	free(made_csv.p);
 	free(made_tsv.p);
+	free(twitter16.p);
+	free(made_l1.p);
+	free(made_1252.p);
 	jenc_pool_trim();
 	return harness_done();
 }
