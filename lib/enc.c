@@ -58,9 +58,10 @@ struct jenc_enc {
 	size_t stack_cap;
 	jenc_enc *pool_next;
 	unsigned char stack_inline[STACK_INLINE];
-	/* Colors, sorted keys, split and slurp (see jenc.h); x is non-zero
-	 * when calls must take their long way. */
-	unsigned char x;	/* X_COLOR | X_SORT */
+	/* Colors, sorted keys, split and slurp (see jenc.h).  x is non-zero
+	 * when calls must take their long way: with any of these, and while
+	 * err is set (X_ERR), so that the plain way tests one byte. */
+	unsigned char x;	/* X_COLOR | X_SORT | X_SPLIT | X_SLURP | X_ERR */
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
 	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
 	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
@@ -79,6 +80,14 @@ struct jenc_enc {
 
 #define X_COLOR 1
 #define X_SORT 2
+#define X_SPLIT 4
+#define X_SLURP 8
+#define X_ERR 16
+
+/* The two ways of a call (see "structure" below): each written once,
+ * always inlined so that each way is compiled with its lw constant. */
+#define NOINLINE __attribute__((noinline))
+#define TWO_WAYS static inline __attribute__((always_inline))
 
 /* ---- escape tables -------------------------------------------------- */
 
@@ -160,9 +169,19 @@ jenc_strerror(int code)
 static int
 fail(jenc_enc *e, int code)
 {
-	if (e->err == 0)
+	if (e->err == 0) {
 		e->err = code;
+		e->x |= X_ERR;
+	}
 	return e->err;
+}
+
+/* The sticky error gone (X_ERR goes with it). */
+static void
+clear_err(jenc_enc *e)
+{
+	e->err = e->sys_errno = 0;
+	e->x &= (unsigned char)~X_ERR;
 }
 
 int
@@ -487,7 +506,7 @@ jenc_pool_trim(void)
 static void
 state_reset(jenc_enc *e)
 {
-	e->err = e->sys_errno = 0;
+	clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->top_done = e->cut = 0;
@@ -552,6 +571,10 @@ enc_get(int kind, const jenc_opts *o)
 	}
 	if (flags & JENC_SORT_KEYS)
 		e->x |= X_SORT;
+	if (flags & JENC_SPLIT)
+		e->x |= X_SPLIT;
+	if (flags & JENC_SLURP)
+		e->x |= X_SLURP;
 	e->xroom += (size_t)e->ibase * e->indent;
 	state_reset(e);
 	return e;
@@ -632,7 +655,7 @@ jenc_release(jenc_enc *e)
 		} else if (rc != JENC_E_IO && rc != JENC_E_SINK) {
 			/* The failed call wrote nothing: the finished values
 			 * held are sound, the unfinished one is dropped. */
-			e->err = 0;
+			clear_err(e);
 			(void)write_out(e, e->committed);
 		}
 	}
@@ -776,7 +799,7 @@ jenc_discard(jenc_enc *e)
 		sync_tail(e);
 		truncate_held(e, e->committed);
 	}
-	e->err = e->sys_errno = 0;
+	clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->cut = 0;
@@ -788,10 +811,30 @@ jenc_discard(jenc_enc *e)
 
 /* ---- structure ---------------------------------------------------------- */
 
-static int
-newline_indent(jenc_enc *e, unsigned depth)
+/*
+ * The calls that write a value or a key are each written once, as a
+ * static inline function whose last argument lw is a constant: 1 takes
+ * the long way, right for every encoder; 0 the plain way, right only
+ * while e->x is 0 (no colors, sorted keys, split or slurp, no sticky
+ * error), with the tests for those compiled out.  The public call picks
+ * one by testing e->x once, so that plain output pays nothing for the
+ * options it does not use; the long way is out of line (NOINLINE), so
+ * that it adds nothing to the plain way's registers either.
+ */
+
+/* Indentation levels of a value at depth: with JENC_SLURP (long way
+ * only) the top-level values are one level in. */
+static inline size_t
+levels(const jenc_enc *e, unsigned depth, int lw)
 {
-	size_t n = (size_t)(depth + e->ibase) * e->indent;
+	return lw ? (size_t)depth + e->ibase : depth;
+}
+
+/* A newline and the indentation of n levels. */
+static int
+newline_indent(jenc_enc *e, size_t lv)
+{
+	size_t n = lv * e->indent;
 
 	if (n < 1024) {
 		if (need(e, n + 1) != 0)
@@ -820,9 +863,9 @@ static int paint(jenc_enc *e, int k);
 
 /* Separators before a value; checks that a value may come here. */
 static inline int
-value_sep(jenc_enc *e)
+value_sep(jenc_enc *e, int lw)
 {
-	if (e->err)
+	if (lw && e->err)
 		return e->err;
 	switch (e->st) {
 	case ST_TOP:
@@ -831,12 +874,14 @@ value_sep(jenc_enc *e)
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
-		return e->indent ? newline_indent(e, e->depth) : 0;
+		return e->indent ?
+		    newline_indent(e, levels(e, e->depth, lw)) : 0;
 	case ST_ARR_NEXT:
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
-		return e->indent ? newline_indent(e, e->depth) : 0;
+		return e->indent ?
+		    newline_indent(e, levels(e, e->depth, lw)) : 0;
 	case ST_OBJ_VAL:
 		e->st = ST_OBJ_NEXT;
 		return 0;
@@ -847,11 +892,11 @@ value_sep(jenc_enc *e)
 /* The separators, then with JENC_COLOR the color of a value of kind k
  * (JENC_COLOR_*). */
 static inline int
-value_prefix(jenc_enc *e, int k)
+value_prefix(jenc_enc *e, int k, int lw)
 {
-	if (value_sep(e) != 0)
+	if (value_sep(e, lw) != 0)
 		return e->err;
-	return (e->x & X_COLOR) ? paint(e, k) : 0;
+	return lw && (e->x & X_COLOR) ? paint(e, k) : 0;
 }
 
 static int paint_after(jenc_enc *e);
@@ -859,9 +904,9 @@ static int top_end(jenc_enc *e);
 
 /* After a complete value: at top level, the newline and the commit point. */
 static inline int
-value_done(jenc_enc *e)
+value_done(jenc_enc *e, int lw)
 {
-	if ((e->x & X_COLOR) && paint_after(e) != 0)
+	if (lw && (e->x & X_COLOR) && paint_after(e) != 0)
 		return e->err;
 	if (e->depth > 0)
 		return 0;
@@ -903,27 +948,27 @@ static const jenc_out_ops out_ops = {
 };
 
 /* Inline in the four calls, so that c is a constant in each. */
-static inline int
-begin(jenc_enc *e, char c)
+TWO_WAYS int
+begin(jenc_enc *e, char c, int lw)
 {
-	if (c == '[' && e->st == ST_TOP && (e->flags & JENC_SPLIT) &&
+	if (lw && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
 	    !e->split && e->err == 0) {
 		e->split = 1;	/* its elements are the top-level values */
 		return 0;
 	}
-	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY) !=
-	    0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
+	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
+	    lw) != 0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
-	if (c == '{' && (e->x & X_SORT))
+	if (lw && c == '{' && (e->x & X_SORT))
 		return jenc_sort_open(e, &out_ops, &e->sort);
 	return 0;
 }
 
 static int top_close(jenc_enc *e);
 
-/* Before a closing bracket, with colors or sorted keys. */
+/* Before a closing bracket, the long way: sorted keys, colors. */
 static int
 end_x(jenc_enc *e, char c, int first)
 {
@@ -936,26 +981,26 @@ end_x(jenc_enc *e, char c, int first)
 	}
 	if (e->st != first + 1)
 		return 0;
-	if (e->indent && newline_indent(e, e->depth - 1) != 0)
+	if (e->indent && newline_indent(e, levels(e, e->depth - 1, 1)) != 0)
 		return e->err;
 	if (e->x & X_COLOR)
 		return paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
 	return 0;
 }
 
-static inline int
-end(jenc_enc *e, char c)
+TWO_WAYS int
+end(jenc_enc *e, char c, int lw)
 {
 	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 
-	if (e->err)
+	if (lw && e->err)
 		return e->err;
 	if (e->st != first && e->st != first + 1) {
 		if (e->st == ST_TOP && c == ']')
 			return top_close(e);
 		return fail(e, JENC_E_STATE);
 	}
-	if (e->x != 0) {
+	if (lw) {
 		if (end_x(e, c, first) != 0)
 			return e->err;
 	} else if (e->st == first + 1 && e->indent &&
@@ -970,31 +1015,43 @@ end(jenc_enc *e, char c)
 		e->st = ST_TOP;
 	else
 		e->st = e->stack[e->depth - 1] == '{' ? ST_OBJ_NEXT : ST_ARR_NEXT;
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+begin_lw(jenc_enc *e, char c)
+{
+	return begin(e, c, 1);
+}
+
+static NOINLINE int
+end_lw(jenc_enc *e, char c)
+{
+	return end(e, c, 1);
 }
 
 int
 jenc_obj_begin(jenc_enc *e)
 {
-	return begin(e, '{');
+	return e->x ? begin_lw(e, '{') : begin(e, '{', 0);
 }
 
 int
 jenc_arr_begin(jenc_enc *e)
 {
-	return begin(e, '[');
+	return e->x ? begin_lw(e, '[') : begin(e, '[', 0);
 }
 
 int
 jenc_obj_end(jenc_enc *e)
 {
-	return end(e, '}');
+	return e->x ? end_lw(e, '}') : end(e, '}', 0);
 }
 
 int
 jenc_arr_end(jenc_enc *e)
 {
-	return end(e, ']');
+	return e->x ? end_lw(e, ']') : end(e, ']', 0);
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
@@ -1002,8 +1059,8 @@ jenc_arr_end(jenc_enc *e)
 int
 jenc_verbatim(const jenc_enc *e)
 {
-	return e->indent == 0 && e->rawesc == NULL && e->x == 0 &&
-	    !(e->flags & JENC_SPLIT);
+	return e->indent == 0 && e->rawesc == NULL &&
+	    !(e->x & (X_COLOR | X_SORT | X_SPLIT));
 }
 
 int
@@ -1013,7 +1070,7 @@ jenc_frag_begin(jenc_enc *e)
 		return e->err;
 	if (e->st != ST_TOP)
 		return fail(e, JENC_E_STATE);
-	if (value_sep(e) != 0)
+	if (value_sep(e, 1) != 0)
 		return e->err;
 	e->st = ST_FRAG;
 	e->depth = 1;	/* an unfinished value: write_out and discard see it */
@@ -1037,7 +1094,7 @@ jenc_frag_end(jenc_enc *e)
 		return fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
-	return value_done(e);
+	return e->x ? value_done(e, 1) : value_done(e, 0);
 }
 
 /* ---- colors, split, slurp, and the side buffer ---------------------------- */
@@ -1087,7 +1144,7 @@ top_prefix(jenc_enc *e)
 		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[", 1) != 0)
 			return e->err;
 	}
-	return e->indent ? newline_indent(e, 0) : 0;
+	return e->indent ? newline_indent(e, levels(e, 0, 1)) : 0;
 }
 
 /* The commit point of a top-level value, with JENC_SLURP (an element:
@@ -1708,21 +1765,21 @@ text_ok(const char *s, size_t len)
 
 /* Bytes of separator and indentation around a value or key at most. */
 static inline size_t
-sep_max(const jenc_enc *e)
+sep_max(const jenc_enc *e, int lw)
 {
-	return 4 + (size_t)e->depth * e->indent + e->xroom;
+	return 4 + (size_t)e->depth * e->indent + (lw ? e->xroom : 0);
 }
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
  * has room (str_fits with sep_max); NULL if check found s invalid. */
 static inline char *
 key_out(const jenc_enc *e, char *o, const char *s, size_t len,
-    const unsigned char *tab, int check)
+    const unsigned char *tab, int check, int lw)
 {
 	if (e->st == ST_OBJ_NEXT)
 		*o++ = ',';
 	if (e->indent) {
-		size_t n = (size_t)(e->depth + e->ibase) * e->indent;
+		size_t n = levels(e, e->depth, lw) * e->indent;
 
 		*o++ = '\n';
 		memset(o, e->ichar, n);
@@ -1743,24 +1800,25 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 	return o;
 }
 
-static int
-key(jenc_enc *e, const char *s, size_t len, int raw)
+TWO_WAYS int
+key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 {
-	if (e->err)
+	if (lw && e->err)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
-	if (!(e->x & X_COLOR) && str_fits(e, len, sep_max(e))) {
+	if (!(lw && (e->x & X_COLOR)) && str_fits(e, len, sep_max(e, lw))) {
 		char *o;
 
 		/* sorted: every member has its ',' (see below) */
-		if (e->x & X_SORT) {
+		if (lw && (e->x & X_SORT)) {
 			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
 			    raw) != 0)
 				return e->err;
 			e->st = ST_OBJ_NEXT;
 		}
-		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw);
+		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw,
+		    lw);
 
 		if (o == NULL)
 			return fail(e, JENC_E_UTF8);
@@ -1772,22 +1830,22 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
-	if ((e->x & X_SORT) &&
+	if (lw && (e->x & X_SORT) &&
 	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
 		return e->err;
-	if (e->st == ST_OBJ_NEXT || (e->x & X_SORT)) {
+	if (e->st == ST_OBJ_NEXT || (lw && (e->x & X_SORT))) {
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 	}
-	if (e->indent && newline_indent(e, e->depth) != 0)
+	if (e->indent && newline_indent(e, levels(e, e->depth, lw)) != 0)
 		return e->err;
-	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (lw && (e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_KEY) != 0))
 		return e->err;
 	if (put_string(e, s, len, raw) != 0)
 		return e->err;
-	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (lw && (e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_OBJECT) != 0))
 		return e->err;
 	if (need(e, 2) != 0)
@@ -1795,22 +1853,28 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 	*e->p++ = ':';
 	if (e->indent)
 		*e->p++ = ' ';
-	if ((e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+	if (lw && (e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
 	e->st = ST_OBJ_VAL;
 	return 0;
 }
 
+static NOINLINE int
+key_lw(jenc_enc *e, const char *s, size_t len, int raw)
+{
+	return key(e, s, len, raw, 1);
+}
+
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return key(e, s, len, 0);
+	return e->x ? key_lw(e, s, len, 0) : key(e, s, len, 0, 0);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return key(e, body, len, 1);
+	return e->x ? key_lw(e, body, len, 1) : key(e, body, len, 1, 0);
 }
 
 /* 1 if a value may come here (value_prefix would not fail). */
@@ -1828,16 +1892,17 @@ value_ok(const jenc_enc *e)
 	return 0;
 }
 
-int
-jenc_str(jenc_enc *e, const char *s, size_t len)
+TWO_WAYS int
+str(jenc_enc *e, const char *s, size_t len, int lw)
 {
-	if (e->err)
+	if (lw && e->err)
 		return e->err;
-	if (str_fits(e, len, sep_max(e)) && value_ok(e)) {
+	if (str_fits(e, len, sep_max(e, lw)) && value_ok(e)) {
 		char *start = e->p, *o;
 		unsigned char st = e->st;
 
-		(void)value_prefix(e, JENC_COLOR_STRING);	/* cannot fail, has room */
+		/* cannot fail, has room */
+		(void)value_prefix(e, JENC_COLOR_STRING, lw);
 		o = quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
 		    1);
 		if (o == NULL) {
@@ -1846,30 +1911,56 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 			return fail(e, JENC_E_UTF8);
 		}
 		e->p = o;
-		return value_done(e);
+		return value_done(e, lw);
 	}
 	if (!text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, s, len, 0) != 0)
+	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    put_string(e, s, len, 0) != 0)
 		return e->err;
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+str_lw(jenc_enc *e, const char *s, size_t len)
+{
+	return str(e, s, len, 1);
+}
+
+int
+jenc_str(jenc_enc *e, const char *s, size_t len)
+{
+	return e->x ? str_lw(e, s, len) : str(e, s, len, 0);
+}
+
+TWO_WAYS int
+raw_str(jenc_enc *e, const char *body, size_t len, int lw)
+{
+	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    put_string(e, body, len, 1) != 0)
+		return e->err;
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+raw_str_lw(jenc_enc *e, const char *body, size_t len)
+{
+	return raw_str(e, body, len, 1);
 }
 
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, body, len, 1) != 0)
-		return e->err;
-	return value_done(e);
+	return e->x ? raw_str_lw(e, body, len) : raw_str(e, body, len, 0);
 }
 
 /* ---- scalars ------------------------------------------------------------- */
 
-int
-jenc_raw(jenc_enc *e, const char *json, size_t len)
+TWO_WAYS int
+raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
-	if (value_sep(e) != 0 ||
-	    ((e->x & X_COLOR) && paint(e, raw_kind(json)) != 0))
+	if (value_sep(e, lw) != 0 ||
+	    (lw && (e->x & X_COLOR) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
 		if (put_string(e, json + 1, len - 2, 1) != 0)
@@ -1877,25 +1968,77 @@ jenc_raw(jenc_enc *e, const char *json, size_t len)
 	} else if (put(e, json, len) != 0) {
 		return e->err;
 	}
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+raw_lw(jenc_enc *e, const char *json, size_t len)
+{
+	return raw(e, json, len, 1);
+}
+
+int
+jenc_raw(jenc_enc *e, const char *json, size_t len)
+{
+	return e->x ? raw_lw(e, json, len) : raw(e, json, len, 0);
+}
+
+/* Booleans, null and times: the text t[0..n). */
+TWO_WAYS int
+scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
+{
+	if (value_prefix(e, k, lw) != 0 || put(e, t, n) != 0)
+		return e->err;
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
+{
+	return scalar(e, k, t, n, 1);
+}
+
+static int
+put_scalar(jenc_enc *e, int k, const char *t, size_t n)
+{
+	return e->x ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, 0);
+}
+
+/* Numbers (type NUM_*, the value in i, u or d): the text is written
+ * straight into the tail. */
+enum { NUM_I64, NUM_U64, NUM_F64 };
+
+TWO_WAYS int
+num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
+{
+	if (value_prefix(e, JENC_COLOR_NUMBER, lw) != 0 ||
+	    need(e, type == NUM_F64 ? 32 : 24) != 0)
+		return e->err;
+	if (type == NUM_I64)
+		e->p += jenc_fmt_i64(e->p, i);
+	else if (type == NUM_U64)
+		e->p += jenc_fmt_u64(e->p, u);
+	else
+		e->p += jenc_fmt_f64(e->p, d);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
+{
+	return num(e, type, i, u, d, 1);
 }
 
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
-		return e->err;
-	e->p += jenc_fmt_i64(e->p, v);
-	return value_done(e);
+	return e->x ? num_lw(e, NUM_I64, v, 0, 0) : num(e, NUM_I64, v, 0, 0, 0);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
-		return e->err;
-	e->p += jenc_fmt_u64(e->p, v);
-	return value_done(e);
+	return e->x ? num_lw(e, NUM_U64, 0, v, 0) : num(e, NUM_U64, 0, v, 0, 0);
 }
 
 int
@@ -1905,28 +2048,22 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return fail(e, JENC_E_NUMBER);
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 32) != 0)
-		return e->err;
-	e->p += jenc_fmt_f64(e->p, v);
-	return value_done(e);
+	return e->x ? num_lw(e, NUM_F64, 0, 0, v) : num(e, NUM_F64, 0, 0, v, 0);
 }
 
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	if (value_prefix(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE) != 0)
-		return e->err;
-	if (put(e, v ? "true" : "false", v ? 4 : 5) != 0)
-		return e->err;
-	return value_done(e);
+	return e->x ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	    v ? "true" : "false", v ? 4 : 5) : scalar(e, v ? JENC_COLOR_TRUE :
+	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, 0);
 }
 
 int
 jenc_null(jenc_enc *e)
 {
-	if (value_prefix(e, JENC_COLOR_NULL) != 0 || put(e, "null", 4) != 0)
-		return e->err;
-	return value_done(e);
+	return e->x ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
+	    scalar(e, JENC_COLOR_NULL, "null", 4, 0);
 }
 
 int
@@ -1942,9 +2079,7 @@ jenc_time_utc(jenc_enc *e, int64_t secs)
 		return fail(e, JENC_E_RANGE);
 	buf[0] = '"';
 	buf[n + 1] = '"';
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put(e, buf, n + 2) != 0)
-		return e->err;
-	return value_done(e);
+	return put_scalar(e, JENC_COLOR_STRING, buf, n + 2);
 }
 
 int
@@ -1962,8 +2097,8 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 		return e->err;
 	/* Both strings straight into the tail when it has room. */
 	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
-	    klen + len >= klen && str_fits(e, klen + len, sep_max(e) + 2)) {
-		char *o = key_out(e, e->p, k, klen, e->esc, 1);
+	    klen + len >= klen && str_fits(e, klen + len, sep_max(e, 0) + 2)) {
+		char *o = key_out(e, e->p, k, klen, e->esc, 1, 0);
 
 		if (o != NULL)
 			o = quoted_fast(e, o, (const unsigned char *)s, len,
