@@ -58,10 +58,12 @@ struct jenc_enc {
 	size_t stack_cap;
 	jenc_enc *pool_next;
 	unsigned char stack_inline[STACK_INLINE];
-	/* Colors, sorted keys, split and slurp (see jenc.h).  x is non-zero
-	 * when calls must take their long way: with any of these, and while
-	 * err is set (X_ERR), so that the plain way tests one byte. */
+	/* Colors, sorted keys, split and slurp (see jenc.h).  x says when
+	 * calls must take their long way: with any of these, and while err
+	 * is set (X_ERR), so that the plain way tests one byte. */
 	unsigned char x;	/* X_COLOR | X_SORT | X_SPLIT | X_SLURP | X_ERR */
+	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (x_sync) */
+	unsigned char xv, xo, xa;
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
 	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
 	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
@@ -83,6 +85,11 @@ struct jenc_enc {
 #define X_SPLIT 4
 #define X_SLURP 8
 #define X_ERR 16
+/* The bits that send each call the long way: a value, an array's end; an
+ * object's '{' and '}' and a key; an array's '['. */
+#define X_VALUE (X_COLOR | X_SLURP | X_ERR)
+#define X_OBJECT (X_VALUE | X_SORT)
+#define X_ARRAY (X_VALUE | X_SPLIT)
 
 /* The two ways of a call (see "structure" below): each written once,
  * always inlined so that each way is compiled with its lw constant. */
@@ -166,12 +173,21 @@ jenc_strerror(int code)
 	return "unknown error";
 }
 
+static void
+x_sync(jenc_enc *e, unsigned x)
+{
+	e->x = (unsigned char)x;
+	e->xv = (unsigned char)(x & X_VALUE);
+	e->xo = (unsigned char)(x & X_OBJECT);
+	e->xa = (unsigned char)(x & X_ARRAY);
+}
+
 static int
 fail(jenc_enc *e, int code)
 {
 	if (e->err == 0) {
 		e->err = code;
-		e->x |= X_ERR;
+		x_sync(e, e->x | X_ERR);
 	}
 	return e->err;
 }
@@ -181,7 +197,7 @@ static void
 clear_err(jenc_enc *e)
 {
 	e->err = e->sys_errno = 0;
-	e->x &= (unsigned char)~X_ERR;
+	x_sync(e, e->x & ~(unsigned)X_ERR);
 }
 
 int
@@ -450,6 +466,45 @@ put(jenc_enc *e, const void *s, size_t n)
 	return put_slow(e, s, n);
 }
 
+/* put() for the short texts of numbers and literals: up to 32 bytes as
+ * words that overlap, with no call. */
+static inline int
+put_short(jenc_enc *e, const char *s, size_t n)
+{
+	char *o = e->p;
+
+	if (n > 32 || (size_t)(e->end - o) < 32)
+		return put(e, s, n);
+	if (n >= 16) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(o, a, 16);
+		memcpy(o + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else if (n > 0) {
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+	e->p = o + n;
+	return 0;
+}
+
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
 static void
 truncate_held(jenc_enc *e, size_t n)
@@ -575,6 +630,7 @@ enc_get(int kind, const jenc_opts *o)
 		e->x |= X_SPLIT;
 	if (flags & JENC_SLURP)
 		e->x |= X_SLURP;
+	x_sync(e, e->x);
 	e->xroom += (size_t)e->ibase * e->indent;
 	state_reset(e);
 	return e;
@@ -815,11 +871,13 @@ jenc_discard(jenc_enc *e)
  * The calls that write a value or a key are each written once, as a
  * static inline function whose last argument lw is a constant: 1 takes
  * the long way, right for every encoder; 0 the plain way, right only
- * while e->x is 0 (no colors, sorted keys, split or slurp, no sticky
- * error), with the tests for those compiled out.  The public call picks
- * one by testing e->x once, so that plain output pays nothing for the
- * options it does not use; the long way is out of line (NOINLINE), so
- * that it adds nothing to the plain way's registers either.
+ * while e->x has none of the call's bits (X_VALUE, X_OBJECT or X_ARRAY:
+ * colors, slurp, a sticky error; sorted keys for objects and keys; split
+ * for an array's '['), with the tests for those compiled out.  The public
+ * call picks one by testing e->x once, so that plain output pays nothing
+ * for the options it does not use, and sorted output pays for them only
+ * in objects; the long way is out of line (NOINLINE), so that it adds
+ * nothing to the plain way's registers either.
  */
 
 /* Indentation levels of a value at depth: with JENC_SLURP (long way
@@ -923,21 +981,28 @@ value_done(jenc_enc *e, int lw)
 	return 0;
 }
 
+/* A full stack doubled. */
 static int
+push_grow(jenc_enc *e)
+{
+	size_t ncap = e->stack_cap * 2;
+	unsigned char *ns = jenc_mem_alloc(ncap);
+
+	if (ns == NULL)
+		return fail(e, JENC_E_NOMEM);
+	memcpy(ns, e->stack, e->stack_cap);
+	if (e->stack != e->stack_inline)
+		jenc_mem_free(e->stack, e->stack_cap);
+	e->stack = ns;
+	e->stack_cap = ncap;
+	return 0;
+}
+
+static inline int
 push(jenc_enc *e, unsigned char c)
 {
-	if (e->depth == e->stack_cap) {
-		size_t ncap = e->stack_cap * 2;
-		unsigned char *ns = jenc_mem_alloc(ncap);
-
-		if (ns == NULL)
-			return fail(e, JENC_E_NOMEM);
-		memcpy(ns, e->stack, e->stack_cap);
-		if (e->stack != e->stack_inline)
-			jenc_mem_free(e->stack, e->stack_cap);
-		e->stack = ns;
-		e->stack_cap = ncap;
-	}
+	if (e->depth == e->stack_cap && push_grow(e) != 0)
+		return e->err;
 	e->stack[e->depth++] = c;
 	return 0;
 }
@@ -1033,25 +1098,25 @@ end_lw(jenc_enc *e, char c)
 int
 jenc_obj_begin(jenc_enc *e)
 {
-	return e->x ? begin_lw(e, '{') : begin(e, '{', 0);
+	return e->xo ? begin_lw(e, '{') : begin(e, '{', 0);
 }
 
 int
 jenc_arr_begin(jenc_enc *e)
 {
-	return e->x ? begin_lw(e, '[') : begin(e, '[', 0);
+	return e->xa ? begin_lw(e, '[') : begin(e, '[', 0);
 }
 
 int
 jenc_obj_end(jenc_enc *e)
 {
-	return e->x ? end_lw(e, '}') : end(e, '}', 0);
+	return e->xo ? end_lw(e, '}') : end(e, '}', 0);
 }
 
 int
 jenc_arr_end(jenc_enc *e)
 {
-	return e->x ? end_lw(e, ']') : end(e, ']', 0);
+	return e->xv ? end_lw(e, ']') : end(e, ']', 0);
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
@@ -1094,7 +1159,7 @@ jenc_frag_end(jenc_enc *e)
 		return fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
-	return e->x ? value_done(e, 1) : value_done(e, 0);
+	return e->xv ? value_done(e, 1) : value_done(e, 0);
 }
 
 /* ---- colors, split, slurp, and the side buffer ---------------------------- */
@@ -1868,13 +1933,13 @@ key_lw(jenc_enc *e, const char *s, size_t len, int raw)
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return e->x ? key_lw(e, s, len, 0) : key(e, s, len, 0, 0);
+	return e->xo ? key_lw(e, s, len, 0) : key(e, s, len, 0, 0);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return e->x ? key_lw(e, body, len, 1) : key(e, body, len, 1, 0);
+	return e->xo ? key_lw(e, body, len, 1) : key(e, body, len, 1, 0);
 }
 
 /* 1 if a value may come here (value_prefix would not fail). */
@@ -1930,7 +1995,7 @@ str_lw(jenc_enc *e, const char *s, size_t len)
 int
 jenc_str(jenc_enc *e, const char *s, size_t len)
 {
-	return e->x ? str_lw(e, s, len) : str(e, s, len, 0);
+	return e->xv ? str_lw(e, s, len) : str(e, s, len, 0);
 }
 
 TWO_WAYS int
@@ -1951,7 +2016,7 @@ raw_str_lw(jenc_enc *e, const char *body, size_t len)
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	return e->x ? raw_str_lw(e, body, len) : raw_str(e, body, len, 0);
+	return e->xv ? raw_str_lw(e, body, len) : raw_str(e, body, len, 0);
 }
 
 /* ---- scalars ------------------------------------------------------------- */
@@ -1965,7 +2030,7 @@ raw(jenc_enc *e, const char *json, size_t len, int lw)
 	if (json[0] == '"' && len >= 2) {
 		if (put_string(e, json + 1, len - 2, 1) != 0)
 			return e->err;
-	} else if (put(e, json, len) != 0) {
+	} else if (put_short(e, json, len) != 0) {
 		return e->err;
 	}
 	return value_done(e, lw);
@@ -1980,7 +2045,7 @@ raw_lw(jenc_enc *e, const char *json, size_t len)
 int
 jenc_raw(jenc_enc *e, const char *json, size_t len)
 {
-	return e->x ? raw_lw(e, json, len) : raw(e, json, len, 0);
+	return e->xv ? raw_lw(e, json, len) : raw(e, json, len, 0);
 }
 
 /* Booleans, null and times: the text t[0..n). */
@@ -2001,7 +2066,7 @@ scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
 static int
 put_scalar(jenc_enc *e, int k, const char *t, size_t n)
 {
-	return e->x ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, 0);
+	return e->xv ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, 0);
 }
 
 /* Numbers (type NUM_*, the value in i, u or d): the text is written
@@ -2032,13 +2097,13 @@ num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	return e->x ? num_lw(e, NUM_I64, v, 0, 0) : num(e, NUM_I64, v, 0, 0, 0);
+	return e->xv ? num_lw(e, NUM_I64, v, 0, 0) : num(e, NUM_I64, v, 0, 0, 0);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	return e->x ? num_lw(e, NUM_U64, 0, v, 0) : num(e, NUM_U64, 0, v, 0, 0);
+	return e->xv ? num_lw(e, NUM_U64, 0, v, 0) : num(e, NUM_U64, 0, v, 0, 0);
 }
 
 int
@@ -2048,13 +2113,13 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return fail(e, JENC_E_NUMBER);
-	return e->x ? num_lw(e, NUM_F64, 0, 0, v) : num(e, NUM_F64, 0, 0, v, 0);
+	return e->xv ? num_lw(e, NUM_F64, 0, 0, v) : num(e, NUM_F64, 0, 0, v, 0);
 }
 
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	return e->x ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	return e->xv ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
 	    v ? "true" : "false", v ? 4 : 5) : scalar(e, v ? JENC_COLOR_TRUE :
 	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, 0);
 }
@@ -2062,7 +2127,7 @@ jenc_bool(jenc_enc *e, int v)
 int
 jenc_null(jenc_enc *e)
 {
-	return e->x ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
+	return e->xv ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
 	    scalar(e, JENC_COLOR_NULL, "null", 4, 0);
 }
 
