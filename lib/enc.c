@@ -61,7 +61,7 @@ struct jenc_enc {
 	/* Colors, sorted keys, split and slurp (see jenc.h).  x says when
 	 * calls must take their long way: with any of these, and while err
 	 * is set (X_ERR), so that the plain way tests one byte. */
-	unsigned char x;	/* X_COLOR | X_SORT | X_SPLIT | X_SLURP | X_ERR */
+	unsigned char x;	/* X_COLOR X_SORT X_SPLIT X_SLURP X_ERR */
 	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (x_sync) */
 	unsigned char xv, xo, xa;
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
@@ -869,23 +869,42 @@ jenc_discard(jenc_enc *e)
 
 /*
  * The calls that write a value or a key are each written once, as a
- * static inline function whose last argument lw is a constant: 1 takes
- * the long way, right for every encoder; 0 the plain way, right only
- * while e->x has none of the call's bits (X_VALUE, X_OBJECT or X_ARRAY:
- * colors, slurp, a sticky error; sorted keys for objects and keys; split
- * for an array's '['), with the tests for those compiled out.  The public
- * call picks one by testing e->x once, so that plain output pays nothing
- * for the options it does not use, and sorted output pays for them only
- * in objects; the long way is out of line (NOINLINE), so that it adds
- * nothing to the plain way's registers either.
+ * static inline function whose last argument lw is a constant: LW_LONG
+ * takes the long way, right for every encoder; LW_PLAIN the plain way,
+ * right only while e->x has none of the bits the call tests (X_VALUE,
+ * X_OBJECT or X_ARRAY: colors, slurp, a sticky error; sorted keys for
+ * '{', '}' and keys; split for '['), with the tests for those compiled
+ * out; LW_SORTED (below) is the plain way with sorted keys.  The public
+ * call picks one by testing one byte (xv, xo or xa), so that plain output
+ * pays nothing for the options it does not use, and sorted output pays
+ * for them only in objects; the other ways are out of line (NOINLINE),
+ * so that they add nothing to the plain way's registers either.
  */
+
+/* The ways (lw).  LW_SORTED is the plain way with sorted keys on: for
+ * '{', '}' and keys while JENC_SORT_KEYS is the only bit they test. */
+enum { LW_PLAIN, LW_LONG, LW_SORTED };
+
+/* 1 if colors are on, on way lw. */
+static inline int
+colors(const jenc_enc *e, int lw)
+{
+	return lw == LW_LONG && (e->x & X_COLOR);
+}
+
+/* 1 if keys are sorted on way lw. */
+static inline int
+sorting(const jenc_enc *e, int lw)
+{
+	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
+}
 
 /* Indentation levels of a value at depth: with JENC_SLURP (long way
  * only) the top-level values are one level in. */
 static inline size_t
 levels(const jenc_enc *e, unsigned depth, int lw)
 {
-	return lw ? (size_t)depth + e->ibase : depth;
+	return lw == LW_LONG ? (size_t)depth + e->ibase : depth;
 }
 
 /* A newline and the indentation of n levels. */
@@ -923,7 +942,7 @@ static int paint(jenc_enc *e, int k);
 static inline int
 value_sep(jenc_enc *e, int lw)
 {
-	if (lw && e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	switch (e->st) {
 	case ST_TOP:
@@ -954,7 +973,7 @@ value_prefix(jenc_enc *e, int k, int lw)
 {
 	if (value_sep(e, lw) != 0)
 		return e->err;
-	return lw && (e->x & X_COLOR) ? paint(e, k) : 0;
+	return colors(e, lw) ? paint(e, k) : 0;
 }
 
 static int paint_after(jenc_enc *e);
@@ -964,7 +983,7 @@ static int top_end(jenc_enc *e);
 static inline int
 value_done(jenc_enc *e, int lw)
 {
-	if (lw && (e->x & X_COLOR) && paint_after(e) != 0)
+	if (colors(e, lw) && paint_after(e) != 0)
 		return e->err;
 	if (e->depth > 0)
 		return 0;
@@ -1016,7 +1035,7 @@ static const jenc_out_ops out_ops = {
 TWO_WAYS int
 begin(jenc_enc *e, char c, int lw)
 {
-	if (lw && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
+	if (lw == LW_LONG && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
 	    !e->split && e->err == 0) {
 		e->split = 1;	/* its elements are the top-level values */
 		return 0;
@@ -1026,7 +1045,7 @@ begin(jenc_enc *e, char c, int lw)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
-	if (lw && c == '{' && (e->x & X_SORT))
+	if (c == '{' && sorting(e, lw))
 		return jenc_sort_open(e, &out_ops, &e->sort);
 	return 0;
 }
@@ -1046,7 +1065,8 @@ end_x(jenc_enc *e, char c, int first)
 	}
 	if (e->st != first + 1)
 		return 0;
-	if (e->indent && newline_indent(e, levels(e, e->depth - 1, 1)) != 0)
+	if (e->indent &&
+	    newline_indent(e, levels(e, e->depth - 1, LW_LONG)) != 0)
 		return e->err;
 	if (e->x & X_COLOR)
 		return paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
@@ -1058,14 +1078,14 @@ end(jenc_enc *e, char c, int lw)
 {
 	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 
-	if (lw && e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != first && e->st != first + 1) {
 		if (e->st == ST_TOP && c == ']')
 			return top_close(e);
 		return fail(e, JENC_E_STATE);
 	}
-	if (lw) {
+	if (lw != LW_PLAIN) {
 		if (end_x(e, c, first) != 0)
 			return e->err;
 	} else if (e->st == first + 1 && e->indent &&
@@ -1086,37 +1106,51 @@ end(jenc_enc *e, char c, int lw)
 static NOINLINE int
 begin_lw(jenc_enc *e, char c)
 {
-	return begin(e, c, 1);
+	return begin(e, c, LW_LONG);
 }
 
 static NOINLINE int
 end_lw(jenc_enc *e, char c)
 {
-	return end(e, c, 1);
+	return end(e, c, LW_LONG);
+}
+
+/* An object's '{' and '}' off the plain way: sorted keys alone, or the
+ * long way. */
+static NOINLINE int
+obj_begin_x(jenc_enc *e)
+{
+	return e->xv ? begin(e, '{', LW_LONG) : begin(e, '{', LW_SORTED);
+}
+
+static NOINLINE int
+obj_end_x(jenc_enc *e)
+{
+	return e->xv ? end(e, '}', LW_LONG) : end(e, '}', LW_SORTED);
 }
 
 int
 jenc_obj_begin(jenc_enc *e)
 {
-	return e->xo ? begin_lw(e, '{') : begin(e, '{', 0);
+	return e->xo ? obj_begin_x(e) : begin(e, '{', LW_PLAIN);
 }
 
 int
 jenc_arr_begin(jenc_enc *e)
 {
-	return e->xa ? begin_lw(e, '[') : begin(e, '[', 0);
+	return e->xa ? begin_lw(e, '[') : begin(e, '[', LW_PLAIN);
 }
 
 int
 jenc_obj_end(jenc_enc *e)
 {
-	return e->xo ? end_lw(e, '}') : end(e, '}', 0);
+	return e->xo ? obj_end_x(e) : end(e, '}', LW_PLAIN);
 }
 
 int
 jenc_arr_end(jenc_enc *e)
 {
-	return e->xv ? end_lw(e, ']') : end(e, ']', 0);
+	return e->xv ? end_lw(e, ']') : end(e, ']', LW_PLAIN);
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
@@ -1135,7 +1169,7 @@ jenc_frag_begin(jenc_enc *e)
 		return e->err;
 	if (e->st != ST_TOP)
 		return fail(e, JENC_E_STATE);
-	if (value_sep(e, 1) != 0)
+	if (value_sep(e, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
 	e->depth = 1;	/* an unfinished value: write_out and discard see it */
@@ -1159,7 +1193,8 @@ jenc_frag_end(jenc_enc *e)
 		return fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
-	return e->xv ? value_done(e, 1) : value_done(e, 0);
+	return e->xv ? value_done(e, LW_LONG) :
+	    value_done(e, LW_PLAIN);
 }
 
 /* ---- colors, split, slurp, and the side buffer ---------------------------- */
@@ -1209,7 +1244,7 @@ top_prefix(jenc_enc *e)
 		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[", 1) != 0)
 			return e->err;
 	}
-	return e->indent ? newline_indent(e, levels(e, 0, 1)) : 0;
+	return e->indent ? newline_indent(e, levels(e, 0, LW_LONG)) : 0;
 }
 
 /* The commit point of a top-level value, with JENC_SLURP (an element:
@@ -1832,7 +1867,8 @@ text_ok(const char *s, size_t len)
 static inline size_t
 sep_max(const jenc_enc *e, int lw)
 {
-	return 4 + (size_t)e->depth * e->indent + (lw ? e->xroom : 0);
+	return 4 + (size_t)e->depth * e->indent +
+	    (lw == LW_LONG ? e->xroom : 0);
 }
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
@@ -1868,15 +1904,15 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 TWO_WAYS int
 key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 {
-	if (lw && e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
-	if (!(lw && (e->x & X_COLOR)) && str_fits(e, len, sep_max(e, lw))) {
+	if (!colors(e, lw) && str_fits(e, len, sep_max(e, lw))) {
 		char *o;
 
 		/* sorted: every member has its ',' (see below) */
-		if (lw && (e->x & X_SORT)) {
+		if (sorting(e, lw)) {
 			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
 			    raw) != 0)
 				return e->err;
@@ -1895,22 +1931,22 @@ key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 		return fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
-	if (lw && (e->x & X_SORT) &&
+	if (sorting(e, lw) &&
 	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
 		return e->err;
-	if (e->st == ST_OBJ_NEXT || (lw && (e->x & X_SORT))) {
+	if (e->st == ST_OBJ_NEXT || sorting(e, lw)) {
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 	}
 	if (e->indent && newline_indent(e, levels(e, e->depth, lw)) != 0)
 		return e->err;
-	if (lw && (e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_KEY) != 0))
 		return e->err;
 	if (put_string(e, s, len, raw) != 0)
 		return e->err;
-	if (lw && (e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_OBJECT) != 0))
 		return e->err;
 	if (need(e, 2) != 0)
@@ -1918,28 +1954,31 @@ key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 	*e->p++ = ':';
 	if (e->indent)
 		*e->p++ = ' ';
-	if (lw && (e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+	if (colors(e, lw) && paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
 	e->st = ST_OBJ_VAL;
 	return 0;
 }
 
+/* A key off the plain way: sorted keys alone, or the long way. */
 static NOINLINE int
-key_lw(jenc_enc *e, const char *s, size_t len, int raw)
+key_x(jenc_enc *e, const char *s, size_t len, int raw)
 {
-	return key(e, s, len, raw, 1);
+	if (e->xv)
+		return key(e, s, len, raw, LW_LONG);
+	return key(e, s, len, raw, LW_SORTED);
 }
 
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return e->xo ? key_lw(e, s, len, 0) : key(e, s, len, 0, 0);
+	return e->xo ? key_x(e, s, len, 0) : key(e, s, len, 0, LW_PLAIN);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return e->xo ? key_lw(e, body, len, 1) : key(e, body, len, 1, 0);
+	return e->xo ? key_x(e, body, len, 1) : key(e, body, len, 1, LW_PLAIN);
 }
 
 /* 1 if a value may come here (value_prefix would not fail). */
@@ -1960,7 +1999,7 @@ value_ok(const jenc_enc *e)
 TWO_WAYS int
 str(jenc_enc *e, const char *s, size_t len, int lw)
 {
-	if (lw && e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (str_fits(e, len, sep_max(e, lw)) && value_ok(e)) {
 		char *start = e->p, *o;
@@ -1989,13 +2028,13 @@ str(jenc_enc *e, const char *s, size_t len, int lw)
 static NOINLINE int
 str_lw(jenc_enc *e, const char *s, size_t len)
 {
-	return str(e, s, len, 1);
+	return str(e, s, len, LW_LONG);
 }
 
 int
 jenc_str(jenc_enc *e, const char *s, size_t len)
 {
-	return e->xv ? str_lw(e, s, len) : str(e, s, len, 0);
+	return e->xv ? str_lw(e, s, len) : str(e, s, len, LW_PLAIN);
 }
 
 TWO_WAYS int
@@ -2010,13 +2049,14 @@ raw_str(jenc_enc *e, const char *body, size_t len, int lw)
 static NOINLINE int
 raw_str_lw(jenc_enc *e, const char *body, size_t len)
 {
-	return raw_str(e, body, len, 1);
+	return raw_str(e, body, len, LW_LONG);
 }
 
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	return e->xv ? raw_str_lw(e, body, len) : raw_str(e, body, len, 0);
+	return e->xv ? raw_str_lw(e, body, len) :
+	    raw_str(e, body, len, LW_PLAIN);
 }
 
 /* ---- scalars ------------------------------------------------------------- */
@@ -2025,7 +2065,7 @@ TWO_WAYS int
 raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
 	if (value_sep(e, lw) != 0 ||
-	    (lw && (e->x & X_COLOR) && paint(e, raw_kind(json)) != 0))
+	    (colors(e, lw) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
 		if (put_string(e, json + 1, len - 2, 1) != 0)
@@ -2039,13 +2079,13 @@ raw(jenc_enc *e, const char *json, size_t len, int lw)
 static NOINLINE int
 raw_lw(jenc_enc *e, const char *json, size_t len)
 {
-	return raw(e, json, len, 1);
+	return raw(e, json, len, LW_LONG);
 }
 
 int
 jenc_raw(jenc_enc *e, const char *json, size_t len)
 {
-	return e->xv ? raw_lw(e, json, len) : raw(e, json, len, 0);
+	return e->xv ? raw_lw(e, json, len) : raw(e, json, len, LW_PLAIN);
 }
 
 /* Booleans, null and times: the text t[0..n). */
@@ -2060,13 +2100,13 @@ scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
 static NOINLINE int
 scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
 {
-	return scalar(e, k, t, n, 1);
+	return scalar(e, k, t, n, LW_LONG);
 }
 
 static int
 put_scalar(jenc_enc *e, int k, const char *t, size_t n)
 {
-	return e->xv ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, 0);
+	return e->xv ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, LW_PLAIN);
 }
 
 /* Numbers (type NUM_*, the value in i, u or d): the text is written
@@ -2091,19 +2131,21 @@ num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
 static NOINLINE int
 num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
 {
-	return num(e, type, i, u, d, 1);
+	return num(e, type, i, u, d, LW_LONG);
 }
 
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	return e->xv ? num_lw(e, NUM_I64, v, 0, 0) : num(e, NUM_I64, v, 0, 0, 0);
+	return e->xv ? num_lw(e, NUM_I64, v, 0, 0) :
+	    num(e, NUM_I64, v, 0, 0, LW_PLAIN);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	return e->xv ? num_lw(e, NUM_U64, 0, v, 0) : num(e, NUM_U64, 0, v, 0, 0);
+	return e->xv ? num_lw(e, NUM_U64, 0, v, 0) :
+	    num(e, NUM_U64, 0, v, 0, LW_PLAIN);
 }
 
 int
@@ -2113,7 +2155,8 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return fail(e, JENC_E_NUMBER);
-	return e->xv ? num_lw(e, NUM_F64, 0, 0, v) : num(e, NUM_F64, 0, 0, v, 0);
+	return e->xv ? num_lw(e, NUM_F64, 0, 0, v) :
+	    num(e, NUM_F64, 0, 0, v, LW_PLAIN);
 }
 
 int
@@ -2121,14 +2164,14 @@ jenc_bool(jenc_enc *e, int v)
 {
 	return e->xv ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
 	    v ? "true" : "false", v ? 4 : 5) : scalar(e, v ? JENC_COLOR_TRUE :
-	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, 0);
+	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
 }
 
 int
 jenc_null(jenc_enc *e)
 {
 	return e->xv ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
-	    scalar(e, JENC_COLOR_NULL, "null", 4, 0);
+	    scalar(e, JENC_COLOR_NULL, "null", 4, LW_PLAIN);
 }
 
 int
@@ -2162,8 +2205,9 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 		return e->err;
 	/* Both strings straight into the tail when it has room. */
 	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
-	    klen + len >= klen && str_fits(e, klen + len, sep_max(e, 0) + 2)) {
-		char *o = key_out(e, e->p, k, klen, e->esc, 1, 0);
+	    klen + len >= klen &&
+	    str_fits(e, klen + len, sep_max(e, LW_PLAIN) + 2)) {
+		char *o = key_out(e, e->p, k, klen, e->esc, 1, LW_PLAIN);
 
 		if (o != NULL)
 			o = quoted_fast(e, o, (const unsigned char *)s, len,
