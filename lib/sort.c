@@ -274,14 +274,14 @@ static inline int
 sort_cmp(const struct jenc_sort *s, const struct member *a,
     const struct member *b)
 {
-	size_t n = a->klen < b->klen ? a->klen : b->klen;
+	size_t n;
 	int c;
 
 	if (a->pre != b->pre)
 		return a->pre < b->pre ? -1 : 1;
-	c = n > 8 ? memcmp(s->keys + a->key + 8, s->keys + b->key + 8, n - 8) :
-	    0;
-	if (c != 0)
+	n = a->klen < b->klen ? a->klen : b->klen;
+	if (n > 8 && (c = memcmp(s->keys + a->key + 8, s->keys + b->key + 8,
+	    n - 8)) != 0)
 		return c;
 	return (a->klen > b->klen) - (a->klen < b->klen);
 }
@@ -355,8 +355,9 @@ sort_object(jenc_enc *e, struct jenc_sort *s, size_t f, size_t k)
 		size_t from = m[j].piece;
 		size_t to = j + 1 < k ? m[j + 1].piece : s->npc;
 
-		memcpy(s->tmp + o, s->pc + from, (to - from) * sizeof(*s->tmp));
-		o += to - from;
+		/* most members are one piece or a few */
+		while (from < to)
+			s->tmp[o++] = s->pc[from++];
 	}
 	memcpy(s->pc + base, s->tmp, total * sizeof(*s->tmp));
 	return 0;
