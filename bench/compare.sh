@@ -48,9 +48,12 @@ gen_input "$MIXED" mixed "$MIXED_BYTES" "$CORPUS/twitter.json" \
     "$CORPUS/citm_catalog.json" "$CORPUS/canada.json" "$CORPUS/code.json"
 gen_input "$NDJSON" ndjson "$NDJSON_BYTES" "$CORPUS/amazon_cellphones.ndjson"
 gen_input "$CSV" csv "$CSV_ROWS" 7
+BADLOG=$IN/amazon-$NDJSON_BYTES.bad.ndjson
+gen_badlog "$BADLOG" "$NDJSON"
 
 PIN=()
 [ "$BENCH_CPU" = none ] || PIN=(-c "$BENCH_CPU")
+: > "$W/stderr.txt"
 
 # mode name, input, jenc arguments
 MODES=(
@@ -64,6 +67,8 @@ MODES=(
 	"ndjson-compact|$NDJSON|-c"
 	"ndjson-indent|$NDJSON|"
 	"ndjson-pipe|$NDJSON|-c|pipe"
+	"sort-keys|$MIXED|-c -S"
+	"skip-1pct|$BADLOG|-c --on-error=skip"
 	"csv|$CSV|-f csv -c"
 	"csv-types|$CSV|-f csv -t -c"
 	"csv-lines|$CSV|-f csv -l"
@@ -83,6 +88,7 @@ stats() {	# summary file -> median wall ns, median cpu ns, max rss
 	END { printf "%.0f %.0f %.0f\n", med(w, n), med(c, n), rss }' "$1"
 }
 
+declare -A BCPU NCPU	# median CPU ns by mode, for the ratios at the end
 printf '%-15s %-22s %9s %9s %6s %9s %9s %6s %8s %8s\n' mode input \
     base_ms new_ms wall base_cpu new_cpu cpu base_rss new_rss
 for m in "${MODES[@]}"; do
@@ -100,16 +106,32 @@ for m in "${MODES[@]}"; do
 	for ((r = 0; r < RUNS; r++)); do
 		# shellcheck disable=SC2086
 		"$B/cmdbench" "${PIN[@]}" "${feedopt[@]}" -n 1 -w 0 -i "$input" \
-		    -l Base -S "$W/base.tsv" -- "$BASE" $args > /dev/null
+		    -l Base -S "$W/base.tsv" -- "$BASE" $args > /dev/null \
+		    2>> "$W/stderr.txt"	# skip-1pct's reports
 		# shellcheck disable=SC2086
 		"$B/cmdbench" "${PIN[@]}" "${feedopt[@]}" -n 1 -w 0 -i "$input" \
-		    -l New -S "$W/new.tsv" -- "$NEW" $args > /dev/null
+		    -l New -S "$W/new.tsv" -- "$NEW" $args > /dev/null \
+		    2>> "$W/stderr.txt"
 	done
 	read -r bw bc br < <(stats "$W/base.tsv")
 	read -r nw nc nr < <(stats "$W/new.tsv")
+	BCPU[$name]=$bc NCPU[$name]=$nc
 	awk -v n="$name" -v i="$(basename "$input")" -v bw="$bw" -v nw="$nw" \
 	    -v bc="$bc" -v nc="$nc" -v br="$br" -v nr="$nr" 'BEGIN {
 		printf "%-15s %-22s %9.1f %9.1f %6.3f %9.1f %9.1f %6.3f %8d %8d\n",
 		    n, i, bw / 1e6, nw / 1e6, nw / bw, bc / 1e6, nc / 1e6,
 		    nc / bc, br, nr }'
 done
+
+# Within each build, by CPU time: what -S costs over -c, and what
+# --on-error=skip on the log with 1% bad lines costs over -c on the same
+# log without them.
+within() {	# MODE OVER
+	[ -n "${BCPU[$1]:-}" ] && [ -n "${BCPU[$2]:-}" ] || return 0
+	awk -v m="$1/$2" -v b="${BCPU[$1]}" -v bo="${BCPU[$2]}" \
+	    -v n="${NCPU[$1]}" -v no="${NCPU[$2]}" 'BEGIN {
+		printf "%-30s base %6.3f  new %6.3f  (cpu)\n", m, b / bo,
+		    n / no }'
+}
+within sort-keys compact
+within skip-1pct ndjson-compact

@@ -439,6 +439,15 @@ json_tables() {	# INPUT FILE FEED RUNS SLOWRUNS PYRUNS NDJSON(0/1)
 	else
 		row compact "$input" "$file" "$feed" "$runs" truth:c "jenc -c" -- "$JENC" -c
 	fi
+	# what sorted keys cost; on a log, what skipping 1% bad lines costs
+	# (the same log with them, see gen_badlog: the same output)
+	row compact "$input" "$file" "$feed" "$runs" value-k:c "jenc -c -S" -- "$JENC" -c -S
+	if [ "$nd" = 1 ]; then
+		gen_badlog "$IN/$input.bad" "$file"
+		row compact "$input" "$IN/$input.bad" "$feed" "$runs" bytes:c \
+		    "jenc -c --on-error=skip (1% bad lines added)" -- \
+		    "$JENC" -c --on-error=skip
+	fi
 	if [ "$nd" = 1 ]; then
 		queue_done "compact/$input/json_reformat -m" compact "$input" \
 		    "$(stat -c %s "$file")" "json_reformat -m" "json_reformat -m" \

@@ -58,9 +58,12 @@ struct jenc_enc {
 	size_t stack_cap;
 	jenc_enc *pool_next;
 	unsigned char stack_inline[STACK_INLINE];
-	/* Colors, sorted keys, split and slurp (see jenc.h); x is non-zero
-	 * when calls must take their long way. */
-	unsigned char x;	/* X_COLOR | X_SORT */
+	/* Colors, sorted keys, split and slurp (see jenc.h).  x says when
+	 * calls must take their long way: with any of these, and while err
+	 * is set (X_ERR), so that the plain way tests one byte. */
+	unsigned char x;	/* X_COLOR X_SORT X_SPLIT X_SLURP X_ERR */
+	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (x_sync) */
+	unsigned char xv, xo, xa;
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
 	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
 	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
@@ -79,6 +82,19 @@ struct jenc_enc {
 
 #define X_COLOR 1
 #define X_SORT 2
+#define X_SPLIT 4
+#define X_SLURP 8
+#define X_ERR 16
+/* The bits that send each call the long way: a value, an array's end; an
+ * object's '{' and '}' and a key; an array's '['. */
+#define X_VALUE (X_COLOR | X_SLURP | X_ERR)
+#define X_OBJECT (X_VALUE | X_SORT)
+#define X_ARRAY (X_VALUE | X_SPLIT)
+
+/* The two ways of a call (see "structure" below): each written once,
+ * always inlined so that each way is compiled with its lw constant. */
+#define NOINLINE __attribute__((noinline))
+#define TWO_WAYS static inline __attribute__((always_inline))
 
 /* ---- escape tables -------------------------------------------------- */
 
@@ -158,12 +174,31 @@ jenc_strerror(int code)
 	return "unknown error";
 }
 
+static void
+x_sync(jenc_enc *e, unsigned x)
+{
+	e->x = (unsigned char)x;
+	e->xv = (unsigned char)(x & X_VALUE);
+	e->xo = (unsigned char)(x & X_OBJECT);
+	e->xa = (unsigned char)(x & X_ARRAY);
+}
+
 static int
 fail(jenc_enc *e, int code)
 {
-	if (e->err == 0)
+	if (e->err == 0) {
 		e->err = code;
+		x_sync(e, e->x | X_ERR);
+	}
 	return e->err;
+}
+
+/* The sticky error gone (X_ERR goes with it). */
+static void
+clear_err(jenc_enc *e)
+{
+	e->err = e->sys_errno = 0;
+	x_sync(e, e->x & ~(unsigned)X_ERR);
 }
 
 int
@@ -432,6 +467,45 @@ put(jenc_enc *e, const void *s, size_t n)
 	return put_slow(e, s, n);
 }
 
+/* put() for the short texts of numbers and literals: up to 32 bytes as
+ * words that overlap, with no call. */
+static inline int
+put_short(jenc_enc *e, const char *s, size_t n)
+{
+	char *o = e->p;
+
+	if (n > 32 || (size_t)(e->end - o) < 32)
+		return put(e, s, n);
+	if (n >= 16) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(o, a, 16);
+		memcpy(o + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else if (n > 0) {
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+	e->p = o + n;
+	return 0;
+}
+
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
 static void
 truncate_held(jenc_enc *e, size_t n)
@@ -488,7 +562,7 @@ jenc_pool_trim(void)
 static void
 state_reset(jenc_enc *e)
 {
-	e->err = e->sys_errno = 0;
+	clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->top_done = e->cut = 0;
@@ -553,6 +627,11 @@ enc_get(int kind, const jenc_opts *o)
 	}
 	if (flags & JENC_SORT_KEYS)
 		e->x |= X_SORT;
+	if (flags & JENC_SPLIT)
+		e->x |= X_SPLIT;
+	if (flags & JENC_SLURP)
+		e->x |= X_SLURP;
+	x_sync(e, e->x);
 	e->xroom += (size_t)e->ibase * e->indent;
 	state_reset(e);
 	return e;
@@ -633,7 +712,7 @@ jenc_release(jenc_enc *e)
 		} else if (rc != JENC_E_IO && rc != JENC_E_SINK) {
 			/* The failed call wrote nothing: the finished values
 			 * held are sound, the unfinished one is dropped. */
-			e->err = 0;
+			clear_err(e);
 			(void)write_out(e, e->committed);
 		}
 	}
@@ -777,7 +856,7 @@ jenc_discard(jenc_enc *e)
 		sync_tail(e);
 		truncate_held(e, e->committed);
 	}
-	e->err = e->sys_errno = 0;
+	clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->cut = 0;
@@ -789,10 +868,51 @@ jenc_discard(jenc_enc *e)
 
 /* ---- structure ---------------------------------------------------------- */
 
-static int
-newline_indent(jenc_enc *e, unsigned depth)
+/*
+ * The calls that write a value or a key are each written once, as a
+ * static inline function whose last argument lw is a constant: LW_LONG
+ * takes the long way, right for every encoder; LW_PLAIN the plain way,
+ * right only while e->x has none of the bits the call tests (X_VALUE,
+ * X_OBJECT or X_ARRAY: colors, slurp, a sticky error; sorted keys for
+ * '{', '}' and keys; split for '['), with the tests for those compiled
+ * out; LW_SORTED (below) is the plain way with sorted keys.  The public
+ * call picks one by testing one byte (xv, xo or xa), so that plain output
+ * pays nothing for the options it does not use, and sorted output pays
+ * for them only in objects; the other ways are out of line (NOINLINE),
+ * so that they add nothing to the plain way's registers either.
+ */
+
+/* The ways (lw).  LW_SORTED is the plain way with sorted keys on: for
+ * '{', '}' and keys while JENC_SORT_KEYS is the only bit they test. */
+enum { LW_PLAIN, LW_LONG, LW_SORTED };
+
+/* 1 if colors are on, on way lw. */
+static inline int
+colors(const jenc_enc *e, int lw)
 {
-	size_t n = (size_t)(depth + e->ibase) * e->indent;
+	return lw == LW_LONG && (e->x & X_COLOR);
+}
+
+/* 1 if keys are sorted on way lw. */
+static inline int
+sorting(const jenc_enc *e, int lw)
+{
+	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
+}
+
+/* Indentation levels of a value at depth: with JENC_SLURP (long way
+ * only) the top-level values are one level in. */
+static inline size_t
+levels(const jenc_enc *e, unsigned depth, int lw)
+{
+	return lw == LW_LONG ? (size_t)depth + e->ibase : depth;
+}
+
+/* A newline and the indentation of n levels. */
+static int
+newline_indent(jenc_enc *e, size_t lv)
+{
+	size_t n = lv * e->indent;
 
 	if (n < 1024) {
 		if (need(e, n + 1) != 0)
@@ -821,9 +941,9 @@ static int paint(jenc_enc *e, int k);
 
 /* Separators before a value; checks that a value may come here. */
 static inline int
-value_sep(jenc_enc *e)
+value_sep(jenc_enc *e, int lw)
 {
-	if (e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	switch (e->st) {
 	case ST_TOP:
@@ -832,12 +952,14 @@ value_sep(jenc_enc *e)
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
-		return e->indent ? newline_indent(e, e->depth) : 0;
+		return e->indent ?
+		    newline_indent(e, levels(e, e->depth, lw)) : 0;
 	case ST_ARR_NEXT:
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
-		return e->indent ? newline_indent(e, e->depth) : 0;
+		return e->indent ?
+		    newline_indent(e, levels(e, e->depth, lw)) : 0;
 	case ST_OBJ_VAL:
 		e->st = ST_OBJ_NEXT;
 		return 0;
@@ -848,11 +970,11 @@ value_sep(jenc_enc *e)
 /* The separators, then with JENC_COLOR the color of a value of kind k
  * (JENC_COLOR_*). */
 static inline int
-value_prefix(jenc_enc *e, int k)
+value_prefix(jenc_enc *e, int k, int lw)
 {
-	if (value_sep(e) != 0)
+	if (value_sep(e, lw) != 0)
 		return e->err;
-	return (e->x & X_COLOR) ? paint(e, k) : 0;
+	return colors(e, lw) ? paint(e, k) : 0;
 }
 
 static int paint_after(jenc_enc *e);
@@ -860,9 +982,9 @@ static int top_end(jenc_enc *e);
 
 /* After a complete value: at top level, the newline and the commit point. */
 static inline int
-value_done(jenc_enc *e)
+value_done(jenc_enc *e, int lw)
 {
-	if ((e->x & X_COLOR) && paint_after(e) != 0)
+	if (colors(e, lw) && paint_after(e) != 0)
 		return e->err;
 	if (e->depth > 0)
 		return 0;
@@ -879,21 +1001,28 @@ value_done(jenc_enc *e)
 	return 0;
 }
 
+/* A full stack doubled. */
 static int
+push_grow(jenc_enc *e)
+{
+	size_t ncap = e->stack_cap * 2;
+	unsigned char *ns = jenc_mem_alloc(ncap);
+
+	if (ns == NULL)
+		return fail(e, JENC_E_NOMEM);
+	memcpy(ns, e->stack, e->stack_cap);
+	if (e->stack != e->stack_inline)
+		jenc_mem_free(e->stack, e->stack_cap);
+	e->stack = ns;
+	e->stack_cap = ncap;
+	return 0;
+}
+
+static inline int
 push(jenc_enc *e, unsigned char c)
 {
-	if (e->depth == e->stack_cap) {
-		size_t ncap = e->stack_cap * 2;
-		unsigned char *ns = jenc_mem_alloc(ncap);
-
-		if (ns == NULL)
-			return fail(e, JENC_E_NOMEM);
-		memcpy(ns, e->stack, e->stack_cap);
-		if (e->stack != e->stack_inline)
-			jenc_mem_free(e->stack, e->stack_cap);
-		e->stack = ns;
-		e->stack_cap = ncap;
-	}
+	if (e->depth == e->stack_cap && push_grow(e) != 0)
+		return e->err;
 	e->stack[e->depth++] = c;
 	return 0;
 }
@@ -904,27 +1033,27 @@ static const jenc_out_ops out_ops = {
 };
 
 /* Inline in the four calls, so that c is a constant in each. */
-static inline int
-begin(jenc_enc *e, char c)
+TWO_WAYS int
+begin(jenc_enc *e, char c, int lw)
 {
-	if (c == '[' && e->st == ST_TOP && (e->flags & JENC_SPLIT) &&
+	if (lw == LW_LONG && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
 	    !e->split && e->err == 0) {
 		e->split = 1;	/* its elements are the top-level values */
 		return 0;
 	}
-	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY) !=
-	    0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
+	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
+	    lw) != 0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
-	if (c == '{' && (e->x & X_SORT))
+	if (c == '{' && sorting(e, lw))
 		return jenc_sort_open(e, &out_ops, &e->sort);
 	return 0;
 }
 
 static int top_close(jenc_enc *e);
 
-/* Before a closing bracket, with colors or sorted keys. */
+/* Before a closing bracket, the long way: sorted keys, colors. */
 static int
 end_x(jenc_enc *e, char c, int first)
 {
@@ -937,26 +1066,27 @@ end_x(jenc_enc *e, char c, int first)
 	}
 	if (e->st != first + 1)
 		return 0;
-	if (e->indent && newline_indent(e, e->depth - 1) != 0)
+	if (e->indent &&
+	    newline_indent(e, levels(e, e->depth - 1, LW_LONG)) != 0)
 		return e->err;
 	if (e->x & X_COLOR)
 		return paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
 	return 0;
 }
 
-static inline int
-end(jenc_enc *e, char c)
+TWO_WAYS int
+end(jenc_enc *e, char c, int lw)
 {
 	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 
-	if (e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != first && e->st != first + 1) {
 		if (e->st == ST_TOP && c == ']')
 			return top_close(e);
 		return fail(e, JENC_E_STATE);
 	}
-	if (e->x != 0) {
+	if (lw != LW_PLAIN) {
 		if (end_x(e, c, first) != 0)
 			return e->err;
 	} else if (e->st == first + 1 && e->indent &&
@@ -971,31 +1101,57 @@ end(jenc_enc *e, char c)
 		e->st = ST_TOP;
 	else
 		e->st = e->stack[e->depth - 1] == '{' ? ST_OBJ_NEXT : ST_ARR_NEXT;
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+begin_lw(jenc_enc *e, char c)
+{
+	return begin(e, c, LW_LONG);
+}
+
+static NOINLINE int
+end_lw(jenc_enc *e, char c)
+{
+	return end(e, c, LW_LONG);
+}
+
+/* An object's '{' and '}' off the plain way: sorted keys alone, or the
+ * long way. */
+static NOINLINE int
+obj_begin_x(jenc_enc *e)
+{
+	return e->xv ? begin(e, '{', LW_LONG) : begin(e, '{', LW_SORTED);
+}
+
+static NOINLINE int
+obj_end_x(jenc_enc *e)
+{
+	return e->xv ? end(e, '}', LW_LONG) : end(e, '}', LW_SORTED);
 }
 
 int
 jenc_obj_begin(jenc_enc *e)
 {
-	return begin(e, '{');
+	return e->xo ? obj_begin_x(e) : begin(e, '{', LW_PLAIN);
 }
 
 int
 jenc_arr_begin(jenc_enc *e)
 {
-	return begin(e, '[');
+	return e->xa ? begin_lw(e, '[') : begin(e, '[', LW_PLAIN);
 }
 
 int
 jenc_obj_end(jenc_enc *e)
 {
-	return end(e, '}');
+	return e->xo ? obj_end_x(e) : end(e, '}', LW_PLAIN);
 }
 
 int
 jenc_arr_end(jenc_enc *e)
 {
-	return end(e, ']');
+	return e->xv ? end_lw(e, ']') : end(e, ']', LW_PLAIN);
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
@@ -1003,8 +1159,8 @@ jenc_arr_end(jenc_enc *e)
 int
 jenc_verbatim(const jenc_enc *e)
 {
-	return e->indent == 0 && e->rawesc == NULL && e->x == 0 &&
-	    !(e->flags & JENC_SPLIT);
+	return e->indent == 0 && e->rawesc == NULL &&
+	    !(e->x & (X_COLOR | X_SORT | X_SPLIT));
 }
 
 int
@@ -1014,7 +1170,7 @@ jenc_frag_begin(jenc_enc *e)
 		return e->err;
 	if (e->st != ST_TOP)
 		return fail(e, JENC_E_STATE);
-	if (value_sep(e) != 0)
+	if (value_sep(e, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
 	e->depth = 1;	/* an unfinished value: write_out and discard see it */
@@ -1038,7 +1194,8 @@ jenc_frag_end(jenc_enc *e)
 		return fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
-	return value_done(e);
+	return e->xv ? value_done(e, LW_LONG) :
+	    value_done(e, LW_PLAIN);
 }
 
 /* ---- colors, split, slurp, and the side buffer ---------------------------- */
@@ -1088,7 +1245,7 @@ top_prefix(jenc_enc *e)
 		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[", 1) != 0)
 			return e->err;
 	}
-	return e->indent ? newline_indent(e, 0) : 0;
+	return e->indent ? newline_indent(e, levels(e, 0, LW_LONG)) : 0;
 }
 
 /* The commit point of a top-level value, with JENC_SLURP (an element:
@@ -1709,21 +1866,22 @@ text_ok(const char *s, size_t len)
 
 /* Bytes of separator and indentation around a value or key at most. */
 static inline size_t
-sep_max(const jenc_enc *e)
+sep_max(const jenc_enc *e, int lw)
 {
-	return 4 + (size_t)e->depth * e->indent + e->xroom;
+	return 4 + (size_t)e->depth * e->indent +
+	    (lw == LW_LONG ? e->xroom : 0);
 }
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
  * has room (str_fits with sep_max); NULL if check found s invalid. */
 static inline char *
 key_out(const jenc_enc *e, char *o, const char *s, size_t len,
-    const unsigned char *tab, int check)
+    const unsigned char *tab, int check, int lw)
 {
 	if (e->st == ST_OBJ_NEXT)
 		*o++ = ',';
 	if (e->indent) {
-		size_t n = (size_t)(e->depth + e->ibase) * e->indent;
+		size_t n = levels(e, e->depth, lw) * e->indent;
 
 		*o++ = '\n';
 		memset(o, e->ichar, n);
@@ -1744,24 +1902,25 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 	return o;
 }
 
-static int
-key(jenc_enc *e, const char *s, size_t len, int raw)
+TWO_WAYS int
+key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 {
-	if (e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
 		return fail(e, JENC_E_STATE);
-	if (!(e->x & X_COLOR) && str_fits(e, len, sep_max(e))) {
+	if (!colors(e, lw) && str_fits(e, len, sep_max(e, lw))) {
 		char *o;
 
 		/* sorted: every member has its ',' (see below) */
-		if (e->x & X_SORT) {
+		if (sorting(e, lw)) {
 			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
 			    raw) != 0)
 				return e->err;
 			e->st = ST_OBJ_NEXT;
 		}
-		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw);
+		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw,
+		    lw);
 
 		if (o == NULL)
 			return fail(e, JENC_E_UTF8);
@@ -1773,22 +1932,22 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 		return fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
-	if ((e->x & X_SORT) &&
+	if (sorting(e, lw) &&
 	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
 		return e->err;
-	if (e->st == ST_OBJ_NEXT || (e->x & X_SORT)) {
+	if (e->st == ST_OBJ_NEXT || sorting(e, lw)) {
 		if (need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 	}
-	if (e->indent && newline_indent(e, e->depth) != 0)
+	if (e->indent && newline_indent(e, levels(e, e->depth, lw)) != 0)
 		return e->err;
-	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_KEY) != 0))
 		return e->err;
 	if (put_string(e, s, len, raw) != 0)
 		return e->err;
-	if ((e->x & X_COLOR) && (paint(e, JENC_PAL_RESET) != 0 ||
+	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
 	    paint(e, JENC_COLOR_OBJECT) != 0))
 		return e->err;
 	if (need(e, 2) != 0)
@@ -1796,22 +1955,31 @@ key(jenc_enc *e, const char *s, size_t len, int raw)
 	*e->p++ = ':';
 	if (e->indent)
 		*e->p++ = ' ';
-	if ((e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+	if (colors(e, lw) && paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
 	e->st = ST_OBJ_VAL;
 	return 0;
 }
 
+/* A key off the plain way: sorted keys alone, or the long way. */
+static NOINLINE int
+key_x(jenc_enc *e, const char *s, size_t len, int raw)
+{
+	if (e->xv)
+		return key(e, s, len, raw, LW_LONG);
+	return key(e, s, len, raw, LW_SORTED);
+}
+
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return key(e, s, len, 0);
+	return e->xo ? key_x(e, s, len, 0) : key(e, s, len, 0, LW_PLAIN);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return key(e, body, len, 1);
+	return e->xo ? key_x(e, body, len, 1) : key(e, body, len, 1, LW_PLAIN);
 }
 
 /* 1 if a value may come here (value_prefix would not fail). */
@@ -1829,16 +1997,17 @@ value_ok(const jenc_enc *e)
 	return 0;
 }
 
-int
-jenc_str(jenc_enc *e, const char *s, size_t len)
+TWO_WAYS int
+str(jenc_enc *e, const char *s, size_t len, int lw)
 {
-	if (e->err)
+	if (lw == LW_LONG && e->err)
 		return e->err;
-	if (str_fits(e, len, sep_max(e)) && value_ok(e)) {
+	if (str_fits(e, len, sep_max(e, lw)) && value_ok(e)) {
 		char *start = e->p, *o;
 		unsigned char st = e->st;
 
-		(void)value_prefix(e, JENC_COLOR_STRING);	/* cannot fail, has room */
+		/* cannot fail, has room */
+		(void)value_prefix(e, JENC_COLOR_STRING, lw);
 		o = quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
 		    1);
 		if (o == NULL) {
@@ -1847,56 +2016,137 @@ jenc_str(jenc_enc *e, const char *s, size_t len)
 			return fail(e, JENC_E_UTF8);
 		}
 		e->p = o;
-		return value_done(e);
+		return value_done(e, lw);
 	}
 	if (!text_ok(s, len))
 		return fail(e, JENC_E_UTF8);
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, s, len, 0) != 0)
+	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    put_string(e, s, len, 0) != 0)
 		return e->err;
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+str_lw(jenc_enc *e, const char *s, size_t len)
+{
+	return str(e, s, len, LW_LONG);
+}
+
+int
+jenc_str(jenc_enc *e, const char *s, size_t len)
+{
+	return e->xv ? str_lw(e, s, len) : str(e, s, len, LW_PLAIN);
+}
+
+TWO_WAYS int
+raw_str(jenc_enc *e, const char *body, size_t len, int lw)
+{
+	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    put_string(e, body, len, 1) != 0)
+		return e->err;
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+raw_str_lw(jenc_enc *e, const char *body, size_t len)
+{
+	return raw_str(e, body, len, LW_LONG);
 }
 
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put_string(e, body, len, 1) != 0)
-		return e->err;
-	return value_done(e);
+	return e->xv ? raw_str_lw(e, body, len) :
+	    raw_str(e, body, len, LW_PLAIN);
 }
 
 /* ---- scalars ------------------------------------------------------------- */
 
-int
-jenc_raw(jenc_enc *e, const char *json, size_t len)
+TWO_WAYS int
+raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
-	if (value_sep(e) != 0 ||
-	    ((e->x & X_COLOR) && paint(e, raw_kind(json)) != 0))
+	if (value_sep(e, lw) != 0 ||
+	    (colors(e, lw) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
 		if (put_string(e, json + 1, len - 2, 1) != 0)
 			return e->err;
-	} else if (put(e, json, len) != 0) {
+	} else if (put_short(e, json, len) != 0) {
 		return e->err;
 	}
-	return value_done(e);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+raw_lw(jenc_enc *e, const char *json, size_t len)
+{
+	return raw(e, json, len, LW_LONG);
+}
+
+int
+jenc_raw(jenc_enc *e, const char *json, size_t len)
+{
+	return e->xv ? raw_lw(e, json, len) : raw(e, json, len, LW_PLAIN);
+}
+
+/* Booleans, null and times: the text t[0..n). */
+TWO_WAYS int
+scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
+{
+	if (value_prefix(e, k, lw) != 0 || put(e, t, n) != 0)
+		return e->err;
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
+{
+	return scalar(e, k, t, n, LW_LONG);
+}
+
+static int
+put_scalar(jenc_enc *e, int k, const char *t, size_t n)
+{
+	return e->xv ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, LW_PLAIN);
+}
+
+/* Numbers (type NUM_*, the value in i, u or d): the text is written
+ * straight into the tail. */
+enum { NUM_I64, NUM_U64, NUM_F64 };
+
+TWO_WAYS int
+num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
+{
+	if (value_prefix(e, JENC_COLOR_NUMBER, lw) != 0 ||
+	    need(e, type == NUM_F64 ? 32 : 24) != 0)
+		return e->err;
+	if (type == NUM_I64)
+		e->p += jenc_fmt_i64(e->p, i);
+	else if (type == NUM_U64)
+		e->p += jenc_fmt_u64(e->p, u);
+	else
+		e->p += jenc_fmt_f64(e->p, d);
+	return value_done(e, lw);
+}
+
+static NOINLINE int
+num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
+{
+	return num(e, type, i, u, d, LW_LONG);
 }
 
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
-		return e->err;
-	e->p += jenc_fmt_i64(e->p, v);
-	return value_done(e);
+	return e->xv ? num_lw(e, NUM_I64, v, 0, 0) :
+	    num(e, NUM_I64, v, 0, 0, LW_PLAIN);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 24) != 0)
-		return e->err;
-	e->p += jenc_fmt_u64(e->p, v);
-	return value_done(e);
+	return e->xv ? num_lw(e, NUM_U64, 0, v, 0) :
+	    num(e, NUM_U64, 0, v, 0, LW_PLAIN);
 }
 
 int
@@ -1906,28 +2156,23 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return fail(e, JENC_E_NUMBER);
-	if (value_prefix(e, JENC_COLOR_NUMBER) != 0 || need(e, 32) != 0)
-		return e->err;
-	e->p += jenc_fmt_f64(e->p, v);
-	return value_done(e);
+	return e->xv ? num_lw(e, NUM_F64, 0, 0, v) :
+	    num(e, NUM_F64, 0, 0, v, LW_PLAIN);
 }
 
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	if (value_prefix(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE) != 0)
-		return e->err;
-	if (put(e, v ? "true" : "false", v ? 4 : 5) != 0)
-		return e->err;
-	return value_done(e);
+	return e->xv ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	    v ? "true" : "false", v ? 4 : 5) : scalar(e, v ? JENC_COLOR_TRUE :
+	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
 }
 
 int
 jenc_null(jenc_enc *e)
 {
-	if (value_prefix(e, JENC_COLOR_NULL) != 0 || put(e, "null", 4) != 0)
-		return e->err;
-	return value_done(e);
+	return e->xv ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
+	    scalar(e, JENC_COLOR_NULL, "null", 4, LW_PLAIN);
 }
 
 int
@@ -1943,9 +2188,7 @@ jenc_time_utc(jenc_enc *e, int64_t secs)
 		return fail(e, JENC_E_RANGE);
 	buf[0] = '"';
 	buf[n + 1] = '"';
-	if (value_prefix(e, JENC_COLOR_STRING) != 0 || put(e, buf, n + 2) != 0)
-		return e->err;
-	return value_done(e);
+	return put_scalar(e, JENC_COLOR_STRING, buf, n + 2);
 }
 
 int
@@ -1963,8 +2206,9 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 		return e->err;
 	/* Both strings straight into the tail when it has room. */
 	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
-	    klen + len >= klen && str_fits(e, klen + len, sep_max(e) + 2)) {
-		char *o = key_out(e, e->p, k, klen, e->esc, 1);
+	    klen + len >= klen &&
+	    str_fits(e, klen + len, sep_max(e, LW_PLAIN) + 2)) {
+		char *o = key_out(e, e->p, k, klen, e->esc, 1, LW_PLAIN);
 
 		if (o != NULL)
 			o = quoted_fast(e, o, (const unsigned char *)s, len,

@@ -307,12 +307,21 @@ jenc_in_drop(jenc_in *in, size_t n)
 	if (n == 0)
 		return;
 	if (in->lf_lines) {
-		size_t after;
-		uint64_t lines = in_count_lines(in->p, n, &after);
+		size_t after, base = 0;
+		uint64_t lines;
 
+		if (in->mark > 0 && in->mark <= n) {
+			/* p[mark] starts line mark_line (a reader that
+			 * resumed there after an error counted the lines
+			 * up to it): count only after it */
+			base = in->mark;
+			in->line = in->mark_line;
+			in->lstart = in->off + base;
+		}
+		lines = in_count_lines(in->p + base, n - base, &after);
 		if (lines > 0) {
 			in->line += lines;
-			in->lstart = in->off + after;
+			in->lstart = in->off + base + after;
 		}
 	}
 	in->mark = in->mark > n ? in->mark - n : 0;

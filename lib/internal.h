@@ -203,8 +203,8 @@ typedef struct jenc_in {
 				 * mark on line 1) */
 	int sys_errno;		/* errno of a read that failed */
 	/* with lf_lines: p[mark] (mark > 0) is known to start line
-	 * mark_line, so jenc_in_where counts lines from there, not from
-	 * p[0]; see jenc_in_mark.  0: no mark */
+	 * mark_line, so jenc_in_where and jenc_in_drop count lines from
+	 * there, not from p[0]; see jenc_in_mark.  0: no mark */
 	size_t mark;
 	uint64_t mark_line;
 	/* called before each blocking read (the readers flush their encoder
@@ -263,7 +263,8 @@ void jenc_in_close(jenc_in *in);
  * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets
  * eof.  Returns 0, JENC_E_NOMEM, JENC_E_IO, JENC_IN_FULL or JENC_IN_OUT. */
 int jenc_in_fill(jenc_in *in);
-/* Drop p[0..n): off grows by n, with lf_lines line and lstart follow. */
+/* Drop p[0..n): off grows by n, with lf_lines line and lstart follow
+ * (counted from the mark when it is among the bytes dropped). */
 void jenc_in_drop(jenc_in *in, size_t n);
 /* How much a reader that still needs p[pos..) may drop: up to the start
  * of pos's line, but keeping at least JENC_IN_CONTEXT bytes before pos. */
@@ -308,8 +309,8 @@ void jenc_in_enc_where(jenc_in *in, struct jenc_where *w);
 void jenc_in_line(jenc_in *in, size_t at, int cr);
 /* Tell the window that p[at] starts line `line` (a reader that resumes
  * there after an error whose position it knows), so that jenc_in_where
- * for a later spot counts the lines from there.  Kept until the window
- * drops p[at]. */
+ * for a later spot, and jenc_in_drop, count the lines from there and not
+ * again before it.  Kept until the window drops p[at]. */
 void jenc_in_mark(jenc_in *in, size_t at, uint64_t line);
 /* Where p[at] is, for a reader with lf_lines (lines end at LF). */
 void jenc_in_where(const jenc_in *in, size_t at, struct jenc_where *w);

@@ -122,23 +122,15 @@ sort_piece(jenc_enc *e, struct jenc_sort *s, const char *from, size_t n)
 	return 0;
 }
 
-/* End the piece being written at the cursor p in tail, as one piece per
- * segment. */
+/* sort_cut when the piece does not start in tail. */
 static int
-sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
+sort_cut_segs(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
 {
 	jenc_seg *head, *t, *seg;
 	char *from, *q;
 
 	if (tail == NULL)
 		return 0;
-	if (s->at != NULL && s->at_seg == tail) {	/* the usual case */
-		if (p > s->at && sort_piece(e, s, s->at,
-		    (size_t)(p - s->at)) != 0)
-			return s->ops->error(e);
-		s->at = p;
-		return 0;
-	}
 	if (s->at == NULL) {	/* the first piece: the side buffer's start */
 		s->ops->at(e, &head, &t, &q);
 		seg = head;
@@ -158,6 +150,20 @@ sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
 		from = JENC_SEG_DATA(seg);
 	}
 	s->at_seg = tail;
+	s->at = p;
+	return 0;
+}
+
+/* End the piece being written at the cursor p in tail, as one piece per
+ * segment. */
+static inline int
+sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
+{
+	if (s->at_seg != tail || s->at == NULL || tail == NULL)
+		return sort_cut_segs(e, s, tail, p);
+	/* the usual case: the piece started in the segment being written */
+	if (p > s->at && sort_piece(e, s, s->at, (size_t)(p - s->at)) != 0)
+		return s->ops->error(e);
 	s->at = p;
 	return 0;
 }
@@ -268,14 +274,14 @@ static inline int
 sort_cmp(const struct jenc_sort *s, const struct member *a,
     const struct member *b)
 {
-	size_t n = a->klen < b->klen ? a->klen : b->klen;
+	size_t n;
 	int c;
 
 	if (a->pre != b->pre)
 		return a->pre < b->pre ? -1 : 1;
-	c = n > 8 ? memcmp(s->keys + a->key + 8, s->keys + b->key + 8, n - 8) :
-	    0;
-	if (c != 0)
+	n = a->klen < b->klen ? a->klen : b->klen;
+	if (n > 8 && (c = memcmp(s->keys + a->key + 8, s->keys + b->key + 8,
+	    n - 8)) != 0)
 		return c;
 	return (a->klen > b->klen) - (a->klen < b->klen);
 }
@@ -349,8 +355,9 @@ sort_object(jenc_enc *e, struct jenc_sort *s, size_t f, size_t k)
 		size_t from = m[j].piece;
 		size_t to = j + 1 < k ? m[j + 1].piece : s->npc;
 
-		memcpy(s->tmp + o, s->pc + from, (to - from) * sizeof(*s->tmp));
-		o += to - from;
+		/* most members are one piece or a few */
+		while (from < to)
+			s->tmp[o++] = s->pc[from++];
 	}
 	memcpy(s->pc + base, s->tmp, total * sizeof(*s->tmp));
 	return 0;
@@ -379,36 +386,99 @@ jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops, struct jenc_sort **sp)
 	return 0;
 }
 
+#define ONES ((uint64_t)0x0101010101010101)
+#define HIGHS ((uint64_t)0x8080808080808080)
+
+/* Non-zero if one of the bytes of w is a backslash. */
+static inline uint64_t
+sort_has_bs(uint64_t w)
+{
+	uint64_t x = w ^ (ONES * '\\');
+
+	return (x - ONES) & ~x & HIGHS;
+}
+
+/*
+ * Copy k[0..n) to o (room for n bytes) if none of them is a backslash,
+ * and return 1; else return 0 (o then holds anything).  Most keys are
+ * short and have no escape: up to 16 bytes take two overlapping words,
+ * with no call.
+ */
+static inline int
+sort_copy_plain(char *o, const char *k, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		uint64_t a, b;
+
+		memcpy(&a, k, 8);
+		memcpy(&b, k + n - 8, 8);
+		if ((sort_has_bs(a) | sort_has_bs(b)) != 0)
+			return 0;
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+		return 1;
+	}
+	if (n >= 4 && n < 8) {
+		uint32_t a, b;
+
+		memcpy(&a, k, 4);
+		memcpy(&b, k + n - 4, 4);
+		if (sort_has_bs((uint64_t)a << 32 | b))
+			return 0;
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+		return 1;
+	}
+	if (n < 4) {
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			if (k[i] == '\\')
+				return 0;
+			o[i] = k[i];
+		}
+		return 1;
+	}
+	if (memchr(k, '\\', n) != NULL)
+		return 0;
+	memcpy(o, k, n);
+	return 1;
+}
+
 int
 jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
     const char *k, size_t n, int raw)
 {
 	struct member *m;
-	const unsigned char *kb;
-	unsigned char pre[8];
+	char *kb;
+	uint64_t pre;
+	static const char zero[8];
 
 	if (sort_cut(e, s, tail, p) != 0)
 		return s->ops->error(e);
+	/* the key, then 8 zero bytes that make its prefix */
 	if (RESERVE(s, m, cap_m, s->nm + 1) != 0 ||
-	    RESERVE(s, keys, cap_keys, s->nkeys + n + 1) != 0)
+	    RESERVE(s, keys, cap_keys, s->nkeys + n + 8) != 0)
 		return s->ops->fail(e, JENC_E_NOMEM);
 	m = &s->m[s->nm++];
 	m->key = s->nkeys;
 	m->piece = s->npc;
-	if (raw) {
-		m->klen = sort_unescape(s->keys + s->nkeys, k, n);
-	} else {
+	kb = s->keys + s->nkeys;
+	if (!raw) {
 		if (n > 0)
-			memcpy(s->keys + s->nkeys, k, n);
+			memcpy(kb, k, n);
 		m->klen = n;
+	} else if (sort_copy_plain(kb, k, n)) {
+		m->klen = n;
+	} else {
+		m->klen = sort_unescape(kb, k, n);
 	}
-	kb = (const unsigned char *)s->keys + m->key;
-	memset(pre, 0, sizeof(pre));
-	memcpy(pre, kb, m->klen < 8 ? m->klen : 8);
-	memcpy(&m->pre, pre, 8);
+	memcpy(kb + m->klen, zero, 8);
+	memcpy(&pre, kb, 8);
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-	m->pre = __builtin_bswap64(m->pre);
+	pre = __builtin_bswap64(pre);
 #endif
+	m->pre = pre;
 	s->nkeys += m->klen;
 	return 0;
 }

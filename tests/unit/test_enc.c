@@ -615,6 +615,41 @@ test_numbers(void)
 		CHECK_EQ(jenc_release(e), 0);
 	}
 
+	TEST("jenc_raw: numbers of every length up to 40, at every place") {
+		/* 1 to 40 digits, each copied as it is, across many segment
+		 * ends (short texts take words, long ones a copy) */
+		char digits[41], *want, *out;
+		size_t len, n, at = 0, round;
+		int ok = 1;
+
+		memset(digits, '7', sizeof(digits));
+		want = malloc(200 * 41 * 21 + 3);
+		CHECK(want != NULL);
+		e = mem(0, 0);
+		jenc_arr_begin(e);
+		want[at++] = '[';
+		for (round = 0; round < 200; round++)
+			for (len = 1; len <= 40; len++) {
+				digits[0] = (char)('1' + round % 9);
+				digits[len - 1] = (char)('0' + len % 10);
+				ok &= jenc_raw(e, digits, len) == 0;
+				if (at > 1)
+					want[at++] = ',';
+				memcpy(want + at, digits, len);
+				at += len;
+				digits[len - 1] = '7';
+			}
+		want[at++] = ']';
+		want[at++] = '\n';
+		jenc_arr_end(e);
+		CHECK(ok);
+		out = jenc_take(e, &n);
+		CHECK(out != NULL && n == at && memcmp(out, want, n) == 0);
+		jenc_free(out, n);
+		free(want);
+		CHECK_EQ(jenc_release(e), 0);
+	}
+
 	expect_time(0, "\"1970-01-01T00:00:00Z\"");
 	expect_time(INT64_C(1795986065), "\"2026-11-29T21:01:05Z\"");
 	expect_time(-1, "\"1969-12-31T23:59:59Z\"");

@@ -133,6 +133,28 @@ test_mem(void)
 		CHECK_STR(w.text, w.avail, "f");
 		CHECK_EQ(w.at, 1);
 	}
+	TEST("jenc_in_drop past a mark counts the lines from the mark") {
+		/* the mark says p[6] starts line 40 (a reader that counted
+		 * up to there); the lines before it are not counted again */
+		jenc_in_open_mem(&in, "ab\ncd\nef\ngh\nij", 14, 100);
+		in.lf_lines = 1;
+		jenc_in_mark(&in, 6, 40);
+		jenc_in_drop(&in, 7);	/* "ab\ncd\ne": up to the mark and on */
+		CHECK_EQ(in.line, 40);
+		CHECK_EQ(in.lstart, 6);
+		CHECK_EQ(in.mark, 0);
+		jenc_in_drop(&in, 3);	/* "f\ng" */
+		CHECK_EQ(in.line, 41);
+		CHECK_EQ(in.lstart, 9);
+		/* a mark the drop does not reach stays, moved down */
+		jenc_in_mark(&in, 2, 42);	/* the 'i' */
+		jenc_in_drop(&in, 1);	/* "h" */
+		CHECK_EQ(in.line, 41);
+		CHECK_EQ(in.mark, 1);
+		jenc_in_drop(&in, 3);	/* "\nij" */
+		CHECK_EQ(in.line, 42);
+		CHECK_EQ(in.lstart, 12);
+	}
 	TEST("jenc_in_where: a spot after a line end in the window") {
 		jenc_in_open_mem(&in, "ab\ncd\r\nef", 9, 100);
 		in.lf_lines = 1;

@@ -226,6 +226,44 @@ main(void)
 		    "{\"\":3,\"a\":2,\"aa\":5,\"ab\":1,\"b\":4}\n");
 	}
 
+	TEST("keys of every length, with an escape at every place") {
+		/* three keys of L bytes of 'x' with 'c', \u0062 ('b') or 'a'
+		 * at i, and one key a byte longer: whatever way a key of its
+		 * length is copied, they sort a, b, c, the longer one last */
+		char in[512], want[512], k[3][64];
+		size_t len, i;
+		int ok = 1;
+
+		for (len = 1; len <= 40 && ok; len++)
+			for (i = 0; i < len && ok; i++) {
+				char *out;
+				size_t n;
+				int rc;
+
+				memset(k, 'x', sizeof(k));
+				k[0][i] = 'c';
+				k[1][i] = 'b';
+				k[2][i] = 'a';
+				k[0][len] = k[1][len] = k[2][len] = '\0';
+				snprintf(in, sizeof(in),
+				    "{\"%sx\":0,\"%s\":1,\"%.*s\\u0062%s\":2,"
+				    "\"%s\":3}", k[0], k[0], (int)i, k[1],
+				    k[1] + i + 1, k[2]);
+				snprintf(want, sizeof(want),
+				    "{\"%s\":3,\"%.*s\\u0062%s\":2,\"%s\":1,"
+				    "\"%sx\":0}\n", k[2], (int)i, k[1],
+				    k[1] + i + 1, k[0], k[0]);
+				out = sorted(in, 0, 0, &n, &rc);
+				ok = rc == 0 && n == strlen(want) &&
+				    memcmp(out, want, n) == 0;
+				if (!ok)
+					fprintf(stderr, "length %zu, at %zu: %.*s\n",
+					    len, i, (int)n, out);
+				free(out);
+			}
+		CHECK(ok);
+	}
+
 	TEST("jenc_key and jenc_raw_key keys sort together") {
 		jenc_enc *e = mem(0, 0);
 
