@@ -46,7 +46,7 @@ DEMO_PKGS = libjsmn-dev gcc libc6-dev
 # Debian packages `make check` needs.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
-	parallel libtext-csv-perl $(DEB_PKGS)
+	parallel libtext-csv-perl zsh fish $(DEB_PKGS)
 
 .PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
 	check-slow check-ssh check-valgrind demo \

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -597,17 +596,17 @@ out_of_memory(void)
 	exit(EXIT_IO);
 }
 
-/* A write to standard output failed: say why (quietly for a closed pipe). */
+/*
+ * A write to standard output failed: say why.  A closed pipe ends jenc by
+ * SIGPIPE before the write returns, unless the signal is ignored: then,
+ * as cat(1) does, EPIPE is a write error like any other.
+ */
 static void
 write_failed(int err) __attribute__((noreturn));
 
 static void
 write_failed(int err)
 {
-	if (err == EPIPE) {
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-	}
 	fprintf(stderr, "jenc: write error: %s\n", strerror(err));
 	exit(EXIT_IO);
 }

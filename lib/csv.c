@@ -61,7 +61,7 @@ enum {
 };
 
 #define F_SCRATCH 0x01	/* the field's bytes are in c->scr, not the window */
-#define F_ESC 0x02	/* the field holds a byte JSON must escape */
+#define F_ESC 0x02	/* the field needs jenc_str: a byte to escape */
 
 struct csv_field {
 	size_t off;	/* from the record's start, or in c->scr */
@@ -324,6 +324,14 @@ csv_utf8(const unsigned char *u, size_t i, size_t n, int eof)
 	return jenc_utf8_seq(u + i, k, &cp) == k ? (int)k : -1;
 }
 
+/* 1 if the k-byte UTF-8 sequence at u is U+2028 or U+2029, which
+ * jenc_str escapes. */
+static inline int
+csv_sep(const unsigned char *u, int k)
+{
+	return k == 3 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] | 1) == 0xa9;
+}
+
 /* ---- scanning ------------------------------------------------------------ */
 
 #define ONES ((uint64_t)0x0101010101010101ULL)
@@ -477,6 +485,8 @@ quoted:
 		case C_HIGH:
 			k = csv_utf8(u, i, n, eof);
 			if (k > 0) {
+				if (csv_sep(u + i, k))
+					cur.flags |= F_ESC;
 				i += (size_t)k;
 				continue;
 			}
@@ -529,6 +539,8 @@ unquoted:
 		case C_HIGH:
 			k = csv_utf8(u, i, n, eof);
 			if (k > 0) {
+				if (csv_sep(u + i, k))
+					cur.flags |= F_ESC;
 				i += (size_t)k;
 				continue;
 			}
@@ -655,6 +667,8 @@ unquoted:
 		case C_HIGH:
 			k = csv_utf8(u, i, n, eof);
 			if (k > 0) {
+				if (csv_sep(u + i, k))
+					cur.flags |= F_ESC;
 				i += (size_t)k;
 				continue;
 			}
@@ -875,7 +889,9 @@ csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 	for (j = base; j < nm->len; j++) {
 		unsigned char b = (unsigned char)nm->buf[j];
 
-		if (b < 0x20 || b == '"' || b == '\\')
+		if (b < 0x20 || b == '"' || b == '\\' || (b == 0xe2 &&
+		    j + 2 < nm->len && csv_sep((const unsigned char *)
+		    nm->buf + j, 3)))
 			x->raw = 0;
 	}
 	nm->slot[slot] = (uint32_t)(nm->n + 1);

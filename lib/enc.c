@@ -101,8 +101,12 @@ struct jenc_enc {
 /*
  * A class per byte: 0 copy, 'u' \u00XX, a letter for a short escape (\n),
  * C_DECODE for a non-ASCII lead byte to turn into \uXXXX, C_E2 for the
- * lead byte of U+2028/U+2029 under JENC_HTML.
- * Index: [raw][html][ascii].
+ * lead byte of U+2028/U+2029.
+ * Index: [raw][html][ascii].  The text tables (raw 0: jenc_str, jenc_key)
+ * escape as Go 1.22 and later's json.Marshal: \b \f \n \r \t \" \\,
+ * \u00XX for the other control bytes, and U+2028 and U+2029 always; the
+ * raw tables (jenc_raw_str, jenc_raw_key: JSON copied verbatim) only what
+ * JENC_HTML and JENC_ASCII ask for.
  */
 #define C_DECODE 1
 #define C_E2 2
@@ -135,7 +139,7 @@ esc_init(void)
 						v = 'u';
 					if (c >= 0x80 && ascii)
 						v = C_DECODE;
-					else if (c == 0xe2 && html)
+					else if (c == 0xe2 && (html || !raw))
 						v = C_E2;
 					t[c] = v;
 				}
@@ -1757,17 +1761,18 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 	while (i < n) {
 		size_t j = i;
 
-		/* Plain escaping: skip eight bytes with no control byte, '"'
-		 * or '\\' at a time. */
+		/* Plain escaping: skip eight bytes with no control byte, '"',
+		 * '\\' or 0xe2 (U+2028, U+2029) at a time. */
 		if (tab == plain)
 			while (j + 8 <= n) {
-				uint64_t w, q, b;
+				uint64_t w, q, b, x;
 
 				memcpy(&w, s + j, 8);
 				q = w ^ (ONES * '"');
 				b = w ^ (ONES * '\\');
+				x = w ^ (ONES * 0xe2);
 				if ((((w - ONES * 0x20) | (q - ONES) | (b - ONES)) &
-				    ~w & HIGHS) != 0)
+				    ~w & HIGHS) != 0 || ((x - ONES) & ~x & HIGHS) != 0)
 					break;
 				j += 8;
 			}

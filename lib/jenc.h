@@ -216,7 +216,9 @@ JENC_API int jenc_key(jenc_enc *e, const char *s, size_t len);
 
 /* ---- values --------------------------------------------------------- */
 
-/* jenc_str - a string value; s is UTF-8 text (validated), escaped here. */
+/* jenc_str - a string value; s is UTF-8 text (validated), escaped here as
+ * Go 1.22's json.Marshal does: \" \\ \b \f \n \r \t, \u00XX for the other
+ * control characters, \u2028 \u2029 always (jenc_key too). */
 JENC_API int jenc_str(jenc_enc *e, const char *s, size_t len);
 JENC_API int jenc_i64(jenc_enc *e, int64_t v);
 JENC_API int jenc_u64(jenc_enc *e, uint64_t v);

@@ -143,7 +143,21 @@ EOF
 	jrun -c -a d.csv
 	expect_ok $'[{"<k>":"a&b","\\u00e9":"\\ud83d\\ude00 \\u2028"}]\n'
 	jrun -c d.csv
-	expect_ok $'[{"<k>":"a&b","\xc3\xa9":"\xf0\x9f\x98\x80 \xe2\x80\xa8"}]\n'
+	expect_ok $'[{"<k>":"a&b","\xc3\xa9":"\xf0\x9f\x98\x80 \\u2028"}]\n'
+}
+
+@test "U+2028 and U+2029 in fields and names are escaped, as Go's json.Marshal does" {
+	# Alone in a field or next to a byte that needs an escape anyway,
+	# quoted or not, in a name of the header row or of --header, in CSV
+	# and TSV: the same escape.  U+2027, next to them, stays as it is.
+	printf 'a\xe2\x80\xa8,b\n"x\xe2\x80\xa8""y",z\xe2\x80\xa9\xe2\x80\xa7\n' >d.csv
+	jrun -c d.csv
+	expect_ok $'[{"a\\u2028":"x\\u2028\\"y","b":"z\\u2029\xe2\x80\xa7"}]\n'
+	jrun -c --header="$(printf 'k\xe2\x80\xa9'),v" d.csv
+	expect_ok $'[{"k\\u2029":"a\\u2028","v":"b"},{"k\\u2029":"x\\u2028\\"y","v":"z\\u2029\xe2\x80\xa7"}]\n'
+	printf 'a\tb\n\xe2\x80\xa8\tc\\td\xe2\x80\xa8\n' >d.tsv
+	jrun -c d.tsv
+	expect_ok $'[{"a":"\\u2028","b":"c\\td\\u2028"}]\n'
 }
 
 @test "the output does not depend on the locale" {

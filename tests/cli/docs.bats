@@ -156,11 +156,36 @@ expected_example_output() {
 	# manual database of this machine.
 	mandoc -Tlint "$REPO/man/jenc.1" "$REPO/man/jenc.3" 2>/dev/null \
 	    >"$BATS_TEST_TMPDIR/lint" || true
+	# .Os names jenc and its version on purpose: without it man(1) (groff)
+	# and mandoc print different footers (see the next test).
 	grep -v -e 'STYLE: referenced manual not found' \
-	    -e 'STYLE: Mdocdate missing' "$BATS_TEST_TMPDIR/lint" \
+	    -e 'STYLE: Mdocdate missing' \
+	    -e 'STYLE: operating system explicitly specified: Os jenc ' \
+	    "$BATS_TEST_TMPDIR/lint" \
 	    >"$BATS_TEST_TMPDIR/bad" || true
 	cat "$BATS_TEST_TMPDIR/bad"
 	[ ! -s "$BATS_TEST_TMPDIR/bad" ]
+}
+
+@test "the manuals' footer is jenc and its version, under man and under mandoc" {
+	local m version foot
+	version=$(sed -n 's/^#define JENC_VERSION "\(.*\)"/\1/p' "$REPO/lib/jenc.h")
+	[ -n "$version" ]
+	for m in jenc.1 jenc.3; do
+		grep -qx ".Os jenc $version" "$REPO/man/$m" ||
+		    { echo "man/$m: .Os is not 'jenc $version'"; return 1; }
+		command -v mandoc >/dev/null || continue
+		foot=$(mandoc -Tascii "$REPO/man/$m" | tail -n 1)
+		case $foot in
+		"jenc $version "*" jenc $version") ;;
+		*) echo "mandoc footer of $m: $foot"; return 1 ;;
+		esac
+		command -v man >/dev/null || continue
+		# The same words; the widths of the layouts differ.
+		[ "$(man -l "$REPO/man/$m" 2>/dev/null | tail -n 1 | tr -s ' ')" = \
+		    "$(mandoc -Tascii "$REPO/man/$m" | tail -n 1 | tr -s ' ')" ] ||
+		    { echo "man and mandoc print different footers for $m"; return 1; }
+	done
 }
 
 @test "every console transcript in README.md prints what it shows" {

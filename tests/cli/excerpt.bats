@@ -103,3 +103,21 @@ setup() {
                                                                               ^
 "
 }
+
+@test "40 display columns before the spot, not 40 bytes or characters" {
+	# a string of 100 CJK characters (3 bytes, 2 columns each), the bad
+	# literal, then 100 more bytes: before the spot "..." and 17
+	# characters (57 bytes, 34 columns) and '", ', 40 columns in all
+	{
+		printf '["'
+		printf '漢%.0s' $(seq 100)
+		printf '", x, "'
+		printf 'b%.0s' $(seq 100)
+		printf '"]\n'
+	} >in
+	jrun -c <in
+	expect_invalid '' "jenc: <stdin>:1:306: invalid literal 'x', expected true, false or null
+  ...漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢漢\", x, \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb...
+                                          ^
+"
+}

@@ -3,7 +3,8 @@
 # closed pipe, unreadable inputs among good ones, a reader that stops
 # reading.  Each failure is one line on stderr and the documented status:
 # 3 for an I/O error (winning over 1), quiet death by SIGPIPE for a closed
-# pipe.
+# pipe, and with SIGPIPE ignored "write error: Broken pipe" and 3, as cat
+# does.
 
 load helpers
 
@@ -92,7 +93,8 @@ run_to() {
 @test "a closed pipe: jenc dies of SIGPIPE, nothing on stderr" {
 	setup_jenc
 	python3 "$GEN" array 1000000 >big.json
-	"$JENC" big.json 2>err | head -c 10 >head.out
+	# (env: the default action even if the suite runs with SIGPIPE ignored)
+	env --default-signal=PIPE "$JENC" big.json 2>err | head -c 10 >head.out
 	codes=("${PIPESTATUS[@]}")
 	[ "${codes[0]}" = 141 ] || fail "jenc exit status ${codes[0]}, expected 141 (SIGPIPE)"
 	expect_err ''
@@ -103,12 +105,38 @@ run_to() {
 
 @test "a closed pipe with endless input: jenc stops, nothing on stderr" {
 	setup_jenc
-	python3 "$GEN" forever | "$JENC" -c 2>err | head -n 2 >head.out
+	python3 "$GEN" forever |
+	    env --default-signal=PIPE "$JENC" -c 2>err | head -n 2 >head.out
 	codes=("${PIPESTATUS[@]}")
 	[ "${codes[1]}" = 141 ] || fail "jenc exit status ${codes[1]}, expected 141 (SIGPIPE)"
 	expect_err ''
 	[ "$(cat head.out)" = '{"id":12345,"tags":["a","b"],"ok":true,"v":1.5}
 {"id":12345,"tags":["a","b"],"ok":true,"v":1.5}' ] || fail "head: $(cat head.out)"
+}
+
+@test "a closed pipe with SIGPIPE ignored: a write error and exit 3, as cat" {
+	setup_jenc
+	python3 "$GEN" array 1000000 >big.json
+	env --ignore-signal=PIPE "$JENC" big.json 2>err | head -c 10 >head.out
+	codes=("${PIPESTATUS[@]}")
+	[ "${codes[0]}" = 3 ] || fail "jenc exit status ${codes[0]}, expected 3"
+	expect_err 'jenc: write error: Broken pipe
+'
+	[ "$(cat head.out)" = "[
+  0,
+  0" ] || fail "head: $(od -c head.out)"
+	# cat does the same.
+	env --ignore-signal=PIPE cat big.json 2>cat.err | head -c 10 >/dev/null
+	codes=("${PIPESTATUS[@]}")
+	[ "${codes[0]}" = 1 ] && [ "$(cat cat.err)" = 'cat: write error: Broken pipe' ] ||
+	    fail "cat: exit ${codes[0]}, $(cat cat.err)"
+	# Endless input: jenc stops at the error, and says it once.
+	python3 "$GEN" forever |
+	    env --ignore-signal=PIPE "$JENC" -c 2>err | head -n 1 >/dev/null
+	codes=("${PIPESTATUS[@]}")
+	[ "${codes[1]}" = 3 ] || fail "jenc exit status ${codes[1]}, expected 3"
+	expect_err 'jenc: write error: Broken pipe
+'
 }
 
 @test "unreadable inputs among several: others processed, exit 3" {

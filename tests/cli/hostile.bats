@@ -199,6 +199,21 @@ print(n, first.decode(), tail == b"\"\n", good)
 	    fail "peak RSS $RSS KiB for a 1 GiB string, over 3 GiB"
 }
 
+@test "a 20 MB string takes about twice its length, as jenc(1) and the README say" {
+	need_time
+	setup_jenc
+	sanitized && skip "RSS means nothing under ASan"
+	python3 -c 'import sys; sys.stdout.write("[\"" + "a" * 20000000 + "\"]\n")' >s.json
+	measure out -c s.json
+	expect_status 0
+	[ "$(wc -c <out)" = 20000005 ] || fail "output of $(wc -c <out) bytes"
+	echo "# 20 MB string: peak RSS $RSS KiB" >&3
+	# 39.5 MiB when measured: the window holding the string, and its
+	# output; well over one copy, well under three.
+	[ "$RSS" -gt $((20000000 / 1024)) ] && [ "$RSS" -lt $((48 * 1024)) ] ||
+	    fail "peak RSS $RSS KiB for a 20 MB string, not about 40 MB"
+}
+
 @test "a number with a million digits: copied verbatim" {
 	setup_jenc
 	python3 "$GEN" number 1000000 >num.json

@@ -406,3 +406,29 @@ bad() {
 	LC_ALL=C.UTF-8 jrun -c <in
 	expect_invalid '' $'jenc: <stdin>:1:4: unescaped control character 0x09 in string\n  ["a b"]\n     ^\n'
 }
+
+@test "adjacent scalars are one bad word, not two values as Go's Decoder reads" {
+	put 'nulltrue'
+	bad '' 1 1 "invalid literal 'nulltrue', expected true, false or null" 'nulltrue'
+	put 'truefalse'
+	bad '' 1 1 "invalid literal 'truefalse', expected true, false or null" 'truefalse'
+	put '1true'
+	bad '' 1 1 "invalid number '1true'" '1true'
+	put '010'
+	bad '' 1 1 "invalid number '010'" '010'
+	# the values before the word are written
+	put '[0] 7 [1true]'
+	bad '[0]
+7
+' 1 8 "invalid number '1true'" '[0] 7 [1true]'
+	# ended by a quote or a bracket, they are values of their own
+	put '1"a"null[2]true{}'
+	jrun -c <in
+	expect_ok '1
+"a"
+null
+[2]
+true
+{}
+'
+}

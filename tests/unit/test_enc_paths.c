@@ -70,7 +70,8 @@ ref_u(char *o, unsigned cp, int lower)
 }
 
 /* s is valid UTF-8; raw: s is a JSON string body, only the JENC_HTML and
- * JENC_ASCII escapes apply. */
+ * JENC_ASCII escapes apply; else U+2028 and U+2029 are escaped always, as
+ * Go's json.Marshal does. */
 static size_t
 ref_escape(char *o, const unsigned char *s, size_t n, unsigned flags, int raw)
 {
@@ -102,7 +103,8 @@ ref_escape(char *o, const unsigned char *s, size_t n, unsigned flags, int raw)
 			}
 		} else if (html && (c == '<' || c == '>' || c == '&')) {
 			k += ref_u(o + k, c, lower);
-		} else if ((html || ascii) && (cp == 0x2028 || cp == 0x2029)) {
+		} else if ((html || ascii || !raw) &&
+		    (cp == 0x2028 || cp == 0x2029)) {
 			k += ref_u(o + k, cp, lower);
 		} else if (ascii && cp >= 0x10000) {
 			cp -= 0x10000;

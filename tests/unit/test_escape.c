@@ -1,7 +1,8 @@
 /*
  * test_escape.c - string escaping in every mode: jenc_str, jenc_key,
  * jenc_kv_str, jenc_raw_str and jenc_raw_key, with JENC_HTML, JENC_ASCII
- * and JENC_LOWER_HEX in every combination.
+ * and JENC_LOWER_HEX in every combination; text strings as Go 1.22's
+ * json.Marshal writes them.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static const char *const ctl[32] = {
 static const struct {
 	const char *utf8;
 	const char *ascii;
-	int html;	/* escaped by JENC_HTML too */
+	int sep;	/* U+2028, U+2029: escaped in every text string */
 } wide[] = {
 	{ "\xc2\x80", "\\u0080", 0 },
 	{ "\xc3\xa9", "\\u00E9", 0 },
@@ -120,7 +121,7 @@ want_byte(struct sb *b, unsigned char c, unsigned flags)
 static void
 want_wide(struct sb *b, size_t i, unsigned flags)
 {
-	if ((flags & JENC_ASCII) || ((flags & JENC_HTML) && wide[i].html))
+	if ((flags & JENC_ASCII) || wide[i].sep)
 		sb_esc(b, wide[i].ascii, flags);
 	else
 		sb_adds(b, wide[i].utf8);
@@ -288,7 +289,9 @@ test_spot_checks(void)
 	    9, "\\u003c\\u0026\\u003e\\u2028\\u2029");
 	check_one('s', JENC_HTML, "\xe2\x80\xa8\xe2\x80\xa9\xc3\xa9", 8,
 	    "\\u2028\\u2029\xc3\xa9");
-	check_one('s', 0, "\xe2\x80\xa8", 3, "\xe2\x80\xa8");
+	check_one('s', 0, "\xe2\x80\xa8", 3, "\\u2028");
+	check_one('s', JENC_LOWER_HEX, "\xe2\x80\xa9\xe2\x80\xa7", 6,
+	    "\\u2029\xe2\x80\xa7");
 	check_one('s', JENC_ASCII, "\xf0\x9f\x98\x80", 4, "\\uD83D\\uDE00");
 	check_one('s', JENC_ASCII | JENC_LOWER_HEX, "\xf0\x9f\x98\x80", 4,
 	    "\\ud83d\\ude00");
@@ -297,6 +300,59 @@ test_spot_checks(void)
 	check_one('k', JENC_ASCII | JENC_LOWER_HEX, "\xc3\xa9", 2, "\\u00e9");
 	check_one('s', 0, "", 0, "");
 	check_one('k', JENC_ASCII, "", 0, "");
+}
+
+/*
+ * Text strings come out as Go 1.22 and later's json.Marshal writes them
+ * (encoding/json since Go 1.22 writes \b and \f, before it \u0008 and
+ * \u000c): with JENC_LOWER_HEX as json.NewEncoder with SetEscapeHTML(false),
+ * with JENC_HTML too as json.Marshal.  DEL and '/' are not escaped; U+2028
+ * and U+2029 are, with or without JENC_HTML.
+ */
+static void
+test_go_marshal(void)
+{
+	static const char in[] = "\b\f\n\r\t\"\\\x01\x1f\x7f<>&"
+	    "\xe2\x80\xa8\xe2\x80\xa9\xc3\xa9\xf0\x9f\x98\x80/";
+	char *out;
+	size_t outlen;
+
+	TEST("jenc_str writes what Go's json.Marshal writes") {
+		CHECK_EQ(encode('s', JENC_LOWER_HEX, in, sizeof in - 1, &out,
+		    &outlen), 0);
+		CHECK_STR(out, outlen, "\"\\b\\f\\n\\r\\t\\\"\\\\\\u0001\\u001f"
+		    "\x7f<>&\\u2028\\u2029\xc3\xa9\xf0\x9f\x98\x80/\"");
+		free(out);
+		CHECK_EQ(encode('s', JENC_LOWER_HEX | JENC_HTML, in,
+		    sizeof in - 1, &out, &outlen), 0);
+		CHECK_STR(out, outlen, "\"\\b\\f\\n\\r\\t\\\"\\\\\\u0001\\u001f"
+		    "\x7f\\u003c\\u003e\\u0026\\u2028\\u2029\xc3\xa9\xf0\x9f\x98\x80"
+		    "/\"");
+		free(out);
+		/* The same for a key. */
+		CHECK_EQ(encode('k', JENC_LOWER_HEX, in, sizeof in - 1, &out,
+		    &outlen), 0);
+		CHECK_STR(out, outlen, "{\"\\b\\f\\n\\r\\t\\\"\\\\\\u0001\\u001f"
+		    "\x7f<>&\\u2028\\u2029\xc3\xa9\xf0\x9f\x98\x80/\":0}");
+		free(out);
+	}
+	/* A string too long for the first segment is written through
+	 * put(), whose plain loop skips eight bytes at a time. */
+	TEST("U+2028 and U+2029 in a string written across segments") {
+		struct sb big = { 0 }, want = { 0 };
+
+		sb_adds(&want, "\"");
+		while (big.len < 100000) {
+			sb_adds(&big, "abcdefg\xe2\x80\xa8" "abcdef\xe2\x80\xa9");
+			sb_adds(&want, "abcdefg\\u2028abcdef\\u2029");
+		}
+		sb_adds(&want, "\"");
+		CHECK_EQ(encode('s', 0, big.p, big.len, &out, &outlen), 0);
+		CHECK_STR(out, outlen, want.p);
+		free(out);
+		free(big.p);
+		free(want.p);
+	}
 }
 
 static void
@@ -390,6 +446,7 @@ main(void)
 {
 	test_bytes();
 	test_spot_checks();
+	test_go_marshal();
 	test_raw();
 	test_long_mixed();
 	return harness_done();

@@ -1,0 +1,62 @@
+# fish completion for jenc(1).  Installed as
+# fish/vendor_completions.d/jenc.fish.  Operands complete as files, those
+# named like JSON, CSV or TSV input first; values complete where the set is
+# fixed.
+
+# Files: those named .json .ndjson .jsonl .csv .tsv .tab (and directories)
+# first, then the others.
+function __jenc_inputs
+    set -l all (complete -C "__fish_command_without_completions "(commandline -ct))
+    string match -r -i -- '^.*\.(?:json|ndjson|jsonl|csv|tsv|tab)$' $all
+    string match -r -- '^.*/$' $all
+    string match -r -v -i -- '^.*(\.(?:json|ndjson|jsonl|csv|tsv|tab)|/)$' $all
+end
+
+# Common --encoding names, or those iconv knows when none of them matches
+# the word being completed.
+function __jenc_encodings
+    set -l word (commandline -ct | string replace -r -- '^--[a-z-]*=' '')
+    set -l common utf-8 utf-16 utf-16le utf-16be utf-32 latin1 iso-8859-1 \
+        cp1252 windows-1252 shift_jis
+    set -l hit (string match -i -- "$word*" $common)
+    if set -q hit[1]; or not command -sq iconv
+        printf '%s\n' $common
+    else
+        iconv -l 2>/dev/null | string replace -r -- '/+$' ''
+    end
+end
+
+complete -c jenc -k -a '(__jenc_inputs)'
+complete -c jenc -s f -l from -x -a 'json csv tsv' -d 'Input format'
+complete -c jenc -s c -l compact -d 'No whitespace'
+complete -c jenc -l indent -x -a '(seq 1 16)' -d 'Indent N spaces per level'
+complete -c jenc -l tab -d 'Indent with one tab per level'
+complete -c jenc -s l -l lines -d 'One compact value per line'
+complete -c jenc -s H -l html-escape -d 'Escape < > & U+2028 U+2029 in strings'
+complete -c jenc -s a -l ascii -d 'Escape every non-ASCII character'
+complete -c jenc -s S -l sort-keys -d 'Members of every object in key order'
+complete -c jenc -s s -l slurp -d 'Every value of all inputs into one array'
+complete -c jenc -l split -d 'Each element of a top-level array as a value'
+complete -c jenc -s C -d 'Color always'
+complete -c jenc -s M -d 'Color never'
+complete -c jenc -l color -x -a 'auto always never' -d 'When to color the output'
+complete -c jenc -s u -l unbuffered -d 'Write each value out when complete'
+complete -c jenc -l single -d 'Each input must hold exactly one JSON value'
+complete -c jenc -l validate -d 'Check the input only, write nothing'
+complete -c jenc -l max-depth -x -d 'Nesting limit'
+complete -c jenc -l jsonc -d 'Accept // and /* */ comments and trailing commas'
+complete -c jenc -l encoding -x -a '(__jenc_encodings)' -d 'Convert the input from this encoding'
+complete -c jenc -s d -l delimiter -x -d 'CSV/TSV field delimiter (one byte)'
+complete -c jenc -l no-header -d 'Each record becomes an array of its fields'
+complete -c jenc -l header -x -d 'Field names A,B,...; the first row is data'
+complete -c jenc -s t -l types -d 'Numbers, true/false and empty fields typed'
+complete -c jenc -l ragged -x -a 'error pad' -d 'Rows with the wrong field count'
+complete -c jenc -s o -l output -r -F -d 'Write to FILE'
+complete -c jenc -s w -l write -d 'Rewrite each FILE in place'
+complete -c jenc -l check -d 'List each input not in the requested form'
+complete -c jenc -l on-error -x -a 'stop skip pass' -d 'What to do with bad JSON'
+complete -c jenc -l seq -d 'JSON text sequences (RFC 7464)'
+complete -c jenc -s q -l quiet -d 'No report of skipped or passed input'
+complete -c jenc -s j -l jobs -x -a 'auto 1 2 4' -d 'Threads to use (N or auto)'
+complete -c jenc -s h -l help -d 'Show the help and exit'
+complete -c jenc -s V -l version -d 'Show the version and exit'
