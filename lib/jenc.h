@@ -418,6 +418,9 @@ typedef struct jenc_err {
 #define JENC_READ_PASS 0x04   /* bad input: copy the bad text, go on */
 #define JENC_READ_SEQ 0x08    /* RFC 7464 text sequences: RS (0x1E)
 				 separates texts at top level */
+#define JENC_READ_EXACT 0x10  /* jsmn reads the text itself, not its
+				 skeleton: the same result, slower (for
+				 tests that compare the two) */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
