@@ -54,12 +54,16 @@ int jenc_json_number_ok(const char *p, size_t n);
 /* The most bytes of text one jenc_skel call takes (its positions fit the
  * map's uint32_t and jsmn's int). */
 #define JENC_SKEL_MAX ((size_t)64 * 1024)
+/* The room jenc_skel needs in s and map for n bytes of text. */
+#define JENC_SKEL_ROOM(n) ((n) + 64)
 /*
  * jenc_skel - the skeleton of p[0..n) (n <= JENC_SKEL_MAX): its
- * whitespace outside strings and the bodies of its strings left out, a
- * whitespace byte kept after each primitive; see skel.c.  p[0] must be
+ * whitespace outside strings, the bodies of its strings and all but the
+ * first byte of each primitive left out, a whitespace byte kept after
+ * each primitive; see skel.c.  p[0] must be
  * outside any token.  Writes s[0..*slen) and map[0..*slen), map[i] the
- * index in p of s[i] (s and map have room for n entries).  Returns b, the
+ * index in p of s[i] (s and map have room for n + 64 entries: the
+ * bytes after the last are written too).  Returns b, the
  * bytes of p the skeleton covers (0: none; p[b..n) is left for later), or
  * (size_t)-1 if jsmn might read the skeleton otherwise than the text: p
  * holds bad escapes, control or non-ASCII bytes outside strings, control
@@ -73,7 +77,8 @@ size_t jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
 #define JENC_SKEL_SCALAR 0
 #define JENC_SKEL_SSE2 1
 #define JENC_SKEL_AVX2 2
-#define JENC_SKEL_AVX512 3
+#define JENC_SKEL_AVX512 3	/* AVX-512BW */
+#define JENC_SKEL_VBMI2 4	/* and VBMI2's byte compress */
 int jenc_skel_use(int isa);
 
 /* ---- UTF-8 (utf8.c) ---- */

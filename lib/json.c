@@ -919,7 +919,9 @@ jp_parse(struct rd *r, const char *js, size_t len)
  * reading skeletons (skel.c) of up to JENC_SKEL_MAX bytes at a time
  * instead of the text: jsmn makes the same tokens of a skeleton, with
  * positions in it, which are turned back into positions in the window
- * through the skeleton's map; its position after the call too.  Each
+ * through the skeleton's map (a primitive, of which the skeleton holds
+ * the first byte, ends where the byte after it is); its position after
+ * the call too.  Each
  * skeleton ends where no token spans, so that jsmn can go on from there
  * in the text or in the next skeleton.  Where skel.c refuses a piece (bad
  * input, or anything jsmn could read otherwise in a skeleton), jsmn reads
@@ -964,7 +966,12 @@ jp_tokenize(struct rd *r, size_t len)
 				t->end = (int)(base + r->sk_map[t->end]);
 				continue;
 			}
-			if (t->end >= 0)
+			/* a primitive ends at the byte after its first
+			 * one in the skeleton, a container after its
+			 * bracket */
+			if (t->type == JSMN_PRIMITIVE)
+				t->end = (int)(base + r->sk_map[t->end]);
+			else if (t->end >= 0)
 				t->end = (int)(base + r->sk_map[t->end - 1]) + 1;
 			t->start = (int)(base + r->sk_map[t->start]);
 		}
@@ -1632,12 +1639,13 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	r->stk = jenc_mem_alloc(r->stk_cap);
 	/* without room for the skeleton, jsmn reads the text */
 	if (o == NULL || !(o->flags & JENC_READ_EXACT)) {
-		r->sk = jenc_mem_alloc(JENC_SKEL_MAX);
-		r->sk_map = jenc_mem_alloc(JENC_SKEL_MAX * sizeof(uint32_t));
+		r->sk = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
+		r->sk_map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
+		    sizeof(uint32_t));
 		if (r->sk == NULL || r->sk_map == NULL) {
-			jenc_mem_free(r->sk, JENC_SKEL_MAX);
+			jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
 			jenc_mem_free(r->sk_map,
-			    JENC_SKEL_MAX * sizeof(uint32_t));
+			    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
 			r->sk = NULL;
 			r->sk_map = NULL;
 		}
@@ -1669,8 +1677,9 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->stk, r->stk_cap);
-	jenc_mem_free(r->sk, JENC_SKEL_MAX);
-	jenc_mem_free(r->sk_map, JENC_SKEL_MAX * sizeof(uint32_t));
+	jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+	jenc_mem_free(r->sk_map,
+	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
 	return rc;
 }
 

@@ -102,8 +102,10 @@ ref_skel(const char *text, size_t n, char *s, uint32_t *map, size_t *slen)
 			return (size_t)-1;
 		if (prim && (c == '"' || c == '{' || c == '[' || c == ':'))
 			return (size_t)-1;
-		s[k] = (char)c;
-		map[k++] = (uint32_t)i;
+		if (!prim || is_st(c)) {
+			s[k] = (char)c;
+			map[k++] = (uint32_t)i;
+		}
 		if (c == '"') {
 			instr = 1;
 			prim = 0;
@@ -119,8 +121,8 @@ ref_skel(const char *text, size_t n, char *s, uint32_t *map, size_t *slen)
 	return b;
 }
 
-static char sk_a[JENC_SKEL_MAX], sk_b[JENC_SKEL_MAX];
-static uint32_t map_a[JENC_SKEL_MAX], map_b[JENC_SKEL_MAX];
+static char sk_a[JENC_SKEL_MAX], sk_b[JENC_SKEL_ROOM(JENC_SKEL_MAX)];
+static uint32_t map_a[JENC_SKEL_MAX], map_b[JENC_SKEL_ROOM(JENC_SKEL_MAX)];
 
 /* Every classifier agrees with the reference on p[0..n). */
 static int
@@ -132,7 +134,7 @@ skel_same(const char *p, size_t n)
 	if (n > JENC_SKEL_MAX)
 		n = JENC_SKEL_MAX;
 	ra = ref_skel(p, n, sk_a, map_a, &la);
-	for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_AVX512; isa++) {
+	for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_VBMI2; isa++) {
 		if (jenc_skel_use(isa) != isa)
 			continue;
 		rb = jenc_skel(p, n, sk_b, map_b, &lb);
@@ -424,7 +426,7 @@ main(void)
 	TEST("jenc_skel: the classifier chosen is supported") {
 		int isa = jenc_skel_use(-1);
 
-		CHECK(isa >= JENC_SKEL_SCALAR && isa <= JENC_SKEL_AVX512);
+		CHECK(isa >= JENC_SKEL_SCALAR && isa <= JENC_SKEL_VBMI2);
 		CHECK(jenc_skel_use(JENC_SKEL_SCALAR) == JENC_SKEL_SCALAR);
 		jenc_skel_use(-1);
 	}
@@ -435,7 +437,7 @@ main(void)
 		size_t sl = 0, b = jenc_skel(t, sizeof(t) - 1, sk_b, map_b, &sl);
 
 		CHECK_EQ(b, sizeof(t) - 1);
-		CHECK_STR(sk_b, sl, "{\"\":12,\"\":\"\",\"\":[true ,null]}");
+		CHECK_STR(sk_b, sl, "{\"\":1,\"\":\"\",\"\":[t ,n]}");
 		CHECK_EQ(map_b[4], 7);		/* the "1" of 12 */
 		CHECK(skel_same(t, sizeof(t) - 1));
 	}
@@ -447,7 +449,7 @@ main(void)
 		CHECK_STR(sk_b, sl, "[1,");
 		CHECK_EQ(jenc_skel("[12", 3, sk_b, map_b, &sl), 1);
 		CHECK_EQ(jenc_skel("12 ", 3, sk_b, map_b, &sl), 3);
-		CHECK_STR(sk_b, sl, "12 ");
+		CHECK_STR(sk_b, sl, "1 ");
 		CHECK_EQ(jenc_skel("\"a\\", 3, sk_b, map_b, &sl), 0);
 		CHECK_EQ(jenc_skel("\"\\u12", 5, sk_b, map_b, &sl), 0);
 	}
