@@ -67,8 +67,9 @@ int jenc_json_number_ok(const char *p, size_t n);
  * bytes of p the skeleton covers (0: none; p[b..n) is left for later), or
  * (size_t)-1 if jsmn might read the skeleton otherwise than the text: p
  * holds bad escapes, control or non-ASCII bytes outside strings, control
- * bytes inside them, or a primitive glued to a quote or bracket (the
- * caller then gives jsmn the text).  Strings are not checked as UTF-8.
+ * bytes or invalid UTF-8 inside them, or a primitive glued to a quote or
+ * bracket (the caller then gives jsmn the text).  The strings of p[0..b)
+ * are then known to hold what the reader's body check allows.
  */
 size_t jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
     size_t *slen);

@@ -116,6 +116,10 @@ struct rd {
 	size_t sk_len, sk_next;
 	uint64_t sk_base, sk_end, sk_at;
 	int sk_valid;
+	/* in.p[sk_ok_lo..sk_ok_hi) is covered by the skeletons read since
+	 * jsmn last started afresh or the window slid: its strings are
+	 * checked (no control byte, valid UTF-8) */
+	size_t sk_ok_lo, sk_ok_hi;
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -589,15 +593,16 @@ body_ok(struct rd *r, size_t b, size_t end)
 	return 0;
 }
 
-/* A string token: quote at q, body [q+1, end), closing quote at end. */
+/* A string token: quote at q, body [q+1, end), closing quote at end;
+ * checked: skel.c has checked its body as body_ok would. */
 static inline int
-string(struct rd *r, size_t q, size_t end)
+string(struct rd *r, size_t q, size_t end, int checked)
 {
 	int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
 
 	if (!is_key && value_ok(r, q) != 0)
 		return JENC_E_SYNTAX;
-	if (body_ok(r, q + 1, end) != 0)
+	if (!checked && body_ok(r, q + 1, end) != 0)
 		return JENC_E_SYNTAX;
 	if (is_key) {
 		if (!r->bulk)
@@ -811,7 +816,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 				    "unterminated string, found end of input");
 			}
-			if (string(r, pos, q) != 0)
+			if (string(r, pos, q, 0) != 0)
 				return JENC_E_SYNTAX;
 			pos = q + 1;
 		} else if (c == '{' || c == '[') {
@@ -884,6 +889,7 @@ jp_restart(struct rd *r, size_t pos)
 	r->done = 0;
 	r->pend = NO_POS;
 	r->sk_valid = 0;
+	r->sk_ok_lo = r->sk_ok_hi = 0;
 }
 
 /*
@@ -948,6 +954,9 @@ jp_tokenize(struct rd *r, size_t len)
 			    &r->sk_len);
 			if (b == 0 || b == (size_t)-1)
 				break;
+			if (pos != r->sk_ok_hi)
+				r->sk_ok_lo = pos;
+			r->sk_ok_hi = pos + b;
 			r->sk_base = r->sk_at = r->in.off + pos;
 			r->sk_end = r->sk_base + b;
 			r->sk_next = 0;
@@ -1181,7 +1190,8 @@ walk(struct rd *r)
 			r->cur = first + 1;
 			break;
 		case JSMN_STRING:
-			if (string(r, first, (size_t)t->end) != 0)
+			if (string(r, first, (size_t)t->end,
+			    first >= r->sk_ok_lo && (size_t)t->end < r->sk_ok_hi) != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end + 1;
 			break;
@@ -1233,6 +1243,7 @@ slide(struct rd *r, size_t n)
 	jenc_in_drop(&r->in, n);
 	jp_rebase(r, n);
 	r->sk_valid = 0;
+	r->sk_ok_lo = r->sk_ok_hi = 0;
 	r->cur -= n;
 	r->pend = rebase(r->pend, n);
 	r->pend_scan -= r->pend != NO_POS ? n : 0;

@@ -18,11 +18,12 @@
  *
  * What jsmn checks in a string body and so no longer sees (its escapes:
  * a known character after each backslash, four hex digits after \u; no
- * NUL byte) is checked here, and so is everything that would make jsmn
+ * NUL byte) is checked here, and what the reader checks in one (no
+ * control byte, valid UTF-8), and so is everything that would make jsmn
  * read the skeleton otherwise than the text: a primitive glued to a
  * quote, '{', '[' or ':' (jsmn takes all of `1"a b"` as one primitive up
  * to the space), a backslash, control or non-ASCII byte outside strings,
- * a raw control byte inside one.  Any of these, valid JSON or not, and
+ * a raw control byte or invalid UTF-8 inside one.  Any of these, valid JSON or not, and
  * the whole piece is refused: the reader then gives jsmn the text itself
  * (its exact path), which reports an error with its exact message and
  * position.  The skeleton ends after the last byte of p that no token
@@ -318,6 +319,43 @@ extract_bits(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 	return cnt;
 }
 
+/*
+ * Check the UTF-8 of the block at p[i] (hi: its bytes from 0x80, all in
+ * strings), from *done on: sequences may go on into the next block, so
+ * *done moves to where the last one ends.  0 if one is bad; one cut by
+ * the end p[n] is not (it is in a string that does not end in p[0..n)).
+ */
+static int
+utf8_ok(const unsigned char *p, size_t i, size_t n, uint64_t hi,
+    size_t *done)
+{
+	size_t j = *done;
+
+	for (;;) {
+		uint64_t rest = j <= i ? hi : j - i < 64 ?
+		    hi & (~(uint64_t)0 << (j - i)) : 0;
+		uint32_t cp;
+		size_t k, need, e;
+
+		if (rest == 0)
+			break;
+		j = i + (size_t)__builtin_ctzll(rest);
+		if ((k = jenc_utf8_seq(p + j, n - j, &cp)) == 0) {
+			need = p[j] >= 0xf0 ? 4 : p[j] >= 0xe0 ? 3 : 2;
+			if (j + need <= n || p[j] < 0xc2 || p[j] > 0xf4)
+				return 0;
+			for (e = j + 1; e < n; e++)
+				if ((p[e] & 0xc0) != 0x80)
+					return 0;
+			j = n;
+			break;
+		}
+		j += k;
+	}
+	*done = j;
+	return 1;
+}
+
 typedef void classify_fn(const unsigned char *, struct masks *);
 typedef size_t extract_fn(const unsigned char *, uint64_t, size_t, char *,
     uint32_t *);
@@ -328,7 +366,7 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t in_str = 0, esc_carry = 0, prim_carry = 0;
-	size_t i, k = 0, b = 0, sb = 0;
+	size_t i, k = 0, b = 0, sb = 0, u8 = 0;
 	unsigned char pad[64];
 	struct masks m;
 
@@ -363,6 +401,8 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 			return (size_t)-1;
 		if ((esc & valid) != 0 &&
 		    !escapes_ok(p, i, n, esc & valid))
+			return (size_t)-1;
+		if ((m.hi & valid) != 0 && !utf8_ok(p, i, n, m.hi & valid, &u8))
 			return (size_t)-1;
 		uint64_t kws = m.ws & out & after_prim;
 		/* of a primitive only its first byte: jsmn checks no more
@@ -423,19 +463,26 @@ extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 		34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49,
 		50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
 	};
-	size_t cnt = (size_t)__builtin_popcountll(keep), j;
+	size_t cnt = (size_t)__builtin_popcountll(keep);
 	__m512i v = _mm512_loadu_si512((const void *)blk);
 	__m512i ix = _mm512_maskz_compress_epi8(keep,
 	    _mm512_loadu_si512((const void *)iota));
 	__m512i base = _mm512_set1_epi32((int)i);
-	unsigned char idx[64];
 
 	_mm512_storeu_si512((void *)s, _mm512_maskz_compress_epi8(keep, v));
-	_mm512_storeu_si512((void *)idx, ix);
-	for (j = 0; j < cnt; j += 16)
-		_mm512_storeu_si512((void *)(map + j), _mm512_add_epi32(base,
-		    _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)
-		    (const void *)(idx + j)))));
+#define MAP16(q) _mm512_storeu_si512((void *)(map + 16 * (q)), \
+	_mm512_add_epi32(base, \
+	_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ix, (q)))))
+	MAP16(0);
+	if (cnt > 16) {
+		MAP16(1);
+		if (cnt > 32) {
+			MAP16(2);
+			if (cnt > 48)
+				MAP16(3);
+		}
+	}
+#undef MAP16
 	return cnt;
 }
 

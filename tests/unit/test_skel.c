@@ -79,6 +79,26 @@ ref_skel(const char *text, size_t n, char *s, uint32_t *map, size_t *slen)
 			}
 			if (c < 0x20)
 				return (size_t)-1;
+			if (c >= 0x80) {
+				uint32_t cp;
+				size_t len = jenc_utf8_seq(p + i, n - i, &cp), e;
+
+				if (len == 0) {
+					/* cut by the end: the string goes on */
+					size_t need = c >= 0xf0 ? 4 :
+					    c >= 0xe0 ? 3 : 2;
+
+					if (i + need <= n || c < 0xc2 ||
+					    c > 0xf4)
+						return (size_t)-1;
+					for (e = i + 1; e < n; e++)
+						if ((p[e] & 0xc0) != 0x80)
+							return (size_t)-1;
+					break;
+				}
+				i += len - 1;
+				continue;
+			}
 			if (c == '"') {
 				instr = 0;
 				s[k] = '"';
@@ -459,7 +479,8 @@ main(void)
 			"[1\"a b\"]", "[1{\"a\":1}]", "[true[]]", "{\"a\":1:2}",
 			"[\"\\x\"]", "[\"\\u12x4\"]", "[\"a\x01\"]", "[\"\0\"]",
 			"[1]\\", "[\x7f]", "[\xc3\xa9]", "[\x01]",
-			"[\"\\u\"]",
+			"[\"\\u\"]", "[\"\xc3\"]", "[\"\xed\xa0\x80\"]",
+			"[\"\xff\"]",
 		};
 		size_t j, sl;
 
