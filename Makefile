@@ -48,7 +48,7 @@ DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
 	parallel libtext-csv-perl zsh fish $(DEB_PKGS)
 
-.PHONY: all check check-unit check-cli check-portable check-asan check-tsan \
+.PHONY: all check check-unit check-cli check-exact check-portable check-asan check-tsan \
 	check-slow check-ssh check-valgrind demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc \
 	deb deps-deb check-deb
@@ -110,6 +110,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) check-unit
 	$(MAKE) check-cli
+	$(MAKE) check-exact
 	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
@@ -147,6 +148,11 @@ CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 
 check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
 	$(CLI_ENV) bats tests/cli
+
+# The CLI suite again with JENC_EXACT=1: jsmn reads the input text itself,
+# not its skeleton (lib/skel.c).  Every test passes both ways.
+check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
+	$(CLI_ENV) JENC_EXACT=1 bats tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that
 # other processors run).

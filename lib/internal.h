@@ -8,8 +8,10 @@
  *
  *	1 pool.c	counted allocation through the installed jenc_alloc,
  *			the segment pools
- *	2 utf8.c num.c	UTF-8 checks; numbers and times as text, the JSON
- *			number grammar
+ *	2 utf8.c num.c skel.c
+ *			UTF-8 checks; numbers and times as text, the JSON
+ *			number grammar; the skeleton of JSON text that
+ *			jsmn reads (skel.c)
  *	3 err.c		filling jenc_err: message, excerpt, caret
  *	3 conv.c	input in another encoding converted to UTF-8 with
  *			iconv(3), for in.c
@@ -51,6 +53,38 @@ size_t jenc_fmt_f64(char *out, double v);	/* out: 32 bytes, v finite */
 size_t jenc_fmt_time_utc(char *out, int64_t secs);
 /* 1 if p[0..n) is exactly a JSON number by RFC 8259's grammar. */
 int jenc_json_number_ok(const char *p, size_t n);
+
+/* ---- the skeleton of JSON text for jsmn (skel.c) ---- */
+/* The most bytes of text one jenc_skel call takes (its positions fit the
+ * map's uint32_t and jsmn's int). */
+#define JENC_SKEL_MAX ((size_t)64 * 1024)
+/* The room jenc_skel needs in s and map for n bytes of text. */
+#define JENC_SKEL_ROOM(n) ((n) + 64)
+/*
+ * jenc_skel - the skeleton of p[0..n) (n <= JENC_SKEL_MAX): its
+ * whitespace outside strings, the bodies of its strings and all but the
+ * first byte of each primitive left out, a whitespace byte kept after
+ * each primitive; see skel.c.  p[0] must be
+ * outside any token.  Writes s[0..*slen) and map[0..*slen), map[i] the
+ * index in p of s[i] (s and map have room for n + 64 entries: the
+ * bytes after the last are written too).  Returns b, the
+ * bytes of p the skeleton covers (0: none; p[b..n) is left for later), or
+ * (size_t)-1 if jsmn might read the skeleton otherwise than the text: p
+ * holds bad escapes, control or non-ASCII bytes outside strings, control
+ * bytes or invalid UTF-8 inside them, or a primitive glued to a quote or
+ * bracket (the caller then gives jsmn the text).  The strings of p[0..b)
+ * are then known to hold what the reader's body check allows.
+ */
+size_t jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
+    size_t *slen);
+/* The classifier jenc_skel uses: chosen once from the processor (isa -1),
+ * or one of these; returns the one in use, -1 if isa is not supported. */
+#define JENC_SKEL_SCALAR 0
+#define JENC_SKEL_SSE2 1
+#define JENC_SKEL_AVX2 2
+#define JENC_SKEL_AVX512 3	/* AVX-512BW */
+#define JENC_SKEL_VBMI2 4	/* and VBMI2's byte compress */
+int jenc_skel_use(int isa);
 
 /* ---- UTF-8 (utf8.c) ---- */
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if p[0..n) does not

@@ -427,6 +427,9 @@ typedef struct jenc_err {
 				 separates texts at top level */
 #define JENC_READ_JSONC 0x10  /* JSON with comments: // and block
 				 comments, trailing commas (see below) */
+#define JENC_READ_EXACT 0x20  /* jsmn reads the text itself, not its
+				 skeleton: the same result, slower (for
+				 tests that compare the two) */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of

@@ -109,6 +109,19 @@ struct rd {
 
 	int jsonc;		/* JENC_READ_JSONC: jc filters the window */
 	jenc_jsonc jc;
+	/* The skeleton jsmn reads (see jp_tokenize), NULL with
+	 * JENC_READ_EXACT: sk[0..sk_len) and sk_map[0..sk_len) of the input
+	 * from offset sk_base on, up to sk_end; with sk_valid jsmn goes on
+	 * at sk[sk_next], the input at offset sk_at. */
+	char *sk;
+	uint32_t *sk_map;
+	size_t sk_len, sk_next;
+	uint64_t sk_base, sk_end, sk_at;
+	int sk_valid;
+	/* in.p[sk_ok_lo..sk_ok_hi) is covered by the skeletons read since
+	 * jsmn last started afresh or the window slid: its strings are
+	 * checked (no control byte, valid UTF-8) */
+	size_t sk_ok_lo, sk_ok_hi;
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -664,15 +677,16 @@ body_ok(struct rd *r, size_t b, size_t end)
 	return 0;
 }
 
-/* A string token: quote at q, body [q+1, end), closing quote at end. */
+/* A string token: quote at q, body [q+1, end), closing quote at end;
+ * checked: skel.c has checked its body as body_ok would. */
 static inline int
-string(struct rd *r, size_t q, size_t end)
+string(struct rd *r, size_t q, size_t end, int checked)
 {
 	int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
 
 	if (!is_key && value_ok(r, q) != 0)
 		return JENC_E_SYNTAX;
-	if (body_ok(r, q + 1, end) != 0)
+	if (!checked && body_ok(r, q + 1, end) != 0)
 		return JENC_E_SYNTAX;
 	if (is_key) {
 		if (!r->bulk)
@@ -886,7 +900,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
 				    "unterminated string, found end of input");
 			}
-			if (string(r, pos, q) != 0)
+			if (string(r, pos, q, 0) != 0)
 				return JENC_E_SYNTAX;
 			pos = q + 1;
 		} else if (c == '{' || c == '[') {
@@ -958,6 +972,8 @@ jp_restart(struct rd *r, size_t pos)
 	r->jp.pos = (unsigned)pos;
 	r->done = 0;
 	r->pend = NO_POS;
+	r->sk_valid = 0;
+	r->sk_ok_lo = r->sk_ok_hi = 0;
 }
 
 /*
@@ -979,13 +995,100 @@ jp_rebase(struct rd *r, size_t n)
  * escapes (jsmn is inlined here) lives in registers.
  */
 static int __attribute__((flatten))
-jp_parse(struct rd *r, size_t len)
+jp_parse(struct rd *r, const char *js, size_t len)
 {
 	jsmn_parser p = r->jp;
-	int res = jsmn_parse(&p, r->in.p, len, r->tok, r->ntok);
+	int res = jsmn_parse(&p, js, len, r->tok, r->ntok);
 
 	r->jp = p;
 	return res;
+}
+
+/*
+ * jsmn_parse over in.p[pos..len), as jp_parse(r, in.p, len) would, but
+ * reading skeletons (skel.c) of up to JENC_SKEL_MAX bytes at a time
+ * instead of the text: jsmn makes the same tokens of a skeleton, with
+ * positions in it, which are turned back into positions in the window
+ * through the skeleton's map (a primitive, of which the skeleton holds
+ * the first byte, ends where the byte after it is); its position after
+ * the call too.  Each
+ * skeleton ends where no token spans, so that jsmn can go on from there
+ * in the text or in the next skeleton.  Where skel.c refuses a piece (bad
+ * input, or anything jsmn could read otherwise in a skeleton), jsmn reads
+ * the rest of the window itself, and finds any error exactly where it
+ * would have.  After JSMN_ERROR_NOMEM the next call goes on in the same
+ * skeleton.
+ */
+static int
+jp_tokenize(struct rd *r, size_t len)
+{
+	if (r->sk == NULL || len < r->in.len)
+		return jp_parse(r, r->in.p, len);
+	for (;;) {
+		size_t pos = jp_pos(r), base, sp, n, b;
+		unsigned i, t0 = r->jp.toknext;
+		int res;
+
+		if (!r->sk_valid || r->in.off + pos != r->sk_at) {
+			r->sk_valid = 0;
+			n = len - pos;
+			if (n > JENC_SKEL_MAX)
+				n = JENC_SKEL_MAX;
+			b = jenc_skel(r->in.p + pos, n, r->sk, r->sk_map,
+			    &r->sk_len);
+			if (b == 0 || b == (size_t)-1)
+				break;
+			if (pos != r->sk_ok_hi)
+				r->sk_ok_lo = pos;
+			r->sk_ok_hi = pos + b;
+			r->sk_base = r->sk_at = r->in.off + pos;
+			r->sk_end = r->sk_base + b;
+			r->sk_next = 0;
+			r->sk_valid = 1;
+		}
+		r->jp.pos = (unsigned)r->sk_next;
+		res = jp_parse(r, r->sk, r->sk_len);
+		base = (size_t)(r->sk_base - r->in.off);
+		for (i = t0; i < r->jp.toknext; i++) {
+			jsmntok_t *t = &r->tok[i];
+
+			if (t->start < 0)
+				continue;
+			if (t->type == JSMN_STRING) {
+				t->start = (int)(base + r->sk_map[t->start - 1]) + 1;
+				t->end = (int)(base + r->sk_map[t->end]);
+				continue;
+			}
+			/* a primitive ends at the byte after its first
+			 * one in the skeleton, a container after its
+			 * bracket */
+			if (t->type == JSMN_PRIMITIVE)
+				t->end = (int)(base + r->sk_map[t->end]);
+			else if (t->end >= 0)
+				t->end = (int)(base + r->sk_map[t->end - 1]) + 1;
+			t->start = (int)(base + r->sk_map[t->start]);
+		}
+		sp = r->jp.pos;
+		if (sp >= r->sk_len) {
+			r->jp.pos = (unsigned)(r->sk_end - r->in.off);
+			r->sk_valid = 0;
+		} else {
+			r->jp.pos = (unsigned)(base + r->sk_map[sp]);
+			r->sk_next = sp;
+			r->sk_at = r->in.off + r->jp.pos;
+		}
+		if (res == JSMN_ERROR_NOMEM || res == JSMN_ERROR_INVAL)
+			return res;
+		/* JSMN_ERROR_PART with everything read: a container is
+		 * open.  (Anything else is not expected: a skeleton ends
+		 * where no token is cut, and holds no NUL byte.) */
+		if ((res < 0 && res != JSMN_ERROR_PART) || sp < r->sk_len)
+			break;
+		if (jp_pos(r) == len)
+			return res;
+	}
+	r->sk_valid = 0;
+	return jp_parse(r, r->in.p, len);
 }
 
 /*
@@ -1171,7 +1274,8 @@ walk(struct rd *r)
 			r->cur = first + 1;
 			break;
 		case JSMN_STRING:
-			if (string(r, first, (size_t)t->end) != 0)
+			if (string(r, first, (size_t)t->end,
+			    first >= r->sk_ok_lo && (size_t)t->end < r->sk_ok_hi) != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end + 1;
 			break;
@@ -1222,6 +1326,8 @@ slide(struct rd *r, size_t n)
 		return 0;
 	jenc_in_drop(&r->in, n);
 	jp_rebase(r, n);
+	r->sk_valid = 0;
+	r->sk_ok_lo = r->sk_ok_hi = 0;
 	r->cur -= n;
 	r->pend = rebase(r->pend, n);
 	r->pend_scan -= r->pend != NO_POS ? n : 0;
@@ -1409,7 +1515,7 @@ run(struct rd *r)
 		size_t jlen = r->in.len, start = jp_pos(r);
 		if (r->depth > DEEP && r->in.len - start > chunk)
 			jlen = start + chunk;
-		int res = jp_parse(r, jlen);
+		int res = jp_tokenize(r, jlen);
 		int w = walk(r);
 
 		if (w == RESYNC)
@@ -1662,6 +1768,19 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	r->tok = jenc_mem_alloc(r->ntok * sizeof(jsmntok_t));
 	r->stk_cap = 64;
 	r->stk = jenc_mem_alloc(r->stk_cap);
+	/* without room for the skeleton, jsmn reads the text */
+	if (o == NULL || !(o->flags & JENC_READ_EXACT)) {
+		r->sk = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
+		r->sk_map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
+		    sizeof(uint32_t));
+		if (r->sk == NULL || r->sk_map == NULL) {
+			jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+			jenc_mem_free(r->sk_map,
+			    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
+			r->sk = NULL;
+			r->sk_map = NULL;
+		}
+	}
 	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
@@ -1697,6 +1816,9 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->stk, r->stk_cap);
+	jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+	jenc_mem_free(r->sk_map,
+	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
 	return rc;
 }
 
@@ -1744,3 +1866,4 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	jenc_in_close(&r.in);
 	return rc;
 }
+

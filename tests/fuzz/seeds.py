@@ -3,8 +3,8 @@
 
 usage: seeds.py SHARED OUTDIR
 
-Writes OUTDIR/seeds/{json,jsonc,csv,api,conv}/, OUTDIR/{json,jsonc,csv,api,conv}.dict
-and OUTDIR/replay/{json,jsonc,csv,api,conv}/ (the fixed inputs of REPLAY below).
+Writes OUTDIR/seeds/{json,jsonc,csv,api,conv,skel}/, OUTDIR/{json,jsonc,csv,api,conv,skel}.dict
+and OUTDIR/replay/{json,jsonc,csv,api,conv,skel}/ (the fixed inputs of REPLAY below).
 Nothing from SHARED is copied whole: big corpus files are cut into the
 byte ranges of their smaller arrays and objects (verbatim, so escapes and
 number spellings survive), plus a short prefix of each (truncated input).
@@ -17,6 +17,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import struct
 import sys
 
@@ -78,6 +79,12 @@ REPLAY = {
             b"\x01\x00\xef\xbb\xbf", b"\x0a\x01\n\n",
             b"\x02\x00\xef\xbb\xbf,c\x01\xe9",
             b"\x02\x00" + b"a" * 60 + b"\xff" + b"b." * 60 + b"\n"],
+    # fuzz_skel.c: two option bytes, then the text (a NUL byte, bad
+    # escapes, a number glued to a string, a long repeated value)
+    "skel": [b"", b"x", b"xx", b"\x00\x00", b"\x00\x08[1,\"a\"]",
+             b"\x00\x00[\"\x00\"]", b"\x01\x02[1\"a b\"]\n[2]",
+             b"\x02\x01[\"\\x\"] {\"a\": [1 2]}\n{}",
+             b"\x00\xf8{\"k\": [true, null, \"s\\u00e9\", -1.5e3]}\n"],
     "api": [b"", b"x", b"xx", b"\x00\x00", b"\x01\x00", b"\x41\xc0",
             bytes([0x00, 0x00, OP["take"]]), bytes([0x01, 0x00, OP["flush"]]),
             bytes([0x00, 0x00, OP["query"], OP["reset"], OP["take"]]),
@@ -168,6 +175,16 @@ def jsonc_seeds(out):
     for k, t in enumerate(JSONC_TEXTS):
         for m in (JSONC_MODES[k % len(JSONC_MODES)], 0x00):
             write(d, bytes([m]) + t)
+
+
+def skel_seeds(json_dir, out):
+    """fuzz_skel.c's: the JSON seeds with a second option byte."""
+    d = os.path.join(out, "seeds", "skel")
+    os.makedirs(d, exist_ok=True)
+    for k, name in enumerate(sorted(os.listdir(json_dir))):
+        with open(os.path.join(json_dir, name), "rb") as f:
+            data = f.read()
+        write(d, data[:1] + bytes([(k * 37) & 0xff]) + data[1:])
 
 
 def records(shared, n):
@@ -369,6 +386,7 @@ def main():
     replay(out)
     jd = json_seeds(shared, out)
     jsonc_seeds(out)
+    skel_seeds(jd, out)
     csv_seeds(shared, out)
     api_seeds(shared, jd, out)
     conv_seeds(shared, out)
@@ -382,6 +400,8 @@ def main():
         f.writelines(dict_line(t) for t in JSON_TOKENS + keys(shared))
     with open(os.path.join(out, "jsonc.dict"), "w") as f:
         f.writelines(dict_line(t) for t in JSON_TOKENS + JSONC_TOKENS)
+    shutil.copyfile(os.path.join(out, "json.dict"),
+                    os.path.join(out, "skel.dict"))
     with open(os.path.join(out, "csv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in CSV_TOKENS)
     with open(os.path.join(out, "api.dict"), "w") as f:
