@@ -1367,7 +1367,7 @@ recover(struct rd *r)
 {
 	jenc_err *err = r->err;
 	size_t spot, from, i;
-	int d = (int)r->depth, instr = 0, esc = 0, rc;
+	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, rc;
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
 	uint64_t lines = 1, resume_line = err->line;
 
@@ -1436,9 +1436,11 @@ recover(struct rd *r)
 		if (r->seq) {
 			if (c == RS && i > from)
 				break;
-			/* a line end followed by more of the text */
-			if (i > spot && r->in.p[i - 1] == '\n' && i > from)
+			/* a line end followed by more of the text (kept in
+			 * nl, as the window may have dropped it) */
+			if (nl)
 				lines++;
+			nl = c == '\n';
 			i++;
 			continue;
 		}
