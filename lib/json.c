@@ -1367,7 +1367,7 @@ recover(struct rd *r)
 {
 	jenc_err *err = r->err;
 	size_t spot, from, i;
-	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, rc;
+	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, dropped = 0, rc;
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
 	uint64_t lines = 1, resume_line = err->line;
 
@@ -1426,6 +1426,7 @@ recover(struct rd *r)
 				/* nothing before i is needed any more */
 				jenc_in_drop(&r->in, i);
 				from = spot = i = 0;
+				dropped = 1;
 			}
 			if ((rc = jenc_in_fill(&r->in)) != 0)
 				return in_fail(r, rc);
@@ -1434,7 +1435,8 @@ recover(struct rd *r)
 		unsigned char c = (unsigned char)r->in.p[i];
 
 		if (r->seq) {
-			if (c == RS && i > from)
+			/* (an RS that starts the bad text is part of it) */
+			if (c == RS && (i > from || dropped))
 				break;
 			/* a line end followed by more of the text (kept in
 			 * nl, as the window may have dropped it) */
