@@ -17,11 +17,12 @@
  * - A chunk whose last value, or last bad text (--on-error), is still
  *   open at its end was cut in the middle of something: what it wrote
  *   is not used; the one-thread reader takes over from that chunk's
- *   start, over the bytes read ahead and then the rest of the input,
- *   to the end.  So does it when a line does not end within
+ *   start to the end of the input (a regular file is read again from
+ *   there; from a pipe, the bytes read ahead come first).  So does it when a line does not end within
  *   LINE_CHUNKS chunk sizes (one large document), or when a read fails.
  *   The first chunk is read before any other so that a single document
- *   costs one chunk read twice, not many.
+ *   costs one chunk read twice, not many; and not even that when the
+ *   first chunk does not look like a stream (stream_like).
  * - A chunk with more than BAD_MAX bad texts (a stream with mostly bad
  *   lines) is read again on this thread, telling them as it goes.
  *
@@ -52,6 +53,7 @@
 #define JOBS_MAX 8u
 #define BAD_MAX 64u			/* bad texts kept per chunk */
 #define LINE_CHUNKS 8			/* longest line, in chunk sizes */
+#define STREAM_SCAN ((size_t)64 * 1024)
 #define OUT_KEEP ((size_t)4 << 20)	/* output buffer kept for reuse */
 
 enum { SL_FREE, SL_FILLING, SL_QUEUED, SL_BUSY, SL_DONE };
@@ -71,7 +73,8 @@ struct slot {
 	uint64_t lines;		/* line ends in the chunk */
 	jenc_err err;		/* rc's, or the first bad text's */
 	unsigned nbad;
-	jenc_err bad[BAD_MAX];	/* the bad texts, in order */
+	jenc_err *bad;		/* the bad texts, in order: BAD_MAX of
+				 * them, allocated at the first */
 };
 
 struct par {
@@ -87,6 +90,7 @@ struct par {
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
+	off_t start;		/* regular file: fd's offset at the call */
 	uint64_t off;		/* input offset of the next chunk */
 	size_t chunk;
 	char *carry;		/* read after the last cut */
@@ -149,7 +153,10 @@ bad_keep(void *ctx, const jenc_err *err)
 {
 	struct slot *s = ctx;
 
-	if (s->nbad < BAD_MAX)
+	if (s->bad == NULL &&
+	    (s->bad = jenc_mem_alloc(BAD_MAX * sizeof(*s->bad))) == NULL)
+		s->overflow = 1;	/* read again, on the calling thread */
+	if (s->nbad < BAD_MAX && s->bad != NULL)
 		s->bad[s->nbad++] = *err;
 	else
 		s->overflow = 1;
@@ -265,6 +272,30 @@ set_state(struct par *pp, struct slot *s, int state)
 	pthread_mutex_lock(&pp->mu);
 	s->state = state;
 	pthread_mutex_unlock(&pp->mu);
+}
+
+/*
+ * Does the first chunk look like a stream of values: do two of the lines
+ * in its first STREAM_SCAN bytes start with '{', '[' or RS?  A document (pretty-printed or not) has its
+ * inner lines indented or none at all: it goes to the one-thread reader
+ * at once, and is not read twice.  (A wrong guess costs one chunk read
+ * twice, or the threads not used.)
+ */
+static int
+stream_like(const char *p, size_t n)
+{
+	const char *end = p + (n < STREAM_SCAN ? n : STREAM_SCAN), *q = p;
+	int k = 0;
+
+	while (q < end) {
+		if (*q == '{' || *q == '[' || *q == 0x1e)
+			if (++k == 2)
+				return 1;
+		if ((q = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			break;
+		q++;
+	}
+	return 0;
 }
 
 /* Chunk s is ready for a worker. */
@@ -405,7 +436,12 @@ rest_one(struct par *pp, jenc_err *err)
 		p = pp->carry;
 		pieces++;
 	}
-	if (pieces > 1) {
+	if (pp->regular && !pp->eof &&
+	    lseek(pp->fd, pp->start + (off_t)off, SEEK_SET) >= 0) {
+		/* a file: read again from there, rather than copy */
+		p = NULL;
+		n = 0;
+	} else if (pieces > 1) {
 		if ((buf = jenc_mem_alloc(n)) == NULL)
 			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
 			    "out of memory");
@@ -510,7 +546,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;
-	pp->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	pp->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (pp->start = lseek(fd, 0, SEEK_CUR)) >= 0;
 	pp->nslot = jobs + 2;
 	pp->chunk = chunk;
 	if (pp->chunk == 0) {
@@ -518,6 +555,9 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		if (pp->chunk * pp->nslot > INFLIGHT)
 			pp->chunk = INFLIGHT / pp->nslot;
 	}
+	/* a file of a few chunks is read faster than threads start */
+	if (pp->regular && st.st_size - pp->start < (off_t)(2 * pp->chunk))
+		return jenc_json_copy_fd(fd, e, o, err);
 	pp->line = 1;
 	pp->slot = jenc_mem_alloc(pp->nslot * sizeof(*pp->slot));
 	if (pp->slot == NULL)
@@ -530,21 +570,16 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 
 	/* The first chunk: all of a small input is read on this thread. */
 	f = fill(pp, &pp->slot[0], 1);
-	if (f == FILL_OK && pp->slot[0].last) {
-		/* no thread yet: slot 0 is read by the one-thread reader */
-		pp->next_fill = 0;
-		pp->slot[0].state = SL_FILLING;
+	/* all of the input, or a document: slot 0 (queued, but no thread
+	 * will take it) and the rest go to the one-thread reader */
+	if (f == FILL_OK && (pp->slot[0].last ||
+	    !stream_like(pp->slot[0].in, pp->slot[0].len)))
 		f = FILL_ONE;
-	}
 	if (f == FILL_OK)
 		for (nt = 0; nt < jobs; nt++)
 			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
 				break;
 	if (f != FILL_OK || nt == 0) {
-		if (f == FILL_OK) {	/* no thread: slot 0 is unread */
-			pp->next_fill = 0;
-			pp->slot[0].state = SL_FILLING;
-		}
 		rc = rest_one(pp, err);
 		goto out;
 	}
@@ -600,6 +635,9 @@ out:
 	for (i = 0; i < pp->nslot; i++) {
 		jenc_mem_free(pp->slot[i].in, pp->slot[i].cap);
 		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
+		if (pp->slot[i].bad != NULL)
+			jenc_mem_free(pp->slot[i].bad,
+			    BAD_MAX * sizeof(*pp->slot[i].bad));
 	}
 	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
 	jenc_mem_free(pp->carry, pp->carry_cap);
