@@ -102,7 +102,8 @@ struct rd {
 	uint64_t vend;		/* just past the last complete one */
 
 	int nobom;		/* a part after the input's start */
-	int cut_end;		/* recover: the bad text ran into the end */
+	int cut_end;		/* recover: the error was at the end, or
+				 * the bad text ran into it */
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -1377,6 +1378,9 @@ recover(struct rd *r)
 	spot = (size_t)(err->offset - r->in.off);
 	if (spot > r->in.len)
 		spot = r->in.len;
+	/* found at the end of the input: more input would change it */
+	if (spot == r->in.len && r->in.eof)
+		r->cut_end = 1;
 	/* where the bad text starts */
 	if (r->depth == 0)
 		from = spot;
