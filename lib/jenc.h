@@ -509,8 +509,9 @@ JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
  * chunk is cut as soon as no more input is waiting, and what is read is
  * written before the call waits for more.
  *
- * Memory: jobs + 2 chunks and their output (about 4 MiB read ahead in
- * all), and what the reader itself takes.  The output buffers come from
+ * Memory: up to jobs + 2 chunks and their output (at most 3 MiB of
+ * input read ahead, more only for a line longer than that), and what
+ * the reader itself takes.  The output buffers come from
  * jenc_alloc; e must be usable from the calling thread only, as always.
  * jenc_alloc's functions must be thread-safe.
  */

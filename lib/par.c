@@ -35,7 +35,8 @@
  *
  * Memory: nslot = jobs + 2 chunks at a time (read, being read by the
  * workers, being written), each with its output, the chunk size made
- * smaller with many jobs so that they stay within INFLIGHT bytes.
+ * smaller with many jobs, and no more read ahead once the chunks not yet
+ * written hold INFLIGHT bytes (long lines make large chunks).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,7 +50,7 @@
 #include "internal.h"
 
 #define CHUNK_DEFAULT ((size_t)512 * 1024)
-#define INFLIGHT ((size_t)4 << 20)	/* bytes of chunks read at a time */
+#define INFLIGHT ((size_t)3 << 20)	/* bytes of chunks read at a time */
 #define JOBS_MAX 8u
 #define BAD_MAX 64u			/* bad texts kept per chunk */
 #define LINE_CHUNKS 8			/* longest line, in chunk sizes */
@@ -385,6 +386,19 @@ fill(struct par *pp, struct slot *s, int block)
 
 /* ---- in order ------------------------------------------------------------ */
 
+/* Bytes of the chunks read and not yet written (long lines make chunks
+ * larger: read ahead stops at INFLIGHT bytes, whatever their number). */
+static size_t
+ahead(const struct par *pp)
+{
+	size_t n = 0;
+	uint64_t q;
+
+	for (q = pp->next_write; q < pp->next_fill; q++)
+		n += pp->slot[q % pp->nslot].len;
+	return n;
+}
+
 /* A jenc_err of chunk that starts line `line`, as the input's. */
 static void
 err_move(jenc_err *err, uint64_t line)
@@ -590,7 +604,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		/* read ahead while there is room, once the first chunk has
 		 * shown a stream of values */
 		if (pp->next_write > 0 && !pp->eof &&
-		    pp->next_fill < pp->next_write + pp->nslot) {
+		    pp->next_fill < pp->next_write + pp->nslot &&
+		    ahead(pp) < INFLIGHT) {
 			f = fill(pp, n, pp->next_fill == pp->next_write);
 			if (f == FILL_OK)
 				continue;
