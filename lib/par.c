@@ -324,7 +324,8 @@ fill(struct par *pp, struct slot *s, int block)
 	if (s->state == SL_FREE) {
 		if (reserve(&s->in, &s->cap, pp->carry_len + pp->chunk) != 0)
 			return FILL_ONE;
-		memcpy(s->in, pp->carry, pp->carry_len);
+		if (pp->carry_len > 0)
+			memcpy(s->in, pp->carry, pp->carry_len);
 		s->len = pp->carry_len;
 		pp->carry_len = 0;
 		s->off = pp->off;
@@ -377,7 +378,8 @@ fill(struct par *pp, struct slot *s, int block)
 	if (reserve(&pp->carry, &pp->carry_cap, s->len - cut) != 0)
 		return FILL_ONE;
 	pp->carry_len = s->len - cut;
-	memcpy(pp->carry, s->in + cut, pp->carry_len);
+	if (pp->carry_len > 0)
+		memcpy(pp->carry, s->in + cut, pp->carry_len);
 	s->len = cut;
 	pp->off += cut;
 	queue(pp, s);
@@ -455,19 +457,20 @@ rest_one(struct par *pp, jenc_err *err)
 		/* a file: read again from there, rather than copy */
 		p = NULL;
 		n = 0;
-	} else if (pieces > 1) {
+	} else if (pieces > 1 && n > 0) {
 		if ((buf = jenc_mem_alloc(n)) == NULL)
 			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
 			    "out of memory");
 		for (q = pp->next_write; q < pp->next_fill; q++) {
 			struct slot *s = &pp->slot[q % pp->nslot];
 
-			memcpy(buf + k, s->in, s->len);
+			if (s->len > 0)
+				memcpy(buf + k, s->in, s->len);
 			k += s->len;
 		}
-		if (f->state == SL_FILLING)
+		if (f->state == SL_FILLING && f->len > 0)
 			memcpy(buf + k, f->in, f->len);
-		else
+		else if (f->state != SL_FILLING && pp->carry_len > 0)
 			memcpy(buf + k, pp->carry, pp->carry_len);
 		p = buf;
 	}
