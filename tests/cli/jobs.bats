@@ -283,3 +283,29 @@ bad_stream() {
 	expect_ok '{}
 '
 }
+
+# -j hands a pipe's first chunk to the one-thread reader, which then
+# reads on from the pipe: a read boundary just after that chunk, always.
+@test "--seq: a skipped text's lines and its end at the next RS, across a read" {
+	export JENC_CHUNK=6
+	jrun -j 2 --seq < <(printf '"a\tb"\n\n')
+	expect_status 1
+	expect_out ''
+	expect_err "jenc: <stdin>:1:3: unescaped control character 0x09 in string
+  \"a b\"
+    ^
+jenc: 2 invalid lines skipped
+"
+	export JENC_CHUNK=5
+	jrun -j 2 --seq < <(printf '"\\x"\n\x1e{"s": ')
+	expect_status 1
+	expect_out ''
+	expect_err "jenc: <stdin>:1:2: invalid escape '\\x' in string
+  \"\\x\"
+   ^
+jenc: <stdin>:2:8: expected value after ':', found end of input
+  ?{\"s\": 
+         ^
+jenc: 2 invalid lines skipped
+"
+}
