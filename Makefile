@@ -168,8 +168,10 @@ check-asan:
 # The threads test under ThreadSanitizer.
 check-tsan:
 	$(MAKE) O=build/tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' \
-	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads
+	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads \
+	    build/tsan/tests/test_par
 	build/tsan/tests/test_threads
+	build/tsan/tests/test_par
 
 # valgrind memcheck over the corpus in three modes and the CSV demo.
 check-valgrind: $(O)/jenc

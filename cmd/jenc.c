@@ -29,6 +29,8 @@ enum {
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
+/* -j when not given: one thread (see jenc(1), "Threads") */
+#define JOBS_DEFAULT 1u
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
@@ -59,11 +61,12 @@ static const struct option longopts[] = {
 	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 	{ "seq", no_argument, NULL, OPT_SEQ },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char optstring[] = ":f:clHaSsCMud:to:wqhV";
+static const char optstring[] = ":f:clHaSsCMud:to:wqj:hV";
 
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
@@ -118,6 +121,8 @@ static const char usage_text[] =
 "                        the next line, exit status 0, and end with a count\n"
 "      --seq             JSON text sequences (RFC 7464): RS before each text\n"
 "  -q, --quiet           no report of skipped or passed input, no count\n"
+"  -j, --jobs=N          read JSON streams on N threads (a number, or auto:\n"
+"                        one per usable CPU); default 1, see jenc(1)\n"
 "General:\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
@@ -142,6 +147,8 @@ struct config {
 	jenc_colors colors;
 	jenc_enc *all;		/* --slurp: the one encoder of all inputs */
 	jenc_read_opts ropts;
+	unsigned jobs;		/* -j: threads, 0 = auto */
+	size_t chunk;		/* JENC_CHUNK: bytes per chunk, for tests */
 	jenc_csv_opts copts;
 	char **names;
 };
@@ -188,6 +195,47 @@ number_arg(const char *opt, const char *s, unsigned long lo, unsigned long hi)
 		usage_error("%s: '%s' is not a number from %lu to %lu", opt, s,
 		    lo, hi);
 	return v;
+}
+
+/* -j N: 1 to 1024, or auto (0). */
+static unsigned
+jobs_arg(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (strcmp(s, "auto") == 0)
+		return 0;
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (*s < '0' || *s > '9' || errno != 0 || *end != '\0' || v < 1 ||
+	    v > 1024)
+		usage_error("--jobs: '%s' is not auto or a number from 1 to 1024",
+		    s);
+	return (unsigned)v;
+}
+
+/*
+ * JENC_CHUNK, for tests: the bytes per chunk of -j (see HACKING.md), so
+ * that a small input is cut into many.  Unset or empty: the library's.
+ */
+static void
+chunk_env(struct config *c)
+{
+	const char *s = getenv("JENC_CHUNK");
+	char *end;
+	unsigned long v;
+
+	if (s == NULL || *s == '\0')
+		return;
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (*s < '0' || *s > '9' || errno != 0 || *end != '\0' || v < 1) {
+		fprintf(stderr, "jenc: JENC_CHUNK: '%s' is not a number of "
+		    "bytes\n", s);
+		exit(EXIT_USAGE);
+	}
+	c->chunk = v;
 }
 
 /* Split "a,b,c" into the names array (pointers into s, which is kept). */
@@ -295,6 +343,7 @@ parse_args(struct config *c, int argc, char **argv)
 
 	memset(c, 0, sizeof(*c));
 	c->indent = 2;
+	c->jobs = JOBS_DEFAULT;
 	opterr = 0;
 	for (;;) {
 		at = opt_elem(argc, argv, inside);
@@ -457,6 +506,9 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		case 'q':
 			c->quiet = 1;
+			break;
+		case 'j':
+			c->jobs = jobs_arg(optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -719,7 +771,7 @@ convert(struct config *c, const char *path)
 		bad.name = name;
 		ro.on_error = on_bad;
 		ro.ctx = &bad;
-		rc = jenc_json_copy_fd(fd, e, &ro, &err);
+		rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs, c->chunk);
 	} else {
 		jenc_csv_opts co = c->copts;
 
@@ -791,6 +843,7 @@ main(int argc, char **argv)
 	 * run, which must give the same bytes) */
 	if (getenv("JENC_EXACT") != NULL && getenv("JENC_EXACT")[0] != '\0')
 		c.ropts.flags |= JENC_READ_EXACT;
+	chunk_env(&c);
 	setup_output(&c, argc - optind, argv + optind);
 	if (c.slurp && !c.validate) {
 		jenc_opts o;

@@ -1413,6 +1413,47 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 	return 0;
 }
 
+/* ---- output made elsewhere (internal.h), for par.c ----------------------- */
+
+void
+jenc_enc_like(const jenc_enc *e, jenc_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->indent = (e->flags & JENC_TAB) ? 0 : e->indent;
+	o->flags = e->flags;
+	o->hold_max = e->hold_max;
+}
+
+void
+jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src)
+{
+	dst->pal = src->pal;
+}
+
+int
+jenc_out_bytes(jenc_enc *e, const char *s, size_t n)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP || e->depth > 0 || e->side)
+		return fail(e, JENC_E_STATE);
+	if (n == 0)
+		return 0;
+	e->top_done = 1;
+	sync_tail(e);
+	if (e->kind != K_MEM && held(e) == 0) {
+		struct iovec iov;
+
+		iov.iov_base = (void *)(uintptr_t)s;
+		iov.iov_len = n;
+		return write_iov(e, &iov, 1);
+	}
+	if (put(e, s, n) != 0)
+		return e->err;
+	e->committed = held(e);
+	return 0;
+}
+
 /* ---- strings -------------------------------------------------------------- */
 
 /*

@@ -254,6 +254,23 @@ jenc_in_fill(jenc_in *in)
 	return 0;
 }
 
+int
+jenc_in_preload(jenc_in *in, const char *p, size_t n)
+{
+	size_t cap = in->cap;
+
+	if (n > in->max)
+		return JENC_E_NOMEM;
+	while (cap < n)
+		cap = cap > in->max / 2 ? in->max : cap * 2;
+	if (cap != in->cap && in_resize(in, cap) != 0)
+		return JENC_E_NOMEM;
+	if (n > 0)
+		memcpy(in->buf, p, n);
+	in->len = n;
+	return 0;
+}
+
 /*
  * Number of '\n' bytes in p[0..n); *after gets the index just past the
  * last one (0 if there is none).

@@ -24,6 +24,8 @@
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
  *	7 json.c csv.c	the JSON and CSV/TSV readers
+ *	8 par.c		the JSON reader on several threads: chunks of
+ *			a stream read at once, written in order
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H
@@ -210,6 +212,34 @@ void jenc_conv_bom(jenc_conv *c, size_t chars, size_t bytes);
 void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
     char *msg, size_t msgsz);
 
+/* ---- output made elsewhere (enc.c), for the parallel reader ---- */
+/* The options e was made with (indent, flags, hold_max), for an encoder
+ * that writes as e does. */
+void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
+/* dst's colors become src's. */
+void jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src);
+/* s[0..n), output another encoder made like e (complete top-level
+ * values, or text passed through), as committed output of e at top
+ * level: written straight to the sink when e holds nothing, else held
+ * after what it holds.  JENC_E_STATE inside a value. */
+int jenc_out_bytes(jenc_enc *e, const char *s, size_t n);
+
+/* ---- a part of a stream (json.c), for the parallel reader ---- */
+/*
+ * jenc_json_part - jenc_json_copy_fd or _mem over a part of a larger
+ * input: p[0..n) starts at input offset off, at the start of line `line`,
+ * between top-level values (off 0: the start of the input, where a byte
+ * order mark may be).  fd >= 0: the fd's bytes follow p[0..n) to the end
+ * of the input; fd < 0: the part ends at p[n], read as if the input did.
+ * Positions in err and in on_error's reports are the whole input's.  err
+ * must not be NULL.  *cut_end (if not NULL) gets 1 when what was read at
+ * p[n] was not at an end that more input cannot change: a value or a
+ * bad text (SKIP, PASS) still open there; 0 otherwise.
+ */
+int jenc_json_part(int fd, const char *p, size_t n, uint64_t off,
+    uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
+    int *cut_end);
+
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
 /*
@@ -293,6 +323,10 @@ void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);
 int jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
     size_t max);
 void jenc_in_close(jenc_in *in);
+/* fd input: the window starts with a copy of p[0..n) (read earlier by
+ * the caller), the fd's bytes after it; call it just after
+ * jenc_in_open_fd.  Returns 0 or JENC_E_NOMEM (in stays open). */
+int jenc_in_preload(jenc_in *in, const char *p, size_t n);
 /* More input after p[len): grows a full window, flushes out, reads once
  * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets
  * eof.  Returns 0, JENC_E_NOMEM, JENC_E_IO, JENC_IN_FULL or JENC_IN_OUT. */

@@ -556,6 +556,47 @@ JENC_API int jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
  */
 JENC_API int jenc_encoding_check(const char *name);
 
+/* ---- the JSON reader on several threads -------------------------------- */
+
+/*
+ * jenc_json_copy_fd_par - jenc_json_copy_fd on up to `jobs` threads (0:
+ * one per usable CPU, see jenc_cpus_usable; at most 8), with the same
+ * result: the same output bytes through e, the same return value and
+ * *err, the same o->on_error calls in the same order, from the calling
+ * thread (e and o->ctx are only ever used from it).
+ *
+ * A stream of top-level values (JSON Lines, concatenated values) is cut
+ * into chunks of about `chunk` bytes (0: 512 KiB, less with many jobs)
+ * just after a line end, preferably one followed by '{', '[' or RS;
+ * each chunk is read and encoded on a thread of its own into memory, and
+ * the chunks' output goes to e in order.  When a chunk ends inside a
+ * value (or inside a bad text, with JENC_READ_SKIP or PASS), when a line
+ * is longer than eight chunks, or when a read fails, the rest of the
+ * input from that chunk on is read on the calling thread alone, as
+ * jenc_json_copy_fd reads it: so a single large document costs one
+ * chunk read twice.
+ *
+ * It is jenc_json_copy_fd itself, with no thread started, when jobs is 1,
+ * when fewer than two CPUs are usable, with JENC_READ_SINGLE or
+ * JENC_READ_JSONC, with an o->encoding other than UTF-8, and when e
+ * is inside a value, has an error, or writes with JENC_SLURP,
+ * JENC_NO_NEWLINE or JENC_FLUSH_EACH.  From a pipe or a terminal, a
+ * chunk is cut as soon as no more input is waiting, and what is read is
+ * written before the call waits for more.
+ *
+ * Memory: up to jobs + 2 chunks and their output (at most 3 MiB of
+ * input read ahead, more only for a line longer than that), and what
+ * the reader itself takes.  The output buffers come from
+ * jenc_alloc; e must be usable from the calling thread only, as always.
+ * jenc_alloc's functions must be thread-safe.
+ */
+JENC_API int jenc_json_copy_fd_par(int fd, jenc_enc *e,
+    const jenc_read_opts *o, jenc_err *err, unsigned jobs, size_t chunk);
+
+/* jenc_cpus_usable - how many CPUs this thread may run on
+ * (sched_getaffinity(2)); 1 if that cannot be told.  Thread-safe. */
+JENC_API unsigned jenc_cpus_usable(void);
+
 /* ---- CSV / TSV reader ------------------------------------------------- */
 
 #define JENC_CSV_TSV 0x01	 /* TSV: no quoting, \t \n \r \\ escapes */

@@ -101,6 +101,10 @@ struct rd {
 	uint64_t vstart;	/* input offset of the top-level value begun */
 	uint64_t vend;		/* just past the last complete one */
 
+	int nobom;		/* a part after the input's start */
+	int cut_end;		/* recover: the error was at the end, or
+				 * the bad text ran into it */
+
 	jenc_enc *e;
 	jenc_err *err;
 	int bulk;		/* e is verbatim: copy runs of input */
@@ -1593,13 +1597,16 @@ recover(struct rd *r)
 {
 	jenc_err *err = r->err;
 	size_t spot, from, i;
-	int d = (int)r->depth, instr = 0, esc = 0, rc;
+	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, dropped = 0, rc;
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
 	uint64_t lines = 1, resume_line = err->line;
 
 	spot = (size_t)(err->offset - r->in.off);
 	if (spot > r->in.len)
 		spot = r->in.len;
+	/* found at the end of the input: more input would change it */
+	if (spot == r->in.len && r->in.eof)
+		r->cut_end = 1;
 	/* where the bad text starts */
 	if (r->depth == 0)
 		from = spot;
@@ -1630,8 +1637,10 @@ recover(struct rd *r)
 				break;
 			}
 	if (stop == NO_POS && spot > from && ((spot == r->in.len && r->in.eof) ||
-	    (r->seq && (unsigned char)r->in.p[spot] == RS)))
+	    (r->seq && (unsigned char)r->in.p[spot] == RS))) {
 		stop = spot;
+		r->cut_end = spot == r->in.len;
+	}
 	for (i = from; i < (stop != NO_POS ? stop : spot); i++)
 		lines += r->in.p[i] == '\n' &&
 		    (stop == NO_POS || i + 1 < stop);
@@ -1644,14 +1653,17 @@ recover(struct rd *r)
 	}
 	for (;;) {
 		if (i == r->in.len) {
-			if (r->in.eof)
+			if (r->in.eof) {
+				r->cut_end = 1;
 				break;
+			}
 			if (pass && i - from > PASS_MAX)
 				pass = 0;
 			if (!pass) {
 				/* nothing before i is needed any more */
 				jenc_in_drop(&r->in, i);
 				from = spot = i = 0;
+				dropped = 1;
 			}
 			if ((rc = jenc_in_fill(&r->in)) != 0)
 				return in_fail(r, rc);
@@ -1660,11 +1672,14 @@ recover(struct rd *r)
 		unsigned char c = (unsigned char)r->in.p[i];
 
 		if (r->seq) {
-			if (c == RS && i > from)
+			/* (an RS that starts the bad text is part of it) */
+			if (c == RS && (i > from || dropped))
 				break;
-			/* a line end followed by more of the text */
-			if (i > spot && r->in.p[i - 1] == '\n' && i > from)
+			/* a line end followed by more of the text (kept in
+			 * nl, as the window may have dropped it) */
+			if (nl)
 				lines++;
+			nl = c == '\n';
 			i++;
 			continue;
 		}
@@ -1700,7 +1715,11 @@ recover(struct rd *r)
 			if ((rc = jenc_in_fill(&r->in)) != 0)
 				return in_fail(r, rc);
 		}
-		if (i == r->in.len || starts_value(r, i))
+		if (i == r->in.len) {
+			r->cut_end = 1;
+			break;
+		}
+		if (starts_value(r, i))
 			break;
 		lines++;
 	}
@@ -1784,8 +1803,8 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	jp_restart(r, 0);
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
-	} else if ((rc = jenc_in_begin(&r->in, o != NULL ? o->encoding :
-	    NULL, 0)) < 0 || rc > 1) {
+	} else if ((rc = r->nobom ? 0 : jenc_in_begin(&r->in,
+	    o != NULL ? o->encoding : NULL, 0)) < 0 || rc > 1) {
 		rc = in_fail(r, rc);
 		if (r->policy != 0 && err != NULL)
 			*err = one;
@@ -1867,3 +1886,32 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	return rc;
 }
 
+int
+jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
+    jenc_enc *e, const jenc_read_opts *o, jenc_err *err, int *cut_end)
+{
+	struct rd r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if (fd >= 0) {
+		if (jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0 ||
+		    jenc_in_preload(&r.in, p, n) != 0) {
+			jenc_in_close(&r.in);
+			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
+			    "out of memory");
+		}
+	} else {
+		jenc_in_open_mem(&r.in, p, p != NULL ? n : 0, WIN_MAX);
+	}
+	r.in.off = r.in.lstart = off;
+	r.in.line = line;
+	r.nobom = off > 0;
+	rc = rd_run(&r, e, o, err);
+	if (cut_end != NULL)
+		*cut_end = r.policy != 0 ? r.cut_end :
+		    (rc == JENC_E_SYNTAX || rc == JENC_E_DEPTH) &&
+		    err->offset == off + n;
+	jenc_in_close(&r.in);
+	return rc;
+}

@@ -1,0 +1,667 @@
+/*
+ * par.c - the JSON reader on several threads (jenc_json_copy_fd_par).
+ *
+ * A stream of top-level values is cut into chunks at line ends, chunk
+ * after chunk as it is read (this thread); each chunk is read, checked
+ * and encoded on a worker thread of its own by the one-thread reader
+ * (json.c, jenc_json_part), into a sink encoder made like the caller's
+ * whose sink is the chunk's output buffer; this thread writes the
+ * chunks' output in order, and tells the errors each chunk found in
+ * order too.  So the output, the errors, their lines and what is written
+ * before them are those of jenc_json_copy_fd:
+ *
+ * - A chunk starts at a line start between two values (the chunk before
+ *   it ended cleanly, see below), so its errors' offsets and columns are
+ *   the input's; its lines are counted from 1 and moved by the lines of
+ *   the chunks before it as it is written.
+ * - A chunk whose last value, or last bad text (--on-error), is still
+ *   open at its end was cut in the middle of something: what it wrote
+ *   is not used; the one-thread reader takes over from that chunk's
+ *   start to the end of the input (a regular file is read again from
+ *   there; from a pipe, the bytes read ahead come first).  So does it when a line does not end within
+ *   LINE_CHUNKS chunk sizes (one large document), or when a read fails.
+ *   The first chunk is read before any other so that a single document
+ *   costs one chunk read twice, not many; and not even that when the
+ *   first chunk does not look like a stream (stream_like).
+ * - A chunk with more than BAD_MAX bad texts (a stream with mostly bad
+ *   lines) is read again on this thread, telling them as it goes.
+ *
+ * Chunks are cut after the last line end before which a line starts with
+ * '{', '[' or an RS (the start of a record), or else after the last line
+ * end: a pretty-printed value's inner lines are indented, so a cut
+ * rarely falls inside a value.  From a pipe or a terminal, a chunk is cut
+ * when no more input is waiting, and the chunks read are written before
+ * jenc waits for more: output is not held back by a slow writer.
+ *
+ * Memory: nslot = jobs + 2 chunks at a time (read, being read by the
+ * workers, being written), each with its output, the chunk size made
+ * smaller with many jobs, and no more read ahead once the chunks not yet
+ * written hold INFLIGHT bytes (long lines make large chunks).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define CHUNK_DEFAULT ((size_t)512 * 1024)
+#define INFLIGHT ((size_t)3 << 20)	/* bytes of chunks read at a time */
+#define JOBS_MAX 8u
+#define BAD_MAX 64u			/* bad texts kept per chunk */
+#define LINE_CHUNKS 8			/* longest line, in chunk sizes */
+#define STREAM_SCAN ((size_t)64 * 1024)
+#define OUT_KEEP ((size_t)4 << 20)	/* output buffer kept for reuse */
+
+enum { SL_FREE, SL_FILLING, SL_QUEUED, SL_BUSY, SL_DONE };
+enum { FILL_OK, FILL_WAIT, FILL_ONE };
+
+struct slot {
+	int state;		/* SL_*, under par.mu once workers run */
+	uint64_t seq;		/* the chunk's number */
+	char *in;		/* the chunk: in[0..len) */
+	size_t len, cap;
+	uint64_t off;		/* its input offset */
+	int last;		/* the input ends at in[len] */
+	/* the worker's results */
+	char *out;		/* output: out[0..out_len) */
+	size_t out_len, out_cap;
+	int rc, cut_end, overflow, nomem;
+	uint64_t lines;		/* line ends in the chunk */
+	jenc_err err;		/* rc's, or the first bad text's */
+	unsigned nbad;
+	jenc_err *bad;		/* the bad texts, in order: BAD_MAX of
+				 * them, allocated at the first */
+};
+
+struct par {
+	pthread_mutex_t mu;
+	pthread_cond_t work;	/* a chunk was queued, or quit */
+	pthread_cond_t done;	/* a chunk was read */
+	struct slot *slot;
+	unsigned nslot;
+	uint64_t next_take;	/* the chunk workers take next */
+	int quit;
+	jenc_enc *e;
+	jenc_opts eo;		/* e's options, for the workers' encoders */
+	jenc_read_opts ro;
+	/* this thread's */
+	int fd, regular, eof;
+	off_t start;		/* regular file: fd's offset at the call */
+	uint64_t off;		/* input offset of the next chunk */
+	size_t chunk;
+	char *carry;		/* read after the last cut */
+	size_t carry_len, carry_cap;
+	uint64_t next_fill, next_write;
+	uint64_t line;		/* the line chunk next_write starts */
+	int found;		/* a bad text was told */
+};
+
+unsigned
+jenc_cpus_usable(void)
+{
+	cpu_set_t set;
+	int n;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* Make *buf (of *cap bytes) hold at least n.  0 or JENC_E_NOMEM. */
+static int
+reserve(char **buf, size_t *cap, size_t n)
+{
+	size_t c = *cap > 0 ? *cap : 4096;
+	char *nb;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	nb = jenc_mem_realloc(*buf, *cap, c);
+	if (nb == NULL)
+		return JENC_E_NOMEM;
+	*buf = nb;
+	*cap = c;
+	return 0;
+}
+
+/* ---- the workers --------------------------------------------------------- */
+
+static int
+slot_sink(void *ctx, const char *p, size_t n)
+{
+	struct slot *s = ctx;
+
+	if (reserve(&s->out, &s->out_cap, s->out_len + n) != 0) {
+		s->nomem = 1;
+		return 1;
+	}
+	memcpy(s->out + s->out_len, p, n);
+	s->out_len += n;
+	return 0;
+}
+
+static void
+bad_keep(void *ctx, const jenc_err *err)
+{
+	struct slot *s = ctx;
+
+	if (s->bad == NULL &&
+	    (s->bad = jenc_mem_alloc(BAD_MAX * sizeof(*s->bad))) == NULL)
+		s->overflow = 1;	/* read again, on the calling thread */
+	if (s->nbad < BAD_MAX && s->bad != NULL)
+		s->bad[s->nbad++] = *err;
+	else
+		s->overflow = 1;
+}
+
+static uint64_t
+count_lines(const char *p, size_t n)
+{
+	const char *end = p + n;
+	uint64_t k = 0;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		k++;
+		p++;
+	}
+	return k;
+}
+
+/* Read chunk s into its output, as the one-thread reader would. */
+static void
+part_run(struct par *pp, struct slot *s)
+{
+	jenc_read_opts ro = pp->ro;
+	jenc_enc *w = NULL;
+
+	ro.on_error = bad_keep;
+	ro.ctx = s;
+	s->out_len = 0;
+	s->nbad = 0;
+	s->overflow = s->nomem = s->cut_end = 0;
+	s->lines = count_lines(s->in, s->len);
+	if (pp->e != NULL) {
+		w = jenc_get_sink(slot_sink, s, &pp->eo);
+		if (w == NULL) {
+			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
+			    "out of memory");
+			return;
+		}
+		jenc_enc_pal_copy(w, pp->e);
+	}
+	s->rc = jenc_json_part(-1, s->in, s->len, s->off, 1, w, &ro, &s->err,
+	    &s->cut_end);
+	if (w != NULL) {
+		/* all of it is complete values: written out to the buffer */
+		int ee = jenc_error(w);
+
+		(void)jenc_release(w);
+		if (ee != 0 || s->nomem) {
+			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
+			    "out of memory");
+		}
+	}
+}
+
+static void *
+worker(void *arg)
+{
+	struct par *pp = arg;
+
+	pthread_mutex_lock(&pp->mu);
+	while (!pp->quit) {
+		struct slot *s = &pp->slot[pp->next_take % pp->nslot];
+
+		if (s->state != SL_QUEUED || s->seq != pp->next_take) {
+			pthread_cond_wait(&pp->work, &pp->mu);
+			continue;
+		}
+		s->state = SL_BUSY;
+		pp->next_take++;
+		pthread_mutex_unlock(&pp->mu);
+		part_run(pp, s);
+		pthread_mutex_lock(&pp->mu);
+		s->state = SL_DONE;
+		pthread_cond_broadcast(&pp->done);
+	}
+	pthread_mutex_unlock(&pp->mu);
+	return NULL;
+}
+
+/* ---- reading chunks ---------------------------------------------------- */
+
+/* Is input waiting on fd (or its end)? */
+static int
+readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
+/* Where to cut p[0..n): just after a line end, preferring one that a
+ * record's start follows (see the top).  0 if there is no line end. */
+static size_t
+cut_at(const char *p, size_t n)
+{
+	const char *half = p + n / 2, *q = p + n, *nl;
+
+	while (q > half &&
+	    (nl = memrchr(half, '\n', (size_t)(q - half))) != NULL) {
+		if (nl + 1 < p + n && (nl[1] == '{' || nl[1] == '[' ||
+		    nl[1] == 0x1e))
+			return (size_t)(nl + 1 - p);
+		q = nl;
+	}
+	nl = memrchr(p, '\n', n);
+	return nl != NULL ? (size_t)(nl + 1 - p) : 0;
+}
+
+/* Set the state of s, which the workers look at. */
+static void
+set_state(struct par *pp, struct slot *s, int state)
+{
+	pthread_mutex_lock(&pp->mu);
+	s->state = state;
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/*
+ * Does the first chunk look like a stream of values: do two of the lines
+ * in its first STREAM_SCAN bytes start with '{', '[' or RS?  A document (pretty-printed or not) has its
+ * inner lines indented or none at all: it goes to the one-thread reader
+ * at once, and is not read twice.  (A wrong guess costs one chunk read
+ * twice, or the threads not used.)
+ */
+static int
+stream_like(const char *p, size_t n)
+{
+	const char *end = p + (n < STREAM_SCAN ? n : STREAM_SCAN), *q = p;
+	int k = 0;
+
+	while (q < end) {
+		if (*q == '{' || *q == '[' || *q == 0x1e)
+			if (++k == 2)
+				return 1;
+		if ((q = memchr(q, '\n', (size_t)(end - q))) == NULL)
+			break;
+		q++;
+	}
+	return 0;
+}
+
+/* Chunk s is ready for a worker. */
+static void
+queue(struct par *pp, struct slot *s)
+{
+	pthread_mutex_lock(&pp->mu);
+	s->state = SL_QUEUED;
+	pp->next_fill++;
+	pthread_cond_broadcast(&pp->work);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+/*
+ * Read the next chunk into s (free, or being filled): FILL_OK when it is
+ * queued, FILL_WAIT when (block 0, not a regular file) no input is
+ * waiting and no line has ended yet, FILL_ONE when the one-thread reader
+ * must take over (a read failed, a line too long, no memory).
+ */
+static int
+fill(struct par *pp, struct slot *s, int block)
+{
+	size_t cut;
+
+	if (s->state == SL_FREE) {
+		if (reserve(&s->in, &s->cap, pp->carry_len + pp->chunk) != 0)
+			return FILL_ONE;
+		if (pp->carry_len > 0)
+			memcpy(s->in, pp->carry, pp->carry_len);
+		s->len = pp->carry_len;
+		pp->carry_len = 0;
+		s->off = pp->off;
+		s->last = 0;
+		pthread_mutex_lock(&pp->mu);
+		s->seq = pp->next_fill;
+		s->state = SL_FILLING;
+		pthread_mutex_unlock(&pp->mu);
+	}
+	for (;;) {
+		if (pp->eof) {
+			s->last = 1;
+			pp->off += s->len;
+			queue(pp, s);
+			return FILL_OK;
+		}
+		/* a pipe or a terminal: cut what came when no more waits */
+		int idle = !pp->regular && !readable(pp->fd);
+
+		if (s->len >= pp->chunk || (idle && s->len > 0)) {
+			if ((cut = cut_at(s->in, s->len)) > 0)
+				break;
+			if (s->len >= LINE_CHUNKS * pp->chunk)
+				return FILL_ONE;
+		}
+		if (idle && !block)
+			return FILL_WAIT;
+		size_t want = s->len < pp->chunk ? pp->chunk - s->len :
+		    pp->chunk;
+
+		if (reserve(&s->in, &s->cap, s->len + want) != 0)
+			return FILL_ONE;
+		ssize_t n = read(pp->fd, s->in + s->len, want);
+
+		if (n > 0) {
+			s->len += (size_t)n;
+		} else if (n == 0) {
+			pp->eof = 1;
+		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			if (!block)
+				return FILL_WAIT;
+			struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
+
+			(void)poll(&pfd, 1, -1);
+		} else if (errno != EINTR) {
+			/* the one-thread reader reads again and says why */
+			return FILL_ONE;
+		}
+	}
+	if (reserve(&pp->carry, &pp->carry_cap, s->len - cut) != 0)
+		return FILL_ONE;
+	pp->carry_len = s->len - cut;
+	if (pp->carry_len > 0)
+		memcpy(pp->carry, s->in + cut, pp->carry_len);
+	s->len = cut;
+	pp->off += cut;
+	queue(pp, s);
+	return FILL_OK;
+}
+
+/* ---- in order ------------------------------------------------------------ */
+
+/* Bytes of the chunks read and not yet written (long lines make chunks
+ * larger: read ahead stops at INFLIGHT bytes, whatever their number). */
+static size_t
+ahead(const struct par *pp)
+{
+	size_t n = 0;
+	uint64_t q;
+
+	for (q = pp->next_write; q < pp->next_fill; q++)
+		n += pp->slot[q % pp->nslot].len;
+	return n;
+}
+
+/* A jenc_err of chunk that starts line `line`, as the input's. */
+static void
+err_move(jenc_err *err, uint64_t line)
+{
+	if (err->line > 0)
+		err->line += line - 1;
+}
+
+/* A bad text told by the one-thread reader (on_error wrapped): the first
+ * one is the one the call reports. */
+struct wrap {
+	struct par *pp;
+	jenc_err *err;
+};
+
+/*
+ * The one-thread reader over the rest: the chunks from next_write on,
+ * what was read after them, then the input (unless it ended).  Returns
+ * its result, err merged as the one-thread reader would have it.
+ */
+static int
+rest_one(struct par *pp, jenc_err *err)
+{
+	uint64_t q, off = pp->off;
+	size_t n = 0, k = 0;
+	struct slot *f = &pp->slot[pp->next_fill % pp->nslot];
+	const char *p = pp->carry;
+	char *buf = NULL;
+	jenc_err one;
+	int rc, pieces = 0;
+
+	if (pp->next_write < pp->next_fill)
+		off = pp->slot[pp->next_write % pp->nslot].off;
+	for (q = pp->next_write; q < pp->next_fill; q++) {
+		struct slot *s = &pp->slot[q % pp->nslot];
+
+		n += s->len;
+		p = s->in;
+		pieces++;
+	}
+	if (f->state == SL_FILLING) {
+		n += f->len;
+		p = f->in;
+		pieces++;
+		if (pp->next_write == pp->next_fill)
+			off = f->off;
+	} else if (pp->carry_len > 0) {
+		n += pp->carry_len;
+		p = pp->carry;
+		pieces++;
+	}
+	if (pp->regular && !pp->eof &&
+	    lseek(pp->fd, pp->start + (off_t)off, SEEK_SET) >= 0) {
+		/* a file: read again from there, rather than copy */
+		p = NULL;
+		n = 0;
+	} else if (pieces > 1 && n > 0) {
+		if ((buf = jenc_mem_alloc(n)) == NULL)
+			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
+			    "out of memory");
+		for (q = pp->next_write; q < pp->next_fill; q++) {
+			struct slot *s = &pp->slot[q % pp->nslot];
+
+			if (s->len > 0)
+				memcpy(buf + k, s->in, s->len);
+			k += s->len;
+		}
+		if (f->state == SL_FILLING && f->len > 0)
+			memcpy(buf + k, f->in, f->len);
+		else if (f->state != SL_FILLING && pp->carry_len > 0)
+			memcpy(buf + k, pp->carry, pp->carry_len);
+		p = buf;
+	}
+	rc = jenc_json_part(pp->eof ? -1 : pp->fd, p, n, off, pp->line,
+	    pp->e, &pp->ro, &one, NULL);
+	if (rc != 0 || (one.code != 0 && !pp->found))
+		*err = one;
+	jenc_mem_free(buf, n);
+	return rc;
+}
+
+/* Write chunk s, and tell its bad texts; returns what the one-thread
+ * reader would have returned at its end (0, or the error, in err). */
+static int
+write_chunk(struct par *pp, struct slot *s, jenc_err *err)
+{
+	unsigned i;
+	int rc = s->rc;
+
+	if (s->overflow && rc == 0) {
+		/* too many bad texts to keep: read it again here */
+		jenc_err one;
+
+		rc = jenc_json_part(-1, s->in, s->len, s->off, pp->line, pp->e,
+		    &pp->ro, &one, NULL);
+		if (rc != 0 || (one.code != 0 && !pp->found))
+			*err = one;
+		pp->found |= one.code != 0;
+		return rc;
+	}
+	for (i = 0; i < s->nbad; i++) {
+		err_move(&s->bad[i], pp->line);
+		if (pp->ro.on_error != NULL)
+			pp->ro.on_error(pp->ro.ctx, &s->bad[i]);
+	}
+	err_move(&s->err, pp->line);
+	if (rc != 0 || (s->err.code != 0 && !pp->found))
+		*err = s->err;
+	pp->found |= s->err.code != 0;
+	if (pp->e != NULL && s->out_len > 0 &&
+	    jenc_out_bytes(pp->e, s->out, s->out_len) != 0 && rc == 0) {
+		int code = jenc_error(pp->e);
+
+		rc = jenc_err_set(err, code, jenc_errno(pp->e), 0, NULL, "%s",
+		    jenc_strerror(code));
+	}
+	if (s->out_cap > OUT_KEEP) {
+		jenc_mem_free(s->out, s->out_cap);
+		s->out = NULL;
+		s->out_cap = 0;
+	}
+	return rc;
+}
+
+/* Can e take the output of other encoders made like it?  (Not while a
+ * value or a --slurp array is open, nor with -u's one write per value.) */
+static int
+par_fits(const jenc_enc *e, const jenc_opts *eo)
+{
+	return jenc_depth(e) == 0 && jenc_error(e) == 0 &&
+	    !(eo->flags & (JENC_SLURP | JENC_NO_NEWLINE | JENC_FLUSH_EACH));
+}
+
+int
+jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
+    jenc_err *err, unsigned jobs, size_t chunk)
+{
+	struct par P, *pp = &P;
+	pthread_t tid[JOBS_MAX];
+	unsigned nt = 0, i;
+	jenc_err dummy;
+	struct stat st;
+	int rc = 0, f;
+
+	if (err == NULL)
+		err = &dummy;
+	memset(pp, 0, sizeof(*pp));
+	if (e != NULL)
+		jenc_enc_like(e, &pp->eo);
+	if (jobs == 0)
+		jobs = jenc_cpus_usable();
+	if (jobs < 2 || jenc_cpus_usable() < 2 ||
+	    (o != NULL && (o->flags & (JENC_READ_SINGLE | JENC_READ_JSONC))) ||
+	    (o != NULL && !jenc_conv_utf8(o->encoding)) ||
+	    (e != NULL && !par_fits(e, &pp->eo)))
+		return jenc_json_copy_fd(fd, e, o, err);
+	if (jobs > JOBS_MAX)
+		jobs = JOBS_MAX;
+	memset(err, 0, sizeof(*err));
+	pp->e = e;
+	if (o != NULL)
+		pp->ro = *o;
+	pp->fd = fd;
+	pp->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (pp->start = lseek(fd, 0, SEEK_CUR)) >= 0;
+	pp->nslot = jobs + 2;
+	pp->chunk = chunk;
+	if (pp->chunk == 0) {
+		pp->chunk = CHUNK_DEFAULT;
+		if (pp->chunk * pp->nslot > INFLIGHT)
+			pp->chunk = INFLIGHT / pp->nslot;
+	}
+	/* a file of a few chunks is read faster than threads start */
+	if (pp->regular && st.st_size - pp->start < (off_t)(2 * pp->chunk))
+		return jenc_json_copy_fd(fd, e, o, err);
+	pp->line = 1;
+	pp->slot = jenc_mem_alloc(pp->nslot * sizeof(*pp->slot));
+	if (pp->slot == NULL)
+		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
+		    "out of memory");
+	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
+	pthread_mutex_init(&pp->mu, NULL);
+	pthread_cond_init(&pp->work, NULL);
+	pthread_cond_init(&pp->done, NULL);
+
+	/* The first chunk: all of a small input is read on this thread. */
+	f = fill(pp, &pp->slot[0], 1);
+	/* all of the input, or a document: slot 0 (queued, but no thread
+	 * will take it) and the rest go to the one-thread reader */
+	if (f == FILL_OK && (pp->slot[0].last ||
+	    !stream_like(pp->slot[0].in, pp->slot[0].len)))
+		f = FILL_ONE;
+	if (f == FILL_OK)
+		for (nt = 0; nt < jobs; nt++)
+			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
+				break;
+	if (f != FILL_OK || nt == 0) {
+		rc = rest_one(pp, err);
+		goto out;
+	}
+	for (;;) {
+		struct slot *s = &pp->slot[pp->next_write % pp->nslot];
+		struct slot *n = &pp->slot[pp->next_fill % pp->nslot];
+
+		/* read ahead while there is room, once the first chunk has
+		 * shown a stream of values */
+		if (pp->next_write > 0 && !pp->eof &&
+		    pp->next_fill < pp->next_write + pp->nslot &&
+		    ahead(pp) < INFLIGHT) {
+			f = fill(pp, n, pp->next_fill == pp->next_write);
+			if (f == FILL_OK)
+				continue;
+			if (f == FILL_ONE)
+				break;
+		}
+		if (pp->next_write == pp->next_fill)
+			break;		/* all written (or: read on) */
+		pthread_mutex_lock(&pp->mu);
+		while (s->state != SL_DONE)
+			pthread_cond_wait(&pp->done, &pp->mu);
+		pthread_mutex_unlock(&pp->mu);
+		if (s->cut_end && !s->last && s->rc != JENC_E_NOMEM)
+			break;		/* the one-thread reader from s on */
+		rc = write_chunk(pp, s, err);
+		pp->line += s->lines;
+		set_state(pp, s, SL_FREE);
+		pp->next_write++;
+		if (rc != 0 || s->last)
+			goto stop;
+	}
+	/* stop the workers, then read the rest on this thread */
+	pthread_mutex_lock(&pp->mu);
+	pp->quit = 1;
+	pthread_cond_broadcast(&pp->work);
+	pthread_mutex_unlock(&pp->mu);
+	for (i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+	nt = 0;
+	if (pp->next_write < pp->next_fill || !pp->eof ||
+	    pp->carry_len > 0 ||
+	    pp->slot[pp->next_fill % pp->nslot].state == SL_FILLING)
+		rc = rest_one(pp, err);
+stop:
+	pthread_mutex_lock(&pp->mu);
+	pp->quit = 1;
+	pthread_cond_broadcast(&pp->work);
+	pthread_mutex_unlock(&pp->mu);
+	for (i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+out:
+	for (i = 0; i < pp->nslot; i++) {
+		jenc_mem_free(pp->slot[i].in, pp->slot[i].cap);
+		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
+		if (pp->slot[i].bad != NULL)
+			jenc_mem_free(pp->slot[i].bad,
+			    BAD_MAX * sizeof(*pp->slot[i].bad));
+	}
+	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
+	jenc_mem_free(pp->carry, pp->carry_cap);
+	pthread_mutex_destroy(&pp->mu);
+	pthread_cond_destroy(&pp->done);
+	pthread_cond_destroy(&pp->work);
+	return rc;
+}

@@ -1,0 +1,197 @@
+/*
+ * test_par.c - jenc_json_copy_fd_par against jenc_json_copy_fd: the same
+ * output bytes, return value, *err and on_error reports (each on the
+ * calling thread), for a stream with good and bad lines, in each
+ * --on-error policy, with 2 and 4 jobs and several chunk sizes; then no
+ * block is left once the pools are trimmed.
+ *
+ * Also meant to be run built with -fsanitize=thread (make check-tsan).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "jenc.h"
+
+#define NLINES 3000
+#define NREP 64
+
+/* What on_error was told, in order. */
+struct reports {
+	pthread_t self;
+	int other_thread;	/* calls not on the calling thread */
+	size_t n;
+	struct rep {
+		uint64_t offset, line, col, lines;
+		int code, passed;
+		char msg[192];
+	} r[NREP];
+	size_t more;		/* past NREP */
+};
+
+static void
+on_error(void *ctx, const jenc_err *err)
+{
+	struct reports *rs = ctx;
+
+	if (!pthread_equal(pthread_self(), rs->self))
+		rs->other_thread++;
+	if (rs->n == NREP) {
+		rs->more++;
+		return;
+	}
+	struct rep *r = &rs->r[rs->n++];
+
+	r->offset = err->offset;
+	r->line = err->line;
+	r->col = err->col;
+	r->lines = err->lines;
+	r->code = err->code;
+	r->passed = err->passed;
+	memcpy(r->msg, err->msg, sizeof(r->msg));
+}
+
+/* The stream: JSON lines, a bad line now and then, a pretty-printed
+ * value, and a bad one across lines. */
+static int
+make_stream(void)
+{
+	char path[] = "/tmp/test_par.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0)
+		abort();
+	unlink(path);
+	f = fdopen(dup(fd), "w");
+	if (f == NULL)
+		abort();
+	for (int i = 0; i < NLINES; i++) {
+		fprintf(f, "{\"n\": %d, \"s\": \"line \\u00e9 %d\", \"a\": [%d, "
+		    "true, null]}\n", i, i, i * 3);
+		if (i % 97 == 5)
+			fprintf(f, "not json %d\n", i);
+		if (i % 211 == 7)
+			fprintf(f, "{\n  \"p\": [\n    %d,\n    2\n  ]\n}\n", i);
+		if (i % 307 == 9)
+			fprintf(f, "{\"open\": [1,\n  oops\n]}\n");
+		if (i % 401 == 11)
+			fprintf(f, "{\"cut\": \n");
+	}
+	fclose(f);
+	return fd;
+}
+
+struct result {
+	int rc;
+	jenc_err err;
+	char *out;
+	size_t len;
+	struct reports rs;
+};
+
+static void
+run(int fd, unsigned flags, unsigned jobs, size_t chunk, struct result *res)
+{
+	jenc_opts eo = { 0, JENC_HOLD, 0 };
+	jenc_read_opts ro = { flags, 0, on_error, &res->rs };
+	jenc_enc *e = jenc_get_mem(&eo);
+
+	memset(res, 0, sizeof(*res));
+	res->rs.self = pthread_self();
+	if (lseek(fd, 0, SEEK_SET) != 0 || e == NULL)
+		abort();
+	if (jobs == 1)
+		res->rc = jenc_json_copy_fd(fd, e, &ro, &res->err);
+	else
+		res->rc = jenc_json_copy_fd_par(fd, e, &ro, &res->err, jobs,
+		    chunk);
+	res->out = jenc_take(e, &res->len);
+	jenc_release(e);
+}
+
+static void
+same(const struct result *a, const struct result *b)
+{
+	CHECK_EQ(b->rc, a->rc);
+	CHECK_EQ(b->len, a->len);
+	CHECK(a->out != NULL && b->out != NULL && a->len == b->len &&
+	    memcmp(a->out, b->out, a->len) == 0);
+	CHECK_EQ(b->err.code, a->err.code);
+	CHECK_EQ(b->err.offset, a->err.offset);
+	CHECK_EQ(b->err.line, a->err.line);
+	CHECK_EQ(b->err.col, a->err.col);
+	CHECK(strcmp(b->err.msg, a->err.msg) == 0);
+	CHECK(strcmp(b->err.excerpt, a->err.excerpt) == 0);
+	CHECK_EQ(b->rs.n, a->rs.n);
+	CHECK_EQ(b->rs.more, a->rs.more);
+	CHECK_EQ(b->rs.other_thread, 0);
+	for (size_t i = 0; i < a->rs.n && i < b->rs.n; i++) {
+		const struct rep *x = &a->rs.r[i], *y = &b->rs.r[i];
+
+		CHECK(x->offset == y->offset && x->line == y->line &&
+		    x->col == y->col && x->lines == y->lines &&
+		    x->code == y->code && x->passed == y->passed &&
+		    strcmp(x->msg, y->msg) == 0);
+	}
+}
+
+int
+main(void)
+{
+	static const unsigned policy[] = { 0, JENC_READ_SKIP, JENC_READ_PASS };
+	static const size_t chunks[] = { 1, 100, 4096, 0 };
+	static const unsigned jobs[] = { 2, 4 };
+	int fd = make_stream();
+	struct result want, got;
+	jenc_pool_stats st;
+
+	TEST("jenc_cpus_usable") {
+		CHECK(jenc_cpus_usable() >= 1);
+	}
+	for (size_t p = 0; p < sizeof(policy) / sizeof(policy[0]); p++) {
+		TEST(policy[p] == 0 ? "stop: as jenc_json_copy_fd" :
+		    policy[p] == JENC_READ_SKIP ? "skip: as jenc_json_copy_fd" :
+		    "pass: as jenc_json_copy_fd") {
+			run(fd, policy[p], 1, 0, &want);
+			CHECK(want.len > 0);
+			for (size_t j = 0; j < 2; j++)
+				for (size_t c = 0; c < 4; c++) {
+					run(fd, policy[p], jobs[j], chunks[c],
+					    &got);
+					same(&want, &got);
+					jenc_free(got.out, got.len);
+				}
+			jenc_free(want.out, want.len);
+		}
+	}
+	TEST("validating only (e NULL)") {
+		jenc_read_opts ro = { JENC_READ_SKIP, 0, on_error, NULL };
+		struct reports a, b;
+		jenc_err ea, eb;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		a.self = b.self = pthread_self();
+		ro.ctx = &a;
+		lseek(fd, 0, SEEK_SET);
+		CHECK_EQ(jenc_json_copy_fd(fd, NULL, &ro, &ea), 0);
+		ro.ctx = &b;
+		lseek(fd, 0, SEEK_SET);
+		CHECK_EQ(jenc_json_copy_fd_par(fd, NULL, &ro, &eb, 2, 512), 0);
+		CHECK_EQ(b.n, a.n);
+		CHECK_EQ(b.more, a.more);
+		CHECK_EQ(eb.line, ea.line);
+		CHECK_EQ(b.other_thread, 0);
+	}
+	TEST("no block left after jenc_pool_trim") {
+		jenc_pool_trim();
+		jenc_pool_stats_get(&st);
+		CHECK_EQ(st.mallocs, st.frees);
+	}
+	close(fd);
+	return harness_done();
+}
