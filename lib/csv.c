@@ -392,23 +392,34 @@ csv_field_add(struct csv *c, struct csv_field *cur, const char *rec,
 /* ---- UTF-8 --------------------------------------------------------------- */
 
 /*
- * The length of the valid UTF-8 sequence at u[i] (a byte >= 0x80), 0 if
- * the window ends before it could be told, -1 if it is not UTF-8.
+ * Checks the run of bytes >= 0x80 at u[*ip] (one of them): text in a
+ * script other than Latin is checked in one call, not one per character.
+ * Returns 1 with *ip past the run, 0 with *ip at a sequence that the
+ * window ends in before it could be told (not at eof), or -1 with *ip at
+ * the first byte that is not UTF-8.
  */
 static inline int
-csv_utf8(const unsigned char *u, size_t i, size_t n, int eof)
+csv_utf8(const unsigned char *u, size_t *ip, size_t n, int eof)
 {
-	unsigned char b = u[i];
-	size_t k = b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0;
+	size_t i = *ip, k;
 	uint32_t cp;
 
-	if (k == 0)
-		return -1;
-	if (n - i < k)
-		return eof ? -1 : 0;
-	if (k == 2)
-		return (u[i + 1] & 0xc0) == 0x80 ? 2 : -1;
-	return jenc_utf8_seq(u + i, k, &cp) == k ? (int)k : -1;
+	do {
+		unsigned char b = u[i];
+
+		k = b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0;
+		*ip = i;
+		if (k == 0)
+			return -1;
+		if (n - i < k)
+			return eof ? -1 : 0;
+		if (k == 2 ? (u[i + 1] & 0xc0) != 0x80 :
+		    jenc_utf8_seq(u + i, k, &cp) != k)
+			return -1;
+		i += k;
+	} while (i < n && u[i] >= 0x80);
+	*ip = i;
+	return 1;
 }
 
 /* ---- scanning ------------------------------------------------------------ */
@@ -591,11 +602,9 @@ quoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
-			if (k > 0) {
-				i += (size_t)k;
+			k = csv_utf8(u, &i, n, eof);
+			if (k > 0)
 				continue;
-			}
 			if (k == 0) {
 				c->st = S_QUOTED;
 				goto more;
@@ -643,11 +652,9 @@ unquoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
-			if (k > 0) {
-				i += (size_t)k;
+			k = csv_utf8(u, &i, n, eof);
+			if (k > 0)
 				continue;
-			}
 			if (k == 0) {
 				c->st = S_UNQUOTED;
 				goto more;
@@ -773,11 +780,9 @@ unquoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
-			if (k > 0) {
-				i += (size_t)k;
+			k = csv_utf8(u, &i, n, eof);
+			if (k > 0)
 				continue;
-			}
 			if (k == 0)
 				goto more;
 			return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
@@ -1181,6 +1186,60 @@ csv_copy(char *o, const char *s, size_t n, const char *lim)
 	return o + n;
 }
 
+/* What -t makes of a field, for csv_text: a string, its own text (a
+ * number, true or false), or null. */
+enum { K_STRING, K_VERBATIM, K_NULL };
+
+/*
+ * The kind of s[0..n) under JENC_CSV_TYPES, as csv_value decides it, with
+ * few branches that depend on the data: true and false are told by a
+ * compare of the whole field, and with SSE2 a field of up to 16 bytes
+ * that is digits, with at most a leading '-' and one '.' not at either
+ * end, is told from its mask of digits (s[0..16) readable when s + 16 <=
+ * lim); other numbers go through jenc_json_number_ok.
+ */
+static inline int
+csv_kind(const char *s, size_t n, const char *lim)
+{
+	unsigned char c0;
+
+	if (n == 0)
+		return K_NULL;
+	c0 = (unsigned char)s[0];
+	if ((unsigned char)(c0 - '0') >= 10 && c0 != '-') {
+		if (n == 4)
+			return memcmp(s, "true", 4) == 0;
+		if (n == 5)
+			return memcmp(s, "false", 5) == 0;
+		return K_STRING;
+	}
+#ifdef __SSE2__
+	if (n <= 16 && (size_t)(lim - s) >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+		__m128i t = _mm_subs_epu8(_mm_sub_epi8(w, _mm_set1_epi8('0')),
+		    _mm_set1_epi8(9));
+		unsigned full = (1u << n) - 1, neg = c0 == '-';
+		unsigned nd = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(t,
+		    _mm_setzero_si128())) & full & ~neg;
+		size_t d = neg, p;
+
+		/* the integer part: no leading zero unless it is just "0" */
+		if (n > d && !(s[d] == '0' && n > d + 1 && s[d + 1] != '.')) {
+			if (nd == 0)
+				return n > d;
+			if ((nd & (nd - 1)) == 0) {
+				p = (size_t)__builtin_ctz(nd);
+				if (s[p] == '.' && p > d && p + 1 < n)
+					return K_VERBATIM;
+			}
+		}
+	}
+#else
+	(void)lim;
+#endif
+	return jenc_json_number_ok(s, n);
+}
+
 /*
  * The record in c->f as one piece of JSON text, written with jenc_raw:
  * with c->text, the encoder writes compact JSON and copies a value's text
@@ -1224,16 +1283,15 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 		n = f->len;
 		s = csv_field_ptr(c, f);
 		if (types) {
-			if (n == 0) {
+			int kind = csv_kind(s, n, (f->flags & F_SCRATCH) ?
+			    slim : lim);
+
+			if (kind == K_NULL) {
 				memcpy(o, "null", 4);
 				o += 4;
 				continue;
 			}
-			if ((s[0] == 't' && n == 4 && memcmp(s, "true", 4) == 0) ||
-			    (s[0] == 'f' && n == 5 &&
-			    memcmp(s, "false", 5) == 0) ||
-			    (((unsigned char)(s[0] - '0') < 10 || s[0] == '-') &&
-			    jenc_json_number_ok(s, n))) {
+			if (kind == K_VERBATIM) {
 				o = csv_copy(o, s, n, (f->flags & F_SCRATCH) ?
 				    slim : lim);
 				continue;
