@@ -839,8 +839,8 @@ static int
 csv_next(struct csv *c)
 {
 	int tsv = (c->flags & JENC_CSV_TSV) != 0;
-	size_t used = 0;
-	int r;
+	size_t used = 0, n;
+	int r, eof;
 
 	if (c->st == S_RECORD) {
 		const unsigned char *u = (const unsigned char *)c->in.p;
@@ -889,12 +889,19 @@ csv_next(struct csv *c)
 		c->lmode = L_OFF;
 		c->nf_max = c->cap_f / sizeof *c->f;
 	}
+	/* The parser sees at most a record of max_rec bytes and a CR LF: a
+	 * longer one is then too long whatever comes after (see csv_fill),
+	 * however the input arrives. */
+	n = c->in.len - c->pos;
+	eof = c->in.eof;
+	if (n > c->max_rec + 2) {
+		n = c->max_rec + 2;
+		eof = 0;
+	}
 	if (tsv)
-		r = csv_parse_tsv(c, c->in.p + c->pos, c->in.len - c->pos,
-		    c->in.eof, &used);
+		r = csv_parse_tsv(c, c->in.p + c->pos, n, eof, &used);
 	else
-		r = csv_parse_csv(c, c->in.p + c->pos, c->in.len - c->pos,
-		    c->in.eof, &used);
+		r = csv_parse_csv(c, c->in.p + c->pos, n, eof, &used);
 	if (r != R_RECORD)
 		return r;
 	if (c->rec_end > c->max_rec)
@@ -1719,8 +1726,8 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	c->line = 1;
 	c->st = S_RECORD;
 	c->max_rec = o && o->max_record ? o->max_record : JENC_CSV_MAX_RECORD;
-	if (c->max_rec > SIZE_MAX - 4)
-		c->max_rec = SIZE_MAX - 4;
+	if (c->max_rec > SIZE_MAX - 4 - JENC_IN_AFTER)
+		c->max_rec = SIZE_MAX - 4 - JENC_IN_AFTER;
 	tsv = (c->flags & JENC_CSV_TSV) != 0;
 	c->detect = !tsv && (c->flags & JENC_CSV_DETECT) && !(o && o->delim);
 	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
@@ -1781,7 +1788,10 @@ csv_run(struct csv *c)
 	while (r == 0) {
 		r = csv_next(c);
 		if (r == R_MORE) {
-			if (c->in.eof) {
+			/* at the end, only a record too long stops short of it
+			 * (csv_next), and csv_fill reports that */
+			if (c->in.eof && (c->st == S_RECORD ||
+			    c->in.len - c->pos <= c->max_rec + 1)) {
 				/* cannot happen: at the end the parser knows */
 				r = csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 				    "reader stopped before the end of input");
@@ -1823,11 +1833,13 @@ csv_run(struct csv *c)
 	return r;
 }
 
-/* The window may grow to a record, a CR and a byte more. */
+/* The window may grow to a record, a CR and a byte more, and what an
+ * error's excerpt shows after its spot (so that it is the same from
+ * memory and from a file). */
 static size_t
 csv_window_max(const struct csv *c)
 {
-	return c->max_rec + 2;
+	return c->max_rec + 2 + JENC_IN_AFTER;
 }
 
 int
