@@ -1258,8 +1258,7 @@ csv_kind(const char *s, size_t n, const char *lim)
 static int
 csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 {
-	const char *lim = c->in.p + c->in.len, *s;
-	const char *slim = c->scr + c->cap_s;
+	const char *lim = c->in.p + c->in.len, *s, *flim;
 	int types = (c->flags & JENC_CSV_TYPES) != 0;
 	size_t need, k, n;
 	char *o;
@@ -1289,9 +1288,10 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 		}
 		n = f->len;
 		s = csv_field_ptr(c, f);
+		/* no reading past a field in scratch (it may be "") */
+		flim = (f->flags & F_SCRATCH) ? s : lim;
 		if (types) {
-			int kind = csv_kind(s, n, (f->flags & F_SCRATCH) ?
-			    slim : lim);
+			int kind = csv_kind(s, n, flim);
 
 			if (kind == K_NULL) {
 				memcpy(o, "null", 4);
@@ -1299,8 +1299,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 				continue;
 			}
 			if (kind == K_VERBATIM) {
-				o = csv_copy(o, s, n, (f->flags & F_SCRATCH) ?
-				    slim : lim);
+				o = csv_copy(o, s, n, flim);
 				continue;
 			}
 		}
@@ -1309,8 +1308,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 			if ((o = csv_esc(o, s, n)) == NULL)
 				return 1;
 		} else {
-			o = csv_copy(o, s, n, (f->flags & F_SCRATCH) ? slim :
-			    lim);
+			o = csv_copy(o, s, n, flim);
 		}
 		*o++ = '"';
 	}
