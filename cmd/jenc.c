@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "jenc.h"
@@ -75,7 +76,8 @@ static const char usage_text[] =
 "\n"
 "Input:\n"
 "  -f, --from=FORMAT     json (default), csv or tsv; FILE names ending in\n"
-"                        .csv or .tsv pick their format unless --from is given\n"
+"                        .csv, .tsv or .tab (any case) pick their format\n"
+"                        unless --from is given\n"
 "      --encoding=NAME   input in NAME (any iconv name: cp1252, utf-16le, ...),\n"
 "                        not UTF-8; UTF-16/32 with a byte order mark is read\n"
 "Output:\n"
@@ -102,7 +104,8 @@ static const char usage_text[] =
 "      --max-depth=N     nesting limit (default 10000)\n"
 "      --jsonc           allow // and /* */ comments and trailing commas\n"
 "CSV/TSV input:\n"
-"  -d, --delimiter=C     field delimiter, one byte ('\\t' means tab)\n"
+"  -d, --delimiter=C     field delimiter, one byte ('\\t' means tab); without\n"
+"                        it CSV takes , ; tab or | from the first line\n"
 "      --no-header       each record becomes an array of its fields\n"
 "      --header=A,B,...  field names; the first row is data\n"
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"
@@ -336,6 +339,8 @@ option_error(int ch, const char *a)
 	usage_error("option '--%s' doesn't allow an argument", hit->name);
 }
 
+static int input_format(const struct config *c, const char *path);
+
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
@@ -522,6 +527,16 @@ parse_args(struct config *c, int argc, char **argv)
 	}
 	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER))
 		usage_error("--header and --no-header cannot be used together");
+	/* a backslash starts a TSV escape: refused before any input is read */
+	if (c->copts.delim == '\\') {
+		int i, tsv = c->from == FROM_TSV;
+
+		for (i = optind; i < argc && !tsv; i++)
+			tsv = input_format(c, argv[i]) == FROM_TSV;
+		if (tsv)
+			usage_error("--delimiter: '\\' cannot be a TSV delimiter "
+			    "(it starts an escape)");
+	}
 }
 
 /* Colors or not (--color, a terminal, NO_COLOR), and JENC_COLORS. */
@@ -566,21 +581,34 @@ out_opts(const struct config *c, jenc_opts *o)
 		o->flags |= JENC_SEQ;	/* --seq: RS before each value */
 }
 
+/* Does s end in suffix, in any case? */
 static int
 ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
 
-	return n >= k && strcmp(s + n - k, suffix) == 0;
+	return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* The format path is read in: --from, else its name's ending (.csv,
+ * .tsv or .tab in any case), else JSON. */
+static int
+input_format(const struct config *c, const char *path)
+{
+	if (c->from != FROM_AUTO)
+		return c->from;
+	if (ends_with(path, ".csv"))
+		return FROM_CSV;
+	if (ends_with(path, ".tsv") || ends_with(path, ".tab"))
+		return FROM_TSV;
+	return FROM_JSON;
 }
 
 /* Is path read as CSV or TSV? */
 static int
 is_csv(const struct config *c, const char *path)
 {
-	if (c->from == FROM_AUTO)
-		return ends_with(path, ".csv") || ends_with(path, ".tsv");
-	return c->from != FROM_JSON;
+	return input_format(c, path) != FROM_JSON;
 }
 
 /*
@@ -747,8 +775,7 @@ convert(struct config *c, const char *path)
 		return status;
 	}
 	if (from == FROM_AUTO)
-		from = ends_with(path, ".csv") ? FROM_CSV :
-		    ends_with(path, ".tsv") ? FROM_TSV : FROM_JSON;
+		from = input_format(c, path);
 
 	out_opts(c, &o);
 	if (from == FROM_JSON) {
@@ -777,6 +804,8 @@ convert(struct config *c, const char *path)
 
 		if (from == FROM_TSV)
 			co.flags |= JENC_CSV_TSV;
+		else if (co.delim == 0)
+			co.flags |= JENC_CSV_DETECT;	/* no -d */
 		/* --slurp: each record an element of the one array */
 		if (c->lines || c->slurp)
 			co.flags |= JENC_CSV_LINES;

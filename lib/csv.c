@@ -26,10 +26,31 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 
 #define CSV_WINDOW ((size_t)256 * 1024)
+
+/*
+ * A record is parsed into c->f, at most CSV_LONG_FIELDS fields, its
+ * rewritten fields into at most CSV_LONG_SCRATCH bytes of scratch.  A
+ * record that needs more is a long record: the parser goes on only
+ * checking and counting its fields (L_CHECK), and once it is known to be
+ * valid, it is parsed again and written CSV_LONG_FIELDS fields at a time
+ * (L_REPLAY).  So memory is the window (the record) and a constant, not
+ * 24 bytes per field.
+ */
+#define CSV_LONG_FIELDS ((size_t)8192)
+#define CSV_LONG_SCRATCH ((size_t)1 << 20)
+
+/* A record whose JSON text may be longer than this is written through the
+ * encoder's calls, not built as text (see csv_text). */
+#define CSV_TEXT_MAX ((size_t)256 * 1024)
 
 /* Byte classes for the scanning loops; C_PLAIN bytes are skipped. */
 enum {
@@ -69,14 +90,25 @@ struct csv_field {
 	unsigned flags;	/* F_* */
 };
 
+/* Long records (see CSV_LONG_FIELDS), and what a replay writes. */
+enum { L_OFF, L_CHECK, L_REPLAY };
+enum { W_NAMES, W_VALUES, W_MEMBERS };
+
 struct csv_name {
 	size_t off, len;	/* in names.buf */
+	size_t roff, rlen;	/* its key text "name": in names.rbuf */
+	size_t next;		/* the suffix _next is the first that may be
+				 * free for a duplicate of this name (0: 2) */
 	int raw;		/* no byte needs escaping: use jenc_raw_key */
 };
 
 struct csv_names {
 	char *buf;		/* the names' bytes, back to back */
 	size_t len, cap;
+	char *rbuf;		/* the key texts, back to back, and 16
+				 * bytes of slack (see csv_copy) */
+	size_t rlen, cap_r;
+	int rbad;		/* a name needs a \u escape: no key texts */
 	struct csv_name *v;
 	size_t n, cap_v;	/* cap_v in bytes, as every cap here */
 	uint32_t *slot;		/* open addressing: index + 1, 0 = empty */
@@ -96,6 +128,13 @@ struct csv {
 	jenc_in in;
 	size_t pos;
 	int from_fd;		/* in reads a file descriptor */
+	int detect;		/* JENC_CSV_DETECT applies */
+	size_t max_rec;		/* the longest record allowed */
+	int begun;		/* array mode: the array is open */
+	int text;		/* e writes compact JSON with the plain
+				 * escapes: records are built as text */
+	char *ob;		/* that text */
+	size_t cap_o;
 	int after_cr;		/* a CR ended the last line: skip one LF */
 	uint64_t line;		/* line number at data + pos */
 
@@ -112,6 +151,11 @@ struct csv {
 	uint64_t qline;
 	uint64_t rec_line;	/* line the record starts on */
 	size_t rec;		/* the complete record is at data + rec */
+	size_t rec_end;		/* ... its text (no line end) up to rec_end */
+	int lmode;		/* L_*: a long record */
+	int lwhat;		/* L_REPLAY: W_* */
+	size_t lnf;		/* L_CHECK: fields so far */
+	size_t lcol;		/* L_REPLAY: column of c->f[0] */
 
 	/* An error at a spot, reported once its line is read (csv_report). */
 	int x_pending;
@@ -123,6 +167,7 @@ struct csv {
 	/* Field names, in header mode. */
 	struct csv_names nm;
 	int have_hdr;
+	int hdr_read;		/* the names come from the input */
 	size_t nhdr;
 };
 
@@ -237,6 +282,17 @@ csv_grow(void **p, size_t *cap, size_t need, size_t min)
 	return 0;
 }
 
+/* The record is long (see CSV_LONG_FIELDS): from here on its fields are
+ * only counted.  c->nf stays c->nf_max, so that csv_field_add always
+ * calls csv_field_end. */
+static void
+csv_long_check(struct csv *c)
+{
+	c->lmode = L_CHECK;
+	c->lnf = c->nf;
+	c->nf_max = c->nf;
+}
+
 /* Appends s[0..n) to the current field in scratch, moving the field into
  * scratch first if it is not there yet. */
 static int
@@ -246,8 +302,12 @@ csv_scr_add(struct csv *c, struct csv_field *cur, const char *s, size_t n)
 		cur->flags |= F_SCRATCH;
 		cur->off = c->slen;
 	}
-	if (n == 0)
+	if (n == 0 || c->lmode == L_CHECK)
 		return 0;
+	if (c->lmode == L_OFF && c->slen + n > CSV_LONG_SCRATCH) {
+		csv_long_check(c);
+		return 0;
+	}
 	if (c->slen + n > c->cap_s &&
 	    csv_grow((void **)&c->scr, &c->cap_s, c->slen + n, 4096))
 		return -1;
@@ -266,21 +326,49 @@ csv_fields_grow(struct csv *c)
 	return 0;
 }
 
-/* The field's last segment is rec[seg, end): add the field to the record. */
+static int csv_write_fields(struct csv *c, size_t n);
+
+/* The field's last segment is rec[seg, end): add the field to the record
+ * (L_CHECK: count it; L_REPLAY: first write the fields held, if full). */
 static int
 csv_field_end(struct csv *c, struct csv_field *cur, const char *rec,
     size_t seg, size_t end)
 {
+	if (c->lmode == L_CHECK) {
+		c->lnf++;
+		return 0;
+	}
 	if (cur->flags & F_SCRATCH) {
 		if (csv_scr_add(c, cur, rec + seg, end - seg))
 			return -1;
+		if (c->lmode == L_CHECK) {
+			c->lnf++;
+			return 0;
+		}
 		cur->len = c->slen - cur->off;
 	} else {
 		cur->off = seg;
 		cur->len = end - seg;
 	}
-	if (c->nf == c->nf_max && csv_fields_grow(c))
-		return -1;
+	if (c->nf == c->nf_max) {
+		if (c->lmode == L_REPLAY) {
+			if (csv_write_fields(c, c->nf))
+				return -1;
+			c->nf = 0;
+			c->slen = 0;
+			if (cur->flags & F_SCRATCH) {
+				memmove(c->scr, c->scr + cur->off, cur->len);
+				cur->off = 0;
+				c->slen = cur->len;
+			}
+		} else if (c->nf_max >= CSV_LONG_FIELDS) {
+			csv_long_check(c);
+			c->lnf++;
+			return 0;
+		} else if (csv_fields_grow(c)) {
+			return -1;
+		}
+	}
 	c->f[c->nf++] = *cur;
 	return 0;
 }
@@ -305,23 +393,39 @@ csv_field_add(struct csv *c, struct csv_field *cur, const char *rec,
 /* ---- UTF-8 --------------------------------------------------------------- */
 
 /*
- * The length of the valid UTF-8 sequence at u[i] (a byte >= 0x80), 0 if
- * the window ends before it could be told, -1 if it is not UTF-8.
+ * Checks the run of bytes >= 0x80 at u[*ip] (one of them): text in a
+ * script other than Latin is checked in one call, not one per character.
+ * Returns 1 with *ip past the run, 2 with *ip just past a U+2028 or
+ * U+2029 (which jenc_str escapes, so the field needs it), 0 with *ip at a sequence that the
+ * window ends in before it could be told (not at eof), or -1 with *ip at
+ * the first byte that is not UTF-8.
  */
 static inline int
-csv_utf8(const unsigned char *u, size_t i, size_t n, int eof)
+csv_utf8(const unsigned char *u, size_t *ip, size_t n, int eof)
 {
-	unsigned char b = u[i];
-	size_t k = b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0;
+	size_t i = *ip, k;
 	uint32_t cp;
 
-	if (k == 0)
-		return -1;
-	if (n - i < k)
-		return eof ? -1 : 0;
-	if (k == 2)
-		return (u[i + 1] & 0xc0) == 0x80 ? 2 : -1;
-	return jenc_utf8_seq(u + i, k, &cp) == k ? (int)k : -1;
+	do {
+		unsigned char b = u[i];
+
+		k = b < 0xc2 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : b < 0xf5 ? 4 : 0;
+		*ip = i;
+		if (k == 0)
+			return -1;
+		if (n - i < k)
+			return eof ? -1 : 0;
+		if (k == 2 ? (u[i + 1] & 0xc0) != 0x80 :
+		    jenc_utf8_seq(u + i, k, &cp) != k)
+			return -1;
+		i += k;
+		if (k == 3 && (cp == 0x2028 || cp == 0x2029)) {
+			*ip = i;
+			return 2;
+		}
+	} while (i < n && u[i] >= 0x80);
+	*ip = i;
+	return 1;
 }
 
 /* 1 if the k-byte UTF-8 sequence at u is U+2028 or U+2029, which
@@ -339,17 +443,44 @@ csv_sep(const unsigned char *u, int k)
 
 /*
  * The index of the first byte of u[i..n) whose class in cls is not
- * C_PLAIN, or n.  Eight bytes at a time where that is cheap (a little
- * endian GCC or Clang): a word is skipped when it holds no byte below 0x20,
- * none from 0x80, and none equal to the delimiter, '"' or '\\' (the only
- * other bytes that can have a class; d is the delimiter times ONES).  In
- * each test the lowest flagged byte is a true hit, so the first candidate
- * is exact; the table decides whether it matters here.
+ * C_PLAIN, or n.  A byte can have a class only if it is below 0x20, from
+ * 0x80, or the delimiter, '"' or '\\': candidates are found many bytes at
+ * a time and the table decides whether each matters here.  With SSE2,
+ * sixteen bytes at a time: one signed compare with 0x20 finds both the
+ * controls and the bytes from 0x80, and every candidate of the block is
+ * tried before the next load.  Then (and without SSE2) eight bytes at a
+ * time where that is cheap (a little endian GCC or Clang; dw is the
+ * delimiter times ONES): in each test the lowest flagged byte is a true
+ * hit, so the first candidate is exact.  The last bytes go one by one.
  */
 static inline size_t
 csv_skip(const unsigned char *u, size_t i, size_t n, const unsigned char *cls,
-    uint64_t d)
+    unsigned char dc, uint64_t d)
 {
+#ifdef __SSE2__
+	const __m128i vd = _mm_set1_epi8((char)dc), vq = _mm_set1_epi8('"');
+	const __m128i vb = _mm_set1_epi8('\\'), vc = _mm_set1_epi8(0x20);
+
+	while (n - i >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)
+		    (u + i));
+		__m128i m = _mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(w, vd), _mm_cmpeq_epi8(w, vq)),
+		    _mm_or_si128(_mm_cmpeq_epi8(w, vb), _mm_cmplt_epi8(w, vc)));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+
+		while (bits != 0) {
+			size_t j = i + (size_t)__builtin_ctz(bits);
+
+			if (cls[u[j]] != C_PLAIN)
+				return j;
+			bits &= bits - 1;
+		}
+		i += 16;
+	}
+#else
+	(void)dc;
+#endif
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (n - i >= 8) {
@@ -384,24 +515,26 @@ csv_skip(const unsigned char *u, size_t i, size_t n, const unsigned char *cls,
 
 /*
  * Parse one CSV record at rec[0..n) (its start, or where the last call
- * stopped, per c->st).  Returns R_RECORD with *used = bytes taken (the
- * line end included), R_MORE when the window ends first (state saved), or
- * an error.
+ * stopped, per c->st), eof: nothing follows rec[n).  Returns R_RECORD
+ * with *used = bytes taken (the line end included) and c->rec_end where
+ * the text ends (before the line end), R_MORE when the window ends first
+ * (state saved), or an error.
  *
  * This is the hot loop, so it is one function of labels instead of
  * nested helpers: the inner while loops skip plain bytes through a class
  * table, and everything else is handled where the loop stops.
  */
 static int
-csv_parse_csv(struct csv *c, const char *rec, size_t n, size_t *used)
+csv_parse_csv(struct csv *c, const char *rec, size_t n, int eof, size_t *used)
 {
 	const unsigned char *u = (const unsigned char *)rec;
 	const unsigned char *ucls = c->ucls, *qcls = c->qcls;
 	size_t i = c->i, seg = c->seg, lstart = c->lstart;
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
-	uint64_t dw = ONES * c->delim;
-	int eof = c->in.eof, k;
+	unsigned char dc = c->delim;
+	uint64_t dw = ONES * dc;
+	int k;
 
 	switch (c->st) {
 	case S_QUOTED:
@@ -433,7 +566,7 @@ field:
 
 quoted:
 	for (;;) {
-		i = csv_skip(u, i, n, qcls, dw);
+		i = csv_skip(u, i, n, qcls, dc, dw);
 		if (i == n) {
 			if (!eof) {
 				c->st = S_QUOTED;
@@ -483,11 +616,10 @@ quoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
+			k = csv_utf8(u, &i, n, eof);
 			if (k > 0) {
-				if (csv_sep(u + i, k))
+				if (k == 2)
 					cur.flags |= F_ESC;
-				i += (size_t)k;
 				continue;
 			}
 			if (k == 0) {
@@ -519,7 +651,7 @@ closed:
 
 unquoted:
 	for (;;) {
-		i = csv_skip(u, i, n, ucls, dw);
+		i = csv_skip(u, i, n, ucls, dc, dw);
 		if (i == n) {
 			if (!eof) {
 				c->st = S_UNQUOTED;
@@ -537,11 +669,10 @@ unquoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
+			k = csv_utf8(u, &i, n, eof);
 			if (k > 0) {
-				if (csv_sep(u + i, k))
+				if (k == 2)
 					cur.flags |= F_ESC;
-				i += (size_t)k;
 				continue;
 			}
 			if (k == 0) {
@@ -561,9 +692,15 @@ field_done:
 	/* i is at the delimiter, the line end, or the end of input */
 	if (i == n) {
 		*used = i;
+		c->rec_end = i;
 		c->pline = line;
 		return R_RECORD;
 	}
+	if (u[i] != '\n' && u[i] != '\r') {
+		i++;
+		goto field;
+	}
+	c->rec_end = i;
 	if (u[i] == '\n') {
 		i++;
 	} else if (u[i] == '\r') {
@@ -572,9 +709,6 @@ field_done:
 			i++;
 		else if (i == n && !eof)
 			c->after_cr = 1;
-	} else {
-		i++;
-		goto field;
 	}
 	*used = i;
 	c->pline = line + 1;
@@ -615,15 +749,16 @@ csv_tsv_unescape(unsigned char x)
 
 /* The same as csv_parse_csv() for TSV. */
 static int
-csv_parse_tsv(struct csv *c, const char *rec, size_t n, size_t *used)
+csv_parse_tsv(struct csv *c, const char *rec, size_t n, int eof, size_t *used)
 {
 	const unsigned char *u = (const unsigned char *)rec;
 	const unsigned char *ucls = c->ucls;
 	size_t i = c->i, seg = c->seg, lstart = c->lstart, end;
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
-	uint64_t dw = ONES * c->delim;
-	int eof = c->in.eof, k;
+	unsigned char dc = c->delim;
+	uint64_t dw = ONES * dc;
+	int k;
 	char d;
 
 	if (c->st == S_UNQUOTED)
@@ -635,7 +770,7 @@ field:
 	seg = i;
 unquoted:
 	for (;;) {
-		i = csv_skip(u, i, n, ucls, dw);
+		i = csv_skip(u, i, n, ucls, dc, dw);
 		if (i == n) {
 			if (!eof)
 				goto more;
@@ -665,11 +800,10 @@ unquoted:
 			i++;
 			continue;
 		case C_HIGH:
-			k = csv_utf8(u, i, n, eof);
+			k = csv_utf8(u, &i, n, eof);
 			if (k > 0) {
-				if (csv_sep(u + i, k))
+				if (k == 2)
 					cur.flags |= F_ESC;
-				i += (size_t)k;
 				continue;
 			}
 			if (k == 0)
@@ -683,8 +817,9 @@ unquoted:
 	}
 field_end:
 	end = i;
-	/* a CR before the LF is part of the line end */
-	if (i < n && u[i] == '\n' && end > seg && u[end - 1] == '\r')
+	/* a CR before the LF or the end of the input is part of the line end
+	 * (at i == n the input ends: else the loop went to more) */
+	if ((i == n || u[i] == '\n') && end > seg && u[end - 1] == '\r')
 		end--;
 	if (csv_field_add(c, &cur, rec, seg, end))
 		return csv_nomem(c);
@@ -692,6 +827,7 @@ field_end:
 		i++;
 		goto field;
 	}
+	c->rec_end = end;
 	if (i < n) {
 		i++;
 		line++;
@@ -709,6 +845,14 @@ more:
 	return R_MORE;
 }
 
+/* The record at in.p[at], on line c->rec_line, is longer than allowed. */
+static int
+csv_too_long(struct csv *c, size_t at)
+{
+	return csv_fail(c, JENC_E_SYNTAX, c->in.p + at, 0, c->rec_line, 0,
+	    "record longer than %zu bytes", c->max_rec);
+}
+
 /*
  * The next record: skips blank lines, then parses.
  * Returns R_RECORD (fields in c->f, the record at c->in.p + c->rec),
@@ -718,8 +862,8 @@ static int
 csv_next(struct csv *c)
 {
 	int tsv = (c->flags & JENC_CSV_TSV) != 0;
-	size_t used = 0;
-	int r;
+	size_t used = 0, n;
+	int r, eof;
 
 	if (c->st == S_RECORD) {
 		const unsigned char *u = (const unsigned char *)c->in.p;
@@ -745,10 +889,14 @@ csv_next(struct csv *c)
 				c->line++;
 				c->after_cr = 1;
 			} else if (u[c->pos] == '\r') {
+				/* TSV: blank if CR LF, or a CR at the end */
 				if (c->pos + 1 == c->in.len && !c->in.eof)
 					return R_MORE;
-				if (c->pos + 1 == c->in.len ||
-				    u[c->pos + 1] != '\n')
+				if (c->pos + 1 == c->in.len) {
+					c->pos++;
+					continue;
+				}
+				if (u[c->pos + 1] != '\n')
 					break;
 				c->pos += 2;
 				c->line++;
@@ -761,15 +909,26 @@ csv_next(struct csv *c)
 		c->pline = c->rec_line = c->line;
 		c->nf = 0;
 		c->slen = 0;
+		c->lmode = L_OFF;
+		c->nf_max = c->cap_f / sizeof *c->f;
+	}
+	/* The parser sees at most a record of max_rec bytes and a CR LF: a
+	 * longer one is then too long whatever comes after (see csv_fill),
+	 * however the input arrives. */
+	n = c->in.len - c->pos;
+	eof = c->in.eof;
+	if (n > c->max_rec + 2) {
+		n = c->max_rec + 2;
+		eof = 0;
 	}
 	if (tsv)
-		r = csv_parse_tsv(c, c->in.p + c->pos, c->in.len - c->pos,
-		    &used);
+		r = csv_parse_tsv(c, c->in.p + c->pos, n, eof, &used);
 	else
-		r = csv_parse_csv(c, c->in.p + c->pos, c->in.len - c->pos,
-		    &used);
+		r = csv_parse_csv(c, c->in.p + c->pos, n, eof, &used);
 	if (r != R_RECORD)
 		return r;
+	if (c->rec_end > c->max_rec)
+		return csv_too_long(c, c->pos);
 	c->rec = c->pos;
 	c->pos += used;
 	c->line = c->pline;
@@ -844,14 +1003,100 @@ csv_names_put(struct csv_names *nm, const char *s, size_t n)
 }
 
 /*
+ * s[0..n) as the body of a JSON string at o, which has room for 2n bytes,
+ * with the escapes the encoder writes without JENC_HTML or JENC_ASCII:
+ * \" \\ \n \r \t \b \f.  Returns the end, or NULL if a byte needs a \u
+ * escape (its hex digits' case is the encoder's).
+ */
+static char *
+csv_esc(char *o, const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		unsigned char b = (unsigned char)s[k];
+		char x;
+
+		if (b >= 0x20 && b != '"' && b != '\\' && b != 0xe2) {
+			*o++ = (char)b;
+			continue;
+		}
+		if (b == 0xe2) {
+			/* U+2028 and U+2029 are jenc_str's to escape */
+			if (k + 2 < n && (unsigned char)s[k + 1] == 0x80 &&
+			    ((unsigned char)s[k + 2] | 1) == 0xa9)
+				return NULL;
+			*o++ = (char)b;
+			continue;
+		}
+		switch (b) {
+		case '"':
+		case '\\':
+			x = (char)b;
+			break;
+		case '\n':
+			x = 'n';
+			break;
+		case '\r':
+			x = 'r';
+			break;
+		case '\t':
+			x = 't';
+			break;
+		case '\b':
+			x = 'b';
+			break;
+		case '\f':
+			x = 'f';
+			break;
+		default:
+			return NULL;
+		}
+		*o++ = '\\';
+		*o++ = x;
+	}
+	return o;
+}
+
+/* The key text "name": of x, appended to nm->rbuf (see csv_text). */
+static int
+csv_names_render(struct csv_names *nm, struct csv_name *x)
+{
+	size_t need = nm->rlen + 2 * x->len + 3 + 16;
+	char *o;
+
+	if (nm->rbad)
+		return 0;
+	if (need > nm->cap_r &&
+	    csv_grow((void **)&nm->rbuf, &nm->cap_r, need, 256))
+		return -1;
+	o = nm->rbuf + nm->rlen;
+	*o++ = '"';
+	if ((o = csv_esc(o, nm->buf + x->off, x->len)) == NULL) {
+		nm->rbad = 1;
+		return 0;
+	}
+	*o++ = '"';
+	*o++ = ':';
+	x->roff = nm->rlen;
+	x->rlen = (size_t)(o - nm->rbuf) - nm->rlen;
+	nm->rlen += x->rlen;
+	return 0;
+}
+
+/*
  * Adds a name for column col (1-based): s[0..n), or "_col" if it is empty,
  * suffixed with _2, _3, ... until it differs from every name so far.
+ * Linear in expected time however many names repeat: the name b that is
+ * taken keeps in b.next the first suffix still worth trying.  Names are
+ * only ever added, so every suffix below the one a duplicate of b got
+ * stays taken, and the next duplicate can start after it.
  */
 static int
 csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 {
 	char tmp[32];
-	size_t base = nm->len, blen, j, k, slot;
+	size_t base = nm->len, blen, j, k, slot, bi;
 	struct csv_name *x;
 	int len;
 
@@ -871,20 +1116,25 @@ csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 	if (csv_names_put(nm, s, n))
 		return -1;
 	blen = n;
-	for (k = 1;; k++) {
-		if (k > 1) {
+	slot = csv_names_slot(nm, nm->buf + base, blen);
+	if (nm->slot[slot] != 0) {
+		bi = nm->slot[slot] - 1;
+		for (k = nm->v[bi].next ? nm->v[bi].next : 2;; k++) {
 			nm->len = base + blen;
 			len = snprintf(tmp, sizeof tmp, "_%zu", k);
 			if (csv_names_put(nm, tmp, (size_t)len))
 				return -1;
+			slot = csv_names_slot(nm, nm->buf + base,
+			    nm->len - base);
+			if (nm->slot[slot] == 0)
+				break;
 		}
-		slot = csv_names_slot(nm, nm->buf + base, nm->len - base);
-		if (nm->slot[slot] == 0)
-			break;
+		nm->v[bi].next = k + 1;
 	}
 	x = &nm->v[nm->n];
 	x->off = base;
 	x->len = nm->len - base;
+	x->next = 0;
 	x->raw = 1;
 	for (j = base; j < nm->len; j++) {
 		unsigned char b = (unsigned char)nm->buf[j];
@@ -894,6 +1144,8 @@ csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 		    nm->buf + j, 3)))
 			x->raw = 0;
 	}
+	if (csv_names_render(nm, x))
+		return -1;
 	nm->slot[slot] = (uint32_t)(nm->n + 1);
 	nm->n++;
 	return 0;
@@ -903,6 +1155,7 @@ static void
 csv_names_release(struct csv_names *nm)
 {
 	csv_free(nm->buf, nm->cap);
+	csv_free(nm->rbuf, nm->cap_r);
 	csv_free(nm->v, nm->cap_v);
 	csv_free(nm->slot, nm->nslot * sizeof *nm->slot);
 	memset(nm, 0, sizeof *nm);
@@ -961,29 +1214,291 @@ csv_key(const struct csv *c, size_t k)
 	return jenc_key(c->e, c->nm.buf + x->off, x->len);
 }
 
+/* Copies s[0..n) to o; s[0..16) may be read if s + 16 <= lim (a short
+ * field is then one 16-byte move, not a call). */
+static inline char *
+csv_copy(char *o, const char *s, size_t n, const char *lim)
+{
+	if (n <= 16 && (size_t)(lim - s) >= 16)
+		memcpy(o, s, 16);
+	else
+		memcpy(o, s, n);
+	return o + n;
+}
+
+/* What -t makes of a field, for csv_text: a string, its own text (a
+ * number, true or false), or null. */
+enum { K_STRING, K_VERBATIM, K_NULL };
+
+/*
+ * The kind of s[0..n) under JENC_CSV_TYPES, as csv_value decides it, with
+ * few branches that depend on the data: true and false are told by a
+ * compare of the whole field, and with SSE2 a field of up to 16 bytes
+ * that is digits, with at most a leading '-' and one '.' not at either
+ * end, is told from its mask of digits (s[0..16) readable when s + 16 <=
+ * lim); other numbers go through jenc_json_number_ok.
+ */
+static inline int
+csv_kind(const char *s, size_t n, const char *lim)
+{
+	unsigned char c0;
+
+	if (n == 0)
+		return K_NULL;
+	c0 = (unsigned char)s[0];
+	if ((unsigned char)(c0 - '0') >= 10 && c0 != '-') {
+		if (n == 4)
+			return memcmp(s, "true", 4) == 0;
+		if (n == 5)
+			return memcmp(s, "false", 5) == 0;
+		return K_STRING;
+	}
+#ifdef __SSE2__
+	if (n <= 16 && (size_t)(lim - s) >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+		__m128i t = _mm_subs_epu8(_mm_sub_epi8(w, _mm_set1_epi8('0')),
+		    _mm_set1_epi8(9));
+		unsigned full = (1u << n) - 1, neg = c0 == '-';
+		unsigned nd = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(t,
+		    _mm_setzero_si128())) & full & ~neg;
+		size_t d = neg, p;
+
+		/* the integer part: no leading zero unless it is just "0" */
+		if (n > d && !(s[d] == '0' && n > d + 1 && s[d + 1] != '.')) {
+			if (nd == 0)
+				return n > d;
+			if ((nd & (nd - 1)) == 0) {
+				p = (size_t)__builtin_ctz(nd);
+				if (s[p] == '.' && p > d && p + 1 < n)
+					return K_VERBATIM;
+			}
+		}
+	}
+#else
+	(void)lim;
+#endif
+	return jenc_json_number_ok(s, n);
+}
+
+/*
+ * The record in c->f as one piece of JSON text, written with jenc_raw:
+ * with c->text, the encoder writes compact JSON and copies a value's text
+ * as it is, so one call per record gives the bytes that a call per key
+ * and value would.  Returns 0, 1 if the record is left to csv_record
+ * (its text could be longer than CSV_TEXT_MAX, or a byte needs a \u
+ * escape), or an error.
+ */
+static int
+csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
+{
+	const char *lim = c->in.p + c->in.len, *s, *flim;
+	int types = (c->flags & JENC_CSV_TYPES) != 0;
+	size_t need, k, n;
+	char *o;
+	int r;
+
+	/* each field: at most twice its bytes, quotes or null, a comma; each
+	 * key at most its text; 16 bytes of slack for csv_copy */
+	need = 2 * (c->pos - c->rec) + 6 * (nf > nkeys ? nf : nkeys) +
+	    (obj ? c->nm.rlen : 0) + 2 + 16;
+	if (need > CSV_TEXT_MAX)
+		return 1;
+	if (need > c->cap_o &&
+	    csv_grow((void **)&c->ob, &c->cap_o, need, 4096))
+		return csv_nomem(c);
+	o = c->ob;
+	*o++ = obj ? '{' : '[';
+	for (k = 0; k < nf; k++) {
+		const struct csv_field *f = &c->f[k];
+
+		if (k > 0)
+			*o++ = ',';
+		if (obj) {
+			const struct csv_name *x = &c->nm.v[k];
+
+			o = csv_copy(o, c->nm.rbuf + x->roff, x->rlen,
+			    c->nm.rbuf + c->nm.cap_r);
+		}
+		n = f->len;
+		s = csv_field_ptr(c, f);
+		/* no reading past a field in scratch (it may be "") */
+		flim = (f->flags & F_SCRATCH) ? s : lim;
+		if (types) {
+			int kind = csv_kind(s, n, flim);
+
+			if (kind == K_NULL) {
+				memcpy(o, "null", 4);
+				o += 4;
+				continue;
+			}
+			if (kind == K_VERBATIM) {
+				o = csv_copy(o, s, n, flim);
+				continue;
+			}
+		}
+		*o++ = '"';
+		if (f->flags & F_ESC) {
+			if ((o = csv_esc(o, s, n)) == NULL)
+				return 1;
+		} else {
+			o = csv_copy(o, s, n, flim);
+		}
+		*o++ = '"';
+	}
+	for (; obj && k < nkeys; k++) {
+		const struct csv_name *x = &c->nm.v[k];
+
+		if (k > 0)
+			*o++ = ',';
+		o = csv_copy(o, c->nm.rbuf + x->roff, x->rlen,
+		    c->nm.rbuf + c->nm.cap_r);
+		memcpy(o, "null", 4);
+		o += 4;
+	}
+	*o++ = obj ? '}' : ']';
+	r = jenc_raw(c->e, c->ob, (size_t)(o - c->ob));
+	return r ? csv_enc_fail(c, r) : 0;
+}
+
+/* Writes c->f[0..n) as the columns from c->lcol on (L_REPLAY).
+ * Returns 0, or -1 out of memory. */
+static int
+csv_write_fields(struct csv *c, size_t n)
+{
+	size_t k, col;
+
+	for (k = 0; k < n; k++) {
+		const struct csv_field *f = &c->f[k];
+
+		col = c->lcol + k;
+		if (c->lwhat == W_NAMES) {
+			if (csv_names_add(&c->nm, csv_field_ptr(c, f), f->len,
+			    col + 1))
+				return -1;
+			continue;
+		}
+		if (c->lwhat == W_MEMBERS)
+			csv_key(c, col);
+		csv_value(c, csv_field_ptr(c, f), f->len, f->flags);
+	}
+	c->lcol += n;
+	return 0;
+}
+
+/*
+ * A long record, checked and counted (L_CHECK), parsed again from its
+ * start and written as `what` says, CSV_LONG_FIELDS fields at a time.
+ * Nothing can be wrong with it any more but memory.
+ */
+static int
+csv_replay(struct csv *c, int what)
+{
+	int tsv = (c->flags & JENC_CSV_TSV) != 0, r;
+	size_t used, n = c->pos - c->rec;
+
+	if (c->cap_f == 0 && csv_fields_grow(c))
+		return csv_nomem(c);
+	c->lmode = L_REPLAY;
+	c->lwhat = what;
+	c->lcol = 0;
+	c->nf = 0;
+	c->slen = 0;
+	c->nf_max = c->cap_f / sizeof *c->f;
+	c->st = S_FIELD;
+	c->i = c->seg = c->lstart = 0;
+	c->pline = c->rec_line;
+	/* the record ends within rec[0..n): the parser needs nothing after */
+	if (tsv)
+		r = csv_parse_tsv(c, c->in.p + c->rec, n, 1, &used);
+	else
+		r = csv_parse_csv(c, c->in.p + c->rec, n, 1, &used);
+	c->st = S_RECORD;
+	c->pline = c->line;
+	if (r != R_RECORD)
+		return r < 0 ? r : csv_fail_plain(c, JENC_E_STATE, 0, "%s",
+		    "a long record read differently the second time");
+	if (csv_write_fields(c, c->nf))
+		return csv_nomem(c);
+	c->nf = 0;
+	return 0;
+}
+
+/* Array mode: open the array, once the input gave something to put in it
+ * (a record, its end, or bad data; not a read error before any record). */
+static void
+csv_begin(struct csv *c)
+{
+	if (!c->begun && !(c->flags & JENC_CSV_LINES)) {
+		c->begun = 1;
+		(void)jenc_arr_begin(c->e);
+	}
+}
+
+/* A delimiter the header read from the input seems to use instead of
+ * c->delim: the most frequent of , ; tab | in its names, 0 if none. */
+static unsigned char
+csv_hint(const struct csv *c)
+{
+	static const unsigned char cand[4] = { ',', ';', '\t', '|' };
+	size_t cnt[4] = { 0, 0, 0, 0 }, k, j, best = 0;
+	unsigned char d = 0;
+
+	if (!c->hdr_read || (c->flags & JENC_CSV_NO_HEADER))
+		return 0;
+	for (k = 0; k < c->nhdr && k < c->nm.n; k++) {
+		const struct csv_name *x = &c->nm.v[k];
+
+		for (j = 0; j < x->len; j++) {
+			const char *p = memchr(cand, c->nm.buf[x->off + j], 4);
+
+			if (p != NULL)
+				cnt[(const unsigned char *)p - cand]++;
+		}
+	}
+	for (j = 0; j < 4; j++)
+		if (cand[j] != c->delim && cnt[j] > best) {
+			best = cnt[j];
+			d = cand[j];
+		}
+	return d;
+}
+
 /* Takes the record in c->f: as the header, or checked and emitted. */
 static int
 csv_record(struct csv *c)
 {
-	size_t k, nf = c->nf;
+	int lng = c->lmode == L_CHECK;
+	size_t k, nf = lng ? c->lnf : c->nf;
 	int r = 0;
 
 	if (c->flags & JENC_CSV_NO_HEADER) {
 		if (c->e == NULL)
 			return 0;
-		jenc_arr_begin(c->e);
-		for (k = 0; k < nf; k++)
-			csv_value(c, csv_field_ptr(c, &c->f[k]), c->f[k].len,
-			    c->f[k].flags);
+		csv_begin(c);
+		if (lng) {
+			jenc_arr_begin(c->e);
+			if ((r = csv_replay(c, W_VALUES)) != 0)
+				return r;
+		} else if (c->text && (r = csv_text(c, nf, 0, 0)) <= 0) {
+			return r;
+		} else {
+			jenc_arr_begin(c->e);
+			for (k = 0; k < nf; k++)
+				csv_value(c, csv_field_ptr(c, &c->f[k]),
+				    c->f[k].len, c->f[k].flags);
+		}
 		r = jenc_arr_end(c->e);
 		return r ? csv_enc_fail(c, r) : 0;
 	}
 	if (!c->have_hdr) {
-		for (k = 0; k < nf; k++)
+		if (lng && (r = csv_replay(c, W_NAMES)) != 0)
+			return r;
+		for (k = 0; !lng && k < nf; k++)
 			if (csv_names_add(&c->nm, csv_field_ptr(c, &c->f[k]),
 			    c->f[k].len, k + 1))
 				return csv_nomem(c);
 		c->have_hdr = 1;
+		c->hdr_read = 1;
 		c->nhdr = nf;
 		return 0;
 	}
@@ -992,9 +1507,19 @@ csv_record(struct csv *c)
 			/* about the whole record: a line, no column */
 			jenc_where w = { .offset = c->in.off + c->rec,
 			    .line = c->rec_line };
+			unsigned char h;
 
 			if (c->err == NULL)
 				return JENC_E_SYNTAX;
+			if ((h = csv_hint(c)) != 0) {
+				const char *q = h == '\t' ? "\\t" :
+				    (const char[]){ (char)h, 0 };
+
+				return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0,
+				    &w, "record has %zu field%s, header has %zu "
+				    "(delimiter '%s'? try -d '%s')", nf,
+				    nf == 1 ? "" : "s", c->nhdr, q, q);
+			}
 			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
 			    "record has %zu field%s, header has %zu", nf,
 			    nf == 1 ? "" : "s", c->nhdr);
@@ -1005,11 +1530,22 @@ csv_record(struct csv *c)
 	}
 	if (c->e == NULL)
 		return 0;
-	jenc_obj_begin(c->e);
-	for (k = 0; k < nf; k++) {
-		csv_key(c, k);
-		csv_value(c, csv_field_ptr(c, &c->f[k]), c->f[k].len,
-		    c->f[k].flags);
+	csv_begin(c);
+	if (lng) {
+		jenc_obj_begin(c->e);
+		if ((r = csv_replay(c, W_MEMBERS)) != 0)
+			return r;
+		k = nf;
+	} else if (c->text && !c->nm.rbad &&
+	    (r = csv_text(c, nf, 1, c->nhdr > nf ? c->nhdr : nf)) <= 0) {
+		return r;
+	} else {
+		jenc_obj_begin(c->e);
+		for (k = 0; k < nf; k++) {
+			csv_key(c, k);
+			csv_value(c, csv_field_ptr(c, &c->f[k]), c->f[k].len,
+			    c->f[k].flags);
+		}
 	}
 	for (; k < c->nhdr; k++) {
 		csv_key(c, k);
@@ -1061,34 +1597,35 @@ csv_fill(struct csv *c)
 		c->scr = NULL;
 		c->cap_s = 0;
 	}
-	if ((r = jenc_in_fill(&c->in)) != 0)
+	/* The window now holds the record so far, of which only a last CR
+	 * may be its line end: past max_rec + 1 bytes it is too long. */
+	if (c->st != S_RECORD && c->in.len > c->max_rec + 1)
+		return csv_too_long(c, 0);
+	if ((r = jenc_in_fill(&c->in)) != 0) {
+		if (r == JENC_IN_FULL && c->st != S_RECORD)
+			return csv_too_long(c, 0);
 		return csv_in_fail(c, r);
+	}
 	return 0;
 }
 
-/* ---- driver ---------------------------------------------------------------- */
+/* ---- the delimiter -------------------------------------------------------- */
 
+/* Is d a byte the format allows as its delimiter (see jenc.h)? */
 static int
-csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+csv_delim_ok(unsigned char d, int tsv)
 {
-	unsigned char d;
-	int tsv, b;
+	return d != 0 && d != '\n' && d != '\r' && d < 0x80 &&
+	    d != (tsv ? '\\' : '"');
+}
 
-	memset(c, 0, sizeof *c);
-	if (err != NULL)
-		memset(err, 0, sizeof *err);
-	c->e = e;
-	c->err = err;
-	c->flags = o ? o->flags : 0;
-	c->encoding = o ? o->encoding : NULL;
-	c->line = 1;
-	c->st = S_RECORD;
-	tsv = (c->flags & JENC_CSV_TSV) != 0;
-	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
+/* The class tables for delimiter d. */
+static void
+csv_set_delim(struct csv *c, unsigned char d)
+{
+	int tsv = (c->flags & JENC_CSV_TSV) != 0, b;
+
 	c->delim = d;
-	if (d == '\n' || d == '\r' || d >= 0x80 || (!tsv && d == '"'))
-		return csv_fail_plain(c, JENC_E_STATE, 0, "%s",
-		    "the delimiter cannot be a line end, a quote or a non-ASCII byte");
 	for (b = 0; b < 256; b++) {
 		unsigned char cl = b == 0 ? C_NUL : b < 0x20 ? C_ESC :
 		    b >= 0x80 ? C_HIGH : b == '"' || b == '\\' ? C_ESC : C_PLAIN;
@@ -1101,6 +1638,150 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 		c->ucls[b] = tsv && b == '\\' ? C_BSLASH : cl;
 	}
 	c->ucls[d] = C_DELIM;
+}
+
+/* Reads more for csv_detect.  Returns 1 if there is more to look at, 0
+ * if the window is as long as a record may be (what it holds decides),
+ * or an error. */
+static int
+csv_detect_more(struct csv *c)
+{
+	int r;
+
+	if (c->in.len > c->max_rec + 1)
+		return 0;
+	if ((r = jenc_in_fill(&c->in)) == JENC_IN_FULL)
+		return 0;
+	return r != 0 ? csv_in_fail(c, r) : 1;
+}
+
+/* Could p[0..n) start an Excel "sep=X" line whose end it does not hold? */
+static int
+csv_sep_open(const char *p, size_t n)
+{
+	if (n < 4)
+		return strncasecmp(p, "sep=", n) == 0;
+	if (strncasecmp(p, "sep=", 4) != 0)
+		return 0;
+	return n == 4 || n == 5 || (n == 6 && p[5] == '\r');
+}
+
+/*
+ * JENC_CSV_DETECT (jenc.h): an Excel "sep=X" first line, dropped, or the
+ * delimiter found from the first line that is not blank.  Reads until
+ * that line is in the window; nothing is dropped but the sep= line.
+ */
+static int
+csv_detect(struct csv *c)
+{
+	static const unsigned char cand[4] = { ',', ';', '\t', '|' };
+	size_t cnt[4] = { 0, 0, 0, 0 }, i = 0, best = 0, j;
+	const unsigned char *u;
+	unsigned char d = ',';
+	int inq = 0, after = 1, started = 0, r;
+
+	/* sep=X, then LF, CR LF or CR: read while the bytes so far could
+	 * still be one whose end is not known */
+	while (!c->in.eof && csv_sep_open(c->in.p, c->in.len))
+		if ((r = csv_detect_more(c)) <= 0) {
+			if (r < 0)
+				return r;
+			break;
+		}
+	u = (const unsigned char *)c->in.p;
+	if (c->in.len >= 5 && strncasecmp(c->in.p, "sep=", 4) == 0 &&
+	    csv_delim_ok(u[4], 0) &&
+	    (c->in.len == 5 || u[5] == '\n' || u[5] == '\r')) {
+		c->pos = 5;
+		if (c->in.len > 5)
+			c->pos += u[5] == '\r' && c->in.len > 6 &&
+			    u[6] == '\n' ? 2 : 1;
+		if (c->pos > 5)
+			c->line = 2;
+		csv_set_delim(c, u[4]);
+		return 0;
+	}
+	/* the first line that is not blank, the state kept across reads */
+	for (;;) {
+		u = (const unsigned char *)c->in.p;
+		for (; i < c->in.len; i++) {
+			unsigned char b = u[i];
+			const unsigned char *p;
+
+			if (inq) {
+				if (b != '"')
+					continue;
+				if (i + 1 == c->in.len && !c->in.eof)
+					break;
+				if (i + 1 < c->in.len && u[i + 1] == '"') {
+					i++;
+					continue;
+				}
+				inq = 0;
+				after = 0;
+				continue;
+			}
+			if (b == '\n' || b == '\r') {
+				if (started)
+					goto decide;
+				continue;
+			}
+			started = 1;
+			p = memchr(cand, b, 4);
+			if (b == '"' && after)
+				inq = 1;
+			else if (p != NULL)
+				cnt[p - cand]++;
+			after = p != NULL;
+		}
+		if (c->in.eof)
+			break;
+		if ((r = csv_detect_more(c)) < 0)
+			return r;
+		if (r == 0)
+			break;
+	}
+decide:
+	if (cnt[0] == 0)
+		for (j = 1; j < 4; j++)
+			if (cnt[j] > best) {
+				best = cnt[j];
+				d = cand[j];
+			}
+	csv_set_delim(c, d);
+	return 0;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static int
+csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+{
+	unsigned char d;
+	int tsv;
+
+	memset(c, 0, sizeof *c);
+	if (err != NULL)
+		memset(err, 0, sizeof *err);
+	c->e = e;
+	c->err = err;
+	c->flags = o ? o->flags : 0;
+	c->encoding = o ? o->encoding : NULL;
+	c->line = 1;
+	c->st = S_RECORD;
+	c->max_rec = o && o->max_record ? o->max_record : JENC_CSV_MAX_RECORD;
+	if (c->max_rec > SIZE_MAX - 4 - JENC_IN_AFTER)
+		c->max_rec = SIZE_MAX - 4 - JENC_IN_AFTER;
+	tsv = (c->flags & JENC_CSV_TSV) != 0;
+	c->detect = !tsv && (c->flags & JENC_CSV_DETECT) && !(o && o->delim);
+	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
+	if (!csv_delim_ok(d, tsv))
+		return csv_fail_plain(c, JENC_E_STATE, 0, "%s", tsv ?
+		    "the delimiter cannot be a line end, a backslash or a "
+		    "non-ASCII byte" :
+		    "the delimiter cannot be a line end, a quote or a "
+		    "non-ASCII byte");
+	csv_set_delim(c, d);
 	if (!(c->flags & JENC_CSV_NO_HEADER) && o && o->header) {
 		size_t k, bad;
 
@@ -1127,6 +1808,7 @@ csv_release(struct csv *c)
 	jenc_in_close(&c->in);
 	csv_free(c->scr, c->cap_s);
 	csv_free(c->f, c->cap_f);
+	csv_free(c->ob, c->cap_o);
 	csv_names_release(&c->nm);
 }
 
@@ -1139,18 +1821,22 @@ csv_run(struct csv *c)
 	if (c->e != NULL) {
 		c->in.before_read = jenc_flush_cb;
 		c->in.ctx = c->e;
+		c->text = jenc_verbatim(c->e);
 	}
-	if (c->e != NULL && !lines && (r = jenc_arr_begin(c->e)) != 0)
-		return csv_enc_fail(c, r);
 	if ((r = jenc_in_begin(&c->in, c->encoding,
 	    !(c->flags & JENC_CSV_TSV))) < 0 || r > 1)
 		r = csv_in_fail(c, r);
 	else
 		r = 0;
+	if (r == 0 && c->detect)
+		r = csv_detect(c);
 	while (r == 0) {
 		r = csv_next(c);
 		if (r == R_MORE) {
-			if (c->in.eof) {
+			/* at the end, only a record too long stops short of it
+			 * (csv_next), and csv_fill reports that */
+			if (c->in.eof && (c->st == S_RECORD ||
+			    c->in.len - c->pos <= c->max_rec + 1)) {
 				/* cannot happen: at the end the parser knows */
 				r = csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 				    "reader stopped before the end of input");
@@ -1171,7 +1857,10 @@ csv_run(struct csv *c)
 		csv_report(c);
 	if (c->e == NULL)
 		return r;
-	if (!lines && jenc_error(c->e) == 0)
+	/* an input that cannot be read gives nothing, not [] */
+	if (r != JENC_E_IO && jenc_error(c->e) == 0)
+		csv_begin(c);
+	if (!lines && c->begun && jenc_error(c->e) == 0)
 		jenc_arr_end(c->e);
 	if (c->from_fd && jenc_error(c->e) == 0)
 		jenc_flush(c->e);
@@ -1189,6 +1878,15 @@ csv_run(struct csv *c)
 	return r;
 }
 
+/* The window may grow to a record, a CR and a byte more, and what an
+ * error's excerpt shows after its spot (so that it is the same from
+ * memory and from a file). */
+static size_t
+csv_window_max(const struct csv *c)
+{
+	return c->max_rec + 2 + JENC_IN_AFTER;
+}
+
 int
 jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 {
@@ -1196,7 +1894,8 @@ jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	int r;
 
 	if ((r = csv_init(&c, e, o, err)) == 0) {
-		if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW, SIZE_MAX) != 0) {
+		if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW,
+		    csv_window_max(&c)) != 0) {
 			r = csv_nomem(&c);
 		} else {
 			c.from_fd = 1;
@@ -1215,7 +1914,8 @@ jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
 	int r;
 
 	if ((r = csv_init(&c, e, o, err)) == 0) {
-		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0, SIZE_MAX);
+		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0,
+		    csv_window_max(&c));
 		r = csv_run(&c);
 	}
 	csv_release(&c);

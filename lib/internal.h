@@ -140,7 +140,7 @@ int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 /* jenc_flush(ctx) as a jenc_in before_read callback (ctx: a jenc_enc). */
 int jenc_flush_cb(void *ctx);
 
-/* ---- verbatim values (enc.c), for the JSON reader ---- */
+/* ---- verbatim values (enc.c), for the readers ---- */
 /* 1 if e writes compact output and copies raw strings unchanged: then a
  * valid JSON value with its insignificant whitespace removed is exactly
  * what the structure calls would write. */

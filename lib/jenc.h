@@ -605,6 +605,26 @@ JENC_API unsigned jenc_cpus_usable(void);
 #define JENC_CSV_LINES 0x08	 /* each record a top-level value, not one array */
 #define JENC_CSV_RAGGED_PAD 0x10 /* pad short rows with null, extra fields
 				    under _N keys, instead of an error */
+#define JENC_CSV_DETECT 0x20	 /* CSV with delim 0: the delimiter is found
+				    from the first line (below) */
+
+/*
+ * JENC_CSV_DETECT (CSV only, and only when delim is 0).  A first line that
+ * is exactly "sep=X" (Excel's hint; "sep" in any case, then LF, CR LF, CR
+ * or the end), X a byte allowed as a delimiter, sets the delimiter to X
+ * and is dropped (its line is still counted).  Otherwise the delimiter is
+ * found from the first line that is not blank, counting the bytes , ; tab
+ * and | outside quotes (a quote opens at the line's start or after one of
+ * those bytes; "" inside quotes is one quote): ',' if there is a comma or
+ * none of the four; else the most frequent of ; tab |, a tie going to the
+ * first of them in that order.  So a line of one column (no such byte, or
+ * only inside quotes) stays one column.
+ *
+ * A delimiter is one byte other than NUL, LF, CR and the bytes >= 0x80; in
+ * CSV not '"', in TSV not '\\' (it starts an escape).  Another one makes
+ * both calls fail with JENC_E_STATE before anything is read.
+ */
+#define JENC_CSV_MAX_RECORD ((size_t)1 << 30) /* max_record's default */
 
 typedef struct jenc_csv_opts {
 	unsigned flags;		   /* JENC_CSV_* */
@@ -613,13 +633,22 @@ typedef struct jenc_csv_opts {
 				      row is then data), or NULL */
 	size_t nheader;
 	const char *encoding;	   /* as in jenc_read_opts */
+	size_t max_record;	   /* bytes of one record, its line end left
+				      out; a longer record is JENC_E_SYNTAX
+				      "record longer than N bytes" at its
+				      start.  0 = JENC_CSV_MAX_RECORD (1 GiB) */
 } jenc_csv_opts;
 
 /*
  * jenc_csv_copy_fd - convert CSV/TSV records from fd to JSON through e,
  * each record as it completes.  Returns 0 or a code with err filled in;
  * in array mode the array is closed before an error returns, so what was
- * written is valid JSON holding every record before the bad one.
+ * written is valid JSON holding every record before the bad one; but a
+ * read error (JENC_E_IO) before the first record writes nothing.
+ * Memory: the window holds the record being read (it doubles while one
+ * does not fit), and a table of fields of bounded size: a record of very
+ * many fields, or with long rewritten fields, is checked first and then
+ * read again to be written, so that its fields are never all held.
  */
 JENC_API int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o,
     jenc_err *err);

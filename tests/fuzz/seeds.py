@@ -78,7 +78,10 @@ REPLAY = {
             b"\x09\x00\n", b"\x18\x00\r\n", b"\x0c\x07\n", b"\x00\x00\"",
             b"\x01\x00\xef\xbb\xbf", b"\x0a\x01\n\n",
             b"\x02\x00\xef\xbb\xbf,c\x01\xe9",
-            b"\x02\x00" + b"a" * 60 + b"\xff" + b"b." * 60 + b"\n"],
+            b"\x02\x00" + b"a" * 60 + b"\xff" + b"b." * 60 + b"\n",
+            b"\xe0\x00sep=;\r\na;b\r\n1;2", b"\xe0\x00a;b\n1;2\n",
+            b"\xe2\x00\xef\xbb\xbfSEP=|\r", b"\xe0\x00\"a;b\"|c\n1|2\n",
+            b"\x80\x00a:b\n" + b"x" * 70 + b"\n"],
     # fuzz_skel.c: two option bytes, then the text (a NUL byte, bad
     # escapes, a number glued to a string, a long repeated value)
     "skel": [b"", b"x", b"xx", b"\x00\x00", b"\x00\x08[1,\"a\"]",
@@ -202,10 +205,12 @@ def tsv_field(s):
 
 def csv_seeds(shared, out):
     # fuzz_csv.c: byte 0 = CSV flags (TSV 1, NO_HEADER 2, TYPES 4,
-    # LINES 8, RAGGED_PAD 0x10) | delimiter index << 5; byte 1 = header
-    # names | layout << 3 | HTML 0x20 | ASCII 0x40 | LOWER_HEX 0x80.
+    # LINES 8, RAGGED_PAD 0x10) | delimiter index << 5 (4: ':' with
+    # max_record 64, 7: JENC_CSV_DETECT); byte 1 = header names |
+    # layout << 3 | HTML 0x20 | ASCII 0x40 | LOWER_HEX 0x80.
     opts = [(0x00, 0x00), (0x02, 0x00), (0x04, 0x08), (0x08, 0x20),
-            (0x10, 0x43), (0x0c, 0x10), (0x16, 0x61), (0x00, 0x85)]
+            (0x10, 0x43), (0x0c, 0x10), (0x16, 0x61), (0x00, 0x85),
+            (0xe0, 0x00), (0xe6, 0x08), (0x80, 0x00)]
     d = os.path.join(out, "seeds", "csv")
     os.makedirs(d, exist_ok=True)
     k = 0
@@ -223,6 +228,14 @@ def csv_seeds(shared, out):
         csv.writer(s, lineterminator="\r\n" if i % 10 else "\n") \
             .writerows(part)
         write(d, bytes(opts[k % len(opts)]) + s.getvalue().encode())
+        k += 1
+        # the same as a European export for JENC_CSV_DETECT, with and
+        # without Excel's sep= line
+        s = io.StringIO()
+        csv.writer(s, delimiter=";", lineterminator="\r\n") \
+            .writerows(part)
+        write(d, bytes([0xe0 | (k & 0x1e), 0]) +
+              (b"sep=;\r\n" if i % 10 else b"") + s.getvalue().encode())
         k += 1
         t = "".join("\t".join(tsv_field(x) for x in r) + "\n" for r in part)
         write(d, bytes([0x01 | (opts[k % len(opts)][0] & 0x1e),

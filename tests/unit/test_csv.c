@@ -474,7 +474,8 @@ test_errors(void)
 		CHECK_EQ(err.sys_errno, EBADF);
 		CHECK_EQ(err.col, 0);
 		take(e);
-		CHECK_STR(out, outlen, "[]\n");
+		/* nothing was read: not even [] */
+		CHECK_STR(out, outlen, "");
 	}
 	TEST("jenc_csv_copy_mem: a NULL encoder only checks") {
 		CHECK_EQ(jenc_csv_copy_mem("a\n1\n", 4, NULL, NULL, &err), 0);
@@ -568,6 +569,334 @@ test_large(void)
 	free(want);
 }
 
+static void
+test_detect(void)
+{
+	reset();
+	copts.flags = JENC_CSV_DETECT;
+	TEST("JENC_CSV_DETECT: ';' when the first line has no comma") {
+		CHECK_OUT("a;b\n1;2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("name;price\nTee;3,50\n",
+		    "[{\"name\":\"Tee\",\"price\":\"3,50\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: tab and |") {
+		CHECK_OUT("a\tb\n1\t2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a|b\n1|2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: a comma wins; else the most frequent") {
+		CHECK_OUT("a;b;c,d\n1;2;3,4\n",
+		    "[{\"a;b;c\":\"1;2;3\",\"d\":\"4\"}]\n");
+		CHECK_OUT("a|b|c\td\n1|2|3\t4\n",
+		    "[{\"a\":\"1\",\"b\":\"2\",\"c\\td\":\"3\\t4\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: ties go ; tab |") {
+		CHECK_OUT("a;b\tc|d\n1;2\t3|4\n",
+		    "[{\"a\":\"1\",\"b\\tc|d\":\"2\\t3|4\"}]\n");
+		CHECK_OUT("a|b\tc\n1|2\t3\n",
+		    "[{\"a|b\":\"1|2\",\"c\":\"3\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: one column stays one column") {
+		CHECK_OUT("name\na;b\n", "[{\"name\":\"a;b\"}]\n");
+		CHECK_OUT("\"a;b\"\n1\n", "[{\"a;b\":\"1\"}]\n");
+		CHECK_OUT("\"x\"\"|\"\"y\"\n1\n", "[{\"x\\\"|\\\"y\":\"1\"}]\n");
+		CHECK_OUT("", "[]\n");
+		CHECK_OUT("se", "[]\n");
+	}
+	TEST("JENC_CSV_DETECT: a quote opens only at a field's start") {
+		/* a"b is literal, so the ';' after it counts */
+		CHECK_OUT("a\"b;c\n1;2\n", "[{\"a\\\"b\":\"1\",\"c\":\"2\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: blank lines first, the line that follows decides") {
+		CHECK_OUT("\r\n\n\ra;b\n1;2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: sep=X is dropped and sets the delimiter") {
+		CHECK_OUT("sep=;\r\na,b;c\r\n1,5;2\r\n",
+		    "[{\"a,b\":\"1,5\",\"c\":\"2\"}]\n");
+		CHECK_OUT("sep=|\na|b\n1|2", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("Sep=;\ra;b\r1;2\r", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("sep=;", "[]\n");
+		CHECK_OUT("sep=;\n", "[]\n");
+		CHECK_OUT("sep=;\r", "[]\n");
+	}
+	TEST("JENC_CSV_DETECT: what is not a sep= line is data") {
+		CHECK_OUT("sep=\"\na\n", "[{\"sep=\\\"\":\"a\"}]\n");
+		/* then the line is a header like any other */
+		CHECK_OUT("sep=;x\n1;2\n", "[{\"sep=\":\"1\",\"x\":\"2\"}]\n");
+		CHECK_OUT("sepa;b\n1;2\n", "[{\"sepa\":\"1\",\"b\":\"2\"}]\n");
+	}
+	TEST("JENC_CSV_DETECT: a sep= line is still counted") {
+		CHECK_ERR("sep=;\na;b\n1\xff;2\n", "[]\n", 3, 2,
+		    "invalid UTF-8 byte 0xff");
+	}
+	TEST("JENC_CSV_DETECT: with JENC_CSV_NO_HEADER and given names") {
+		copts.flags = JENC_CSV_DETECT | JENC_CSV_NO_HEADER;
+		CHECK_OUT("sep=;\na;b\n", "[[\"a\",\"b\"]]\n");
+		CHECK_OUT("a;b\n", "[[\"a\",\"b\"]]\n");
+		copts.flags = JENC_CSV_DETECT;
+	}
+	TEST("JENC_CSV_DETECT: a delimiter given, or TSV, turns it off") {
+		copts.delim = ',';
+		CHECK_OUT("a;b\n1;2\n", "[{\"a;b\":\"1;2\"}]\n");
+		CHECK_OUT("sep=;\n1\n", "[{\"sep=;\":\"1\"}]\n");
+		copts.delim = 0;
+		copts.flags = JENC_CSV_DETECT | JENC_CSV_TSV;
+		CHECK_OUT("a;b\tc\n1;2\t3\n", "[{\"a;b\":\"1;2\",\"c\":\"3\"}]\n");
+		copts.flags = JENC_CSV_DETECT;
+	}
+	reset();
+	TEST("a field-count error names another delimiter of the header") {
+		CHECK_ERR("a;b\n1,2\n", "[]\n", 2, 0, "record has 2 fields, "
+		    "header has 1 (delimiter ';'? try -d ';')");
+		CHECK_ERR("a\tb|c|d\n1,2\n", "[]\n", 2, 0, "record has 2 "
+		    "fields, header has 1 (delimiter '|'? try -d '|')");
+		CHECK_ERR("a\tb\n1,2\n", "[]\n", 2, 0, "record has 2 fields, "
+		    "header has 1 (delimiter '\\t'? try -d '\\t')");
+		CHECK_ERR("a,b\n1\n", "[]\n", 2, 0,
+		    "record has 1 field, header has 2");
+	}
+}
+
+static void
+test_limits(void)
+{
+	reset();
+	copts.max_record = 8;
+	TEST("max_record: a record of 8 bytes, with any line end") {
+		CHECK_OUT("a,b\n123456,8\n", "[{\"a\":\"123456\",\"b\":\"8\"}]\n");
+		CHECK_OUT("a,b\r\n123456,8\r\n",
+		    "[{\"a\":\"123456\",\"b\":\"8\"}]\n");
+		CHECK_OUT("a,b\r123456,8\r", "[{\"a\":\"123456\",\"b\":\"8\"}]\n");
+		CHECK_OUT("a,b\n\"1234\",8", "[{\"a\":\"1234\",\"b\":\"8\"}]\n");
+	}
+	TEST("max_record: a longer record, at its start") {
+		CHECK_ERR("a,b\n1234567,8\nx\n", "[]\n", 2, 1,
+		    "record longer than 8 bytes");
+		CHECK_ERR("a,b\n1,2\n\n1234567,8", "[{\"a\":\"1\",\"b\":\"2\"}]\n",
+		    4, 1, "record longer than 8 bytes");
+		CHECK_ERR("a,b,c,d,e,f\n", "[]\n", 1, 1,
+		    "record longer than 8 bytes");
+	}
+	TEST("max_record: a quote never closed stops at the limit") {
+		CHECK_ERR("a\n\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		    "[]\n", 2, 1, "record longer than 8 bytes");
+		CHECK_ERR("a\n\"x\ny\nz\nw\nv\n", "[]\n", 2, 1,
+		    "record longer than 8 bytes");
+	}
+	TEST("max_record: with JENC_CSV_DETECT and TSV") {
+		copts.flags = JENC_CSV_DETECT;
+		CHECK_ERR("aaaa;bbbb;cccc\n", "[]\n", 1, 1,
+		    "record longer than 8 bytes");
+		copts.flags = JENC_CSV_TSV;
+		CHECK_OUT("a\n1234567\r\n", "[{\"a\":\"1234567\"}]\n");
+		CHECK_ERR("a\n123456789\n", "[]\n", 2, 1,
+		    "record longer than 8 bytes");
+	}
+	reset();
+	TEST("delimiters refused: line ends, NUL, non-ASCII; '\"' in CSV, '\\\\' in TSV") {
+		static const char bad[] = { '\n', '\r', '"', (char)0x80 };
+		size_t k;
+
+		for (k = 0; k < sizeof bad; k++) {
+			copts.delim = bad[k];
+			CHECK_EQ(run("a\n"), JENC_E_STATE);
+			CHECK_EQ(outlen, 0);
+		}
+		copts.flags = JENC_CSV_TSV;
+		copts.delim = '\\';
+		CHECK_EQ(run("a\n"), JENC_E_STATE);
+		CHECK_EQ(outlen, 0);
+		copts.delim = '"';
+		CHECK_OUT("a\"b\n1\"2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		copts.flags = 0;
+		copts.delim = '\\';
+		CHECK_OUT("a\\b\n1\\2\n", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+	}
+	reset();
+	TEST("TSV: a CR before the end of input is part of the line end") {
+		copts.flags = JENC_CSV_TSV;
+		CHECK_OUT("a\tb\n1\t2\r", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a\tb\n1\t2\r\n\r", "[{\"a\":\"1\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a\tb\n1\r\t2\r", "[{\"a\":\"1\\r\",\"b\":\"2\"}]\n");
+		CHECK_OUT("a\r", "[]\n");
+	}
+	reset();
+}
+
+/* Records built as text (compact, plain escapes) and through the
+ * encoder's calls (any other output) must be the same bytes. */
+static void
+test_text(void)
+{
+	static const char nums[] =
+	    "x\n0\n-0\n007\n1.\n.5\n-.5\n1.5\n-1.5\n1e5\n-\n--1\n0.0\n00.1\n"
+	    "1.2.3\n12345678901234567\n-01\n0.\n1.50\n1E+2\ntrue\nfalse\n"
+	    "True\ntru\n\n\"\"\n\"7\"\n-12345678901234.5\n";
+	static const char want[] =
+	    "[{\"x\":0},{\"x\":-0},{\"x\":\"007\"},{\"x\":\"1.\"},{\"x\":\".5\"},"
+	    "{\"x\":\"-.5\"},{\"x\":1.5},{\"x\":-1.5},{\"x\":1e5},{\"x\":\"-\"},"
+	    "{\"x\":\"--1\"},{\"x\":0.0},{\"x\":\"00.1\"},{\"x\":\"1.2.3\"},"
+	    "{\"x\":12345678901234567},{\"x\":\"-01\"},{\"x\":\"0.\"},"
+	    "{\"x\":1.50},{\"x\":1E+2},{\"x\":true},{\"x\":false},"
+	    "{\"x\":\"True\"},{\"x\":\"tru\"},{\"x\":null},"
+	    "{\"x\":7},{\"x\":-12345678901234.5}]\n";
+
+	reset();
+	copts.flags = JENC_CSV_TYPES;
+	TEST("JENC_CSV_TYPES: numbers, booleans, null as text and as calls") {
+		CHECK_OUT(nums, want);
+		enc_flags = JENC_HTML;	/* not verbatim: the encoder's calls */
+		CHECK_OUT(nums, want);
+		enc_flags = 0;
+	}
+	reset();
+	TEST("escapes as text: the short ones; \\u ones left to the encoder") {
+		CHECK_OUT("a\n\"x\by\fz\tt\"\"q\\\\\"\n",
+		    "[{\"a\":\"x\\by\\fz\\tt\\\"q\\\\\\\\\"}]\n");
+		CHECK_OUT("a\n\x01\x1f\n", "[{\"a\":\"\\u0001\\u001F\"}]\n");
+		enc_flags = JENC_LOWER_HEX;
+		CHECK_OUT("a\n\x01\x1f\n", "[{\"a\":\"\\u0001\\u001f\"}]\n");
+		enc_flags = 0;
+		CHECK_OUT("a\x1f,\"b\"\"\"\n1,2\n",
+		    "[{\"a\\u001F\":\"1\",\"b\\\"\":\"2\"}]\n");
+		CHECK_OUT("a\\,b\tc\n1,2\n",
+		    "[{\"a\\\\\":\"1\",\"b\\tc\":\"2\"}]\n");
+	}
+	TEST("text: ragged padding and extra fields") {
+		copts.flags = JENC_CSV_RAGGED_PAD;
+		CHECK_OUT("a,b,c\n1\n1,2,3,4\n",
+		    "[{\"a\":\"1\",\"b\":null,\"c\":null},"
+		    "{\"a\":\"1\",\"b\":\"2\",\"c\":\"3\",\"_4\":\"4\"}]\n");
+		copts.flags = JENC_CSV_RAGGED_PAD | JENC_CSV_NO_HEADER;
+		CHECK_OUT("1\n1,\"\"\"\"\n", "[[\"1\"],[\"1\",\"\\\"\"]]\n");
+	}
+	reset();
+}
+
+/* A buffer of at most cap bytes being filled. */
+struct sbuf {
+	char *p;
+	size_t n;
+};
+
+static void
+sb_add(struct sbuf *b, const char *s)
+{
+	size_t k = strlen(s);
+
+	memcpy(b->p + b->n, s, k);
+	b->n += k;
+}
+
+/* Records of more fields than are held (CSV_LONG_FIELDS): checked, then
+ * read again and written in pieces; the bytes must be those of a short
+ * record. */
+static void
+test_long(void)
+{
+	struct sbuf in, w;
+	char tmp[64];
+	size_t k, nf = 20000;
+
+	in.p = malloc(8 * 1024 * 1024);
+	w.p = malloc(8 * 1024 * 1024);
+	reset();
+	TEST("a long record without a header: every field, in order") {
+		copts.flags = JENC_CSV_NO_HEADER;
+		in.n = w.n = 0;
+		sb_add(&w, "[[");
+		for (k = 0; k < nf; k++) {
+			snprintf(tmp, sizeof tmp, "%s%zu", k ? "," : "", k);
+			sb_add(&in, tmp);
+			snprintf(tmp, sizeof tmp, "%s\"%zu\"", k ? "," : "", k);
+			sb_add(&w, tmp);
+		}
+		sb_add(&in, "\r\nx\n");
+		sb_add(&w, "],[\"x\"]]\n");
+		CHECK_EQ(runn(in.p, in.n), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+		CHECK_EQ(run_chunked(in.p, in.n, 4096), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+	}
+	TEST("a long header, long records, -t and padding") {
+		copts.flags = JENC_CSV_TYPES | JENC_CSV_RAGGED_PAD;
+		in.n = w.n = 0;
+		for (k = 0; k < nf; k++) {
+			/* every name twice: the second gets _2 */
+			snprintf(tmp, sizeof tmp, "%sc%zu", k ? "," : "", k / 2);
+			sb_add(&in, tmp);
+		}
+		sb_add(&in, "\n");
+		sb_add(&w, "[{");
+		for (k = 0; k < nf + 2; k++) {
+			snprintf(tmp, sizeof tmp, "%s%zu", k ? "," : "", k);
+			sb_add(&in, tmp);
+			if (k < nf)
+				snprintf(tmp, sizeof tmp, "%s\"c%zu%s\":%zu",
+				    k ? "," : "", k / 2, k % 2 ? "_2" : "", k);
+			else
+				snprintf(tmp, sizeof tmp, ",\"_%zu\":%zu",
+				    k + 1, k);
+			sb_add(&w, tmp);
+		}
+		sb_add(&in, "\n1\n");
+		/* padded up to the header's names, not the extra ones */
+		sb_add(&w, "},{\"c0\":1");
+		for (k = 1; k < nf; k++) {
+			snprintf(tmp, sizeof tmp, ",\"c%zu%s\":null", k / 2,
+			    k % 2 ? "_2" : "");
+			sb_add(&w, tmp);
+		}
+		sb_add(&w, "}]\n");
+		CHECK_EQ(runn(in.p, in.n), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+		enc_indent = 0;
+		enc_flags = JENC_HTML;	/* the encoder's calls */
+		CHECK_EQ(runn(in.p, in.n), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+		enc_flags = 0;
+		CHECK_EQ(run_chunked(in.p, in.n, 4096), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+	}
+	TEST("a long record that is bad: nothing of it is written") {
+		copts.flags = 0;
+		in.n = 0;
+		sb_add(&in, "a\n1\n");
+		for (k = 0; k < nf; k++)
+			sb_add(&in, k ? ",x" : "x");
+		sb_add(&in, "\xff\n");
+		CHECK_EQ(runn(in.p, in.n), JENC_E_SYNTAX);
+		CHECK_STR(out, outlen, "[{\"a\":\"1\"}]\n");
+		CHECK_EQ(err.line, 3);
+		CHECK_EQ(err.col, 2 * nf);
+		in.p[in.n - 2] = '\n';
+		CHECK_EQ(runn(in.p, in.n - 1), JENC_E_SYNTAX);
+		CHECK_STR(out, outlen, "[{\"a\":\"1\"}]\n");
+		CHECK_STR(err.msg, strlen(err.msg),
+		    "record has 20000 fields, header has 1");
+	}
+	TEST("a field rewritten past 1 MiB: read twice, the same bytes") {
+		size_t nq = 600000;
+
+		copts.flags = JENC_CSV_NO_HEADER;
+		in.n = w.n = 0;
+		sb_add(&in, "1,\"");
+		sb_add(&w, "[[\"1\",\"");
+		for (k = 0; k < nq; k++) {
+			sb_add(&in, "\"\"");
+			sb_add(&w, "\\\"");
+		}
+		sb_add(&in, "\"x,2\n3\n");
+		sb_add(&w, "x\",\"2\"],[\"3\"]]\n");
+		CHECK_EQ(runn(in.p, in.n), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+		CHECK_EQ(run_chunked(in.p, in.n, 65536), 0);
+		CHECK(outlen == w.n && memcmp(out, w.p, w.n) == 0);
+	}
+	reset();
+	free(in.p);
+	free(w.p);
+}
+
 static int
 discard(void *ctx, const char *buf, size_t len)
 {
@@ -626,6 +955,10 @@ main(void)
 	test_errors();
 	test_tsv();
 	test_large();
+	test_detect();
+	test_limits();
+	test_text();
+	test_long();
 	test_allocs();
 	free(out);
 	return harness_done();
