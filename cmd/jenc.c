@@ -21,6 +21,8 @@
 #define EXIT_USAGE 2
 #define EXIT_IO 3
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
@@ -144,7 +146,14 @@ struct config {
 	jenc_read_opts ropts;
 	jenc_csv_opts copts;
 	char **names;
+	/* Options given that apply to one input format only, as written
+	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
+	const char *json_only[4], *csv_only[5];
 };
+
+/* Indexes into config.json_only and config.csv_only. */
+enum { JO_SINGLE, JO_MAX_DEPTH, JO_JSONC, JO_ON_ERROR };
+enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED };
 
 static void
 usage_hint(void) __attribute__((noreturn));
@@ -291,7 +300,7 @@ option_error(int ch, const char *a)
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
-	int ch, at, inside = 0;
+	int ch, at, inside = 0, islong;
 
 	memset(c, 0, sizeof(*c));
 	c->indent = 2;
@@ -303,6 +312,7 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		/* Still inside a bundle of short options? */
 		inside = optind == at && argv[at][1] != '-';
+		islong = at < argc && argv[at][1] == '-';
 		switch (ch) {
 		case 'f':
 			if (strcmp(optarg, "json") == 0)
@@ -379,19 +389,23 @@ parse_args(struct config *c, int argc, char **argv)
 			c->eflags |= JENC_FLUSH_EACH;
 			break;
 		case OPT_SINGLE:
+			c->json_only[JO_SINGLE] = "--single";
 			c->ropts.flags |= JENC_READ_SINGLE;
 			break;
 		case OPT_VALIDATE:
 			c->validate = 1;
 			break;
 		case OPT_MAX_DEPTH:
+			c->json_only[JO_MAX_DEPTH] = "--max-depth";
 			c->ropts.max_depth = (unsigned)number_arg("--max-depth",
 			    optarg, 1, 100000000);
 			break;
 		case OPT_JSONC:
+			c->json_only[JO_JSONC] = "--jsonc";
 			c->ropts.flags |= JENC_READ_JSONC;
 			break;
 		case 'd':
+			c->csv_only[CO_DELIM] = islong ? "--delimiter" : "-d";
 			if (strcmp(optarg, "\\t") == 0)
 				c->copts.delim = '\t';
 			else if (strlen(optarg) == 1)
@@ -406,9 +420,11 @@ parse_args(struct config *c, int argc, char **argv)
 				    optarg);
 			break;
 		case OPT_NO_HEADER:
+			c->csv_only[CO_NO_HEADER] = "--no-header";
 			c->copts.flags |= JENC_CSV_NO_HEADER;
 			break;
 		case OPT_HEADER: {
+			c->csv_only[CO_HEADER] = "--header";
 			jenc_csv_opts probe = { 0 };
 			jenc_err err;
 
@@ -421,9 +437,11 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		}
 		case 't':
+			c->csv_only[CO_TYPES] = islong ? "--types" : "-t";
 			c->copts.flags |= JENC_CSV_TYPES;
 			break;
 		case OPT_RAGGED:
+			c->csv_only[CO_RAGGED] = "--ragged";
 			if (strcmp(optarg, "pad") == 0)
 				c->copts.flags |= JENC_CSV_RAGGED_PAD;
 			else if (strcmp(optarg, "error") == 0)
@@ -442,6 +460,7 @@ parse_args(struct config *c, int argc, char **argv)
 			c->check = 1;
 			break;
 		case OPT_ON_ERROR:
+			c->json_only[JO_ON_ERROR] = "--on-error";
 			if (strcmp(optarg, "stop") == 0)
 				c->on_error = ON_ERROR_STOP;
 			else if (strcmp(optarg, "skip") == 0)
@@ -529,6 +548,32 @@ is_csv(const struct config *c, const char *path)
 	if (c->from == FROM_AUTO)
 		return ends_with(path, ".csv") || ends_with(path, ".tsv");
 	return c->from != FROM_JSON;
+}
+
+/*
+ * An option that applies to one input format only, given when no input is
+ * of that format, is told once on stderr; it changes nothing else.
+ */
+static void
+warn_unused(const struct config *c, int n, char **paths)
+{
+	size_t k;
+	int json = 0, csv = 0, i;
+
+	for (i = 0; i < (n > 0 ? n : 1); i++) {
+		if (is_csv(c, n > 0 ? paths[i] : "-"))
+			csv = 1;
+		else
+			json = 1;
+	}
+	for (k = 0; !json && k < ARRAY_LEN(c->json_only); k++)
+		if (c->json_only[k] != NULL)
+			fprintf(stderr, "jenc: warning: %s has no effect on "
+			    "CSV/TSV input\n", c->json_only[k]);
+	for (k = 0; !csv && k < ARRAY_LEN(c->csv_only); k++)
+		if (c->csv_only[k] != NULL)
+			fprintf(stderr, "jenc: warning: %s has no effect on "
+			    "JSON input\n", c->csv_only[k]);
 }
 
 /*
@@ -788,6 +833,7 @@ main(int argc, char **argv)
 		    "pass into it (use --on-error=skip)");
 	color_setup(&c);
 	setup_output(&c, argc - optind, argv + optind);
+	warn_unused(&c, argc - optind, argv + optind);
 	if (c.slurp && !c.validate) {
 		jenc_opts o;
 
