@@ -115,7 +115,8 @@ static const char usage_text[] =
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
-"An option of one input format only is ignored, with a warning, on the other.\n"
+"An option of one input format only, given when no input has that format, is\n"
+"ignored with a warning.\n"
 "Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error\n"
 "or out of memory.  See jenc(1).\n";
 
