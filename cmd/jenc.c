@@ -22,6 +22,8 @@
 #define EXIT_USAGE 2
 #define EXIT_IO 3
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
@@ -75,64 +77,57 @@ static const char usage_text[] =
 "from each FILE, or standard input, to standard output.\n"
 "\n"
 "Input:\n"
-"  -f, --from=FORMAT     json (default), csv or tsv; FILE names ending in\n"
-"                        .csv, .tsv or .tab (any case) pick their format\n"
-"                        unless --from is given\n"
-"      --encoding=NAME   input in NAME (any iconv name: cp1252, utf-16le, ...),\n"
-"                        not UTF-8; UTF-16/32 with a byte order mark is read\n"
-"Output:\n"
+"  -f, --from=FORMAT     json, csv or tsv (default json; FILE names ending in\n"
+"                        .csv, .tsv or .tab, in any case, pick their format)\n"
+"      --encoding=NAME   input in NAME (an iconv name: cp1252, utf-16le, ...)\n"
+"      --single          JSON: each input must hold exactly one value\n"
+"      --max-depth=N     JSON: nesting limit (default 10000)\n"
+"      --jsonc           JSON: allow // and /* */ comments, trailing commas\n"
+"      --validate        check the input only, write nothing\n"
+"Output layout:\n"
 "  -c, --compact         no whitespace\n"
 "      --indent=N        indent N spaces per level, 1 to 16 (default 2)\n"
 "      --tab             indent with one tab per level\n"
-"  -l, --lines           one compact value per line, whatever -c, --indent or\n"
-"                        --tab say; CSV/TSV records each on their own line\n"
-"                        instead of one array\n"
+"  -l, --lines           one compact value (CSV/TSV record) per line\n"
 "  -H, --html-escape     escape < > & U+2028 U+2029 in strings as \\uXXXX\n"
 "  -a, --ascii           escape every non-ASCII character as \\uXXXX\n"
 "  -S, --sort-keys       members of every object in the order of their keys\n"
-"  -s, --slurp           every value (every CSV/TSV record) of all inputs\n"
-"                        into one array\n"
+"  -s, --slurp           every value (CSV/TSV record) of all inputs in one array\n"
 "      --split           each element of a top-level array as its own value\n"
 "  -C, -M                color always, never (--color=always, --color=never)\n"
-"      --color=WHEN      auto (default: if standard output is a terminal and\n"
-"                        NO_COLOR is not set), always or never; the colors\n"
-"                        come from JENC_COLORS, as JQ_COLORS for jq\n"
+"      --color=WHEN      auto (default: a terminal and NO_COLOR unset), always\n"
+"                        or never; colors from JENC_COLORS (as jq's JQ_COLORS)\n"
 "  -u, --unbuffered      write each value out as soon as it is complete\n"
-"JSON input:\n"
-"      --single          each input must hold exactly one JSON value\n"
-"      --validate        check the input only, write nothing\n"
-"      --max-depth=N     nesting limit (default 10000)\n"
-"      --jsonc           allow // and /* */ comments and trailing commas\n"
-"CSV/TSV input:\n"
+"CSV and TSV:\n"
 "  -d, --delimiter=C     field delimiter, one byte ('\\t' means tab); without\n"
 "                        it CSV takes , ; tab or | from the first line\n"
 "      --no-header       each record becomes an array of its fields\n"
 "      --header=A,B,...  field names; the first row is data\n"
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"
-"      --ragged=MODE     rows with the wrong field count: error (default)\n"
-"                        or pad (missing fields null, extra ones as _N)\n"
-"Files:\n"
-"  -o, --output=FILE     write to FILE instead of standard output; FILE is\n"
-"                        replaced only once every input was read and written\n"
-"  -w, --write           rewrite each FILE in place, each replaced only if it\n"
-"                        is valid and changes\n"
-"      --check           write nothing; list each input not already in the\n"
-"                        requested form, exit status 1 if there is one\n"
+"      --ragged=MODE     rows with the wrong field count: error (default) or\n"
+"                        pad (missing fields null, extra ones as _N)\n"
 "Streams and logs:\n"
-"      --on-error=MODE   bad JSON: stop (default), skip it (reported on\n"
-"                        stderr) or pass it through verbatim; both go on at\n"
-"                        the next line, exit status 0, and end with a count\n"
+"      --on-error=MODE   bad JSON: stop (default), skip (reported) or pass\n"
+"                        (copied verbatim); both go on at the next line, exit\n"
+"                        status 0, and end with a count\n"
 "      --seq             JSON text sequences (RFC 7464): RS before each text\n"
 "  -q, --quiet           no report of skipped or passed input, no count\n"
+"Files:\n"
+"  -o, --output=FILE     write to FILE, replaced once every input is written\n"
+"  -w, --write           rewrite each FILE in place if it is valid and changes\n"
+"      --check           write nothing; list each FILE not in the requested\n"
+"                        form, exit status 1 if there is one\n"
+"Performance:\n"
 "  -j, --jobs=N          read JSON streams on N threads (a number, or auto:\n"
 "                        one per usable CPU); default 1, see jenc(1)\n"
-"General:\n"
+"Other:\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
 "\n"
+"An option of one input format only, given when no input has that format, is\n"
+"ignored with a warning.\n"
 "Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error\n"
-"or out of memory.\n"
-"See jenc(1).\n";
+"or out of memory.  See jenc(1).\n";
 
 struct config {
 	int from;
@@ -154,7 +149,14 @@ struct config {
 	size_t chunk;		/* JENC_CHUNK: bytes per chunk, for tests */
 	jenc_csv_opts copts;
 	char **names;
+	/* Options given that apply to one input format only, as written
+	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
+	const char *json_only[4], *csv_only[5];
 };
+
+/* Indexes into config.json_only and config.csv_only. */
+enum { JO_SINGLE, JO_MAX_DEPTH, JO_JSONC, JO_ON_ERROR };
+enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED };
 
 static void
 usage_hint(void) __attribute__((noreturn));
@@ -344,7 +346,7 @@ static int input_format(const struct config *c, const char *path);
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
-	int ch, at, inside = 0;
+	int ch, at, inside = 0, islong;
 
 	memset(c, 0, sizeof(*c));
 	c->indent = 2;
@@ -357,6 +359,7 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		/* Still inside a bundle of short options? */
 		inside = optind == at && argv[at][1] != '-';
+		islong = at < argc && argv[at][1] == '-';
 		switch (ch) {
 		case 'f':
 			if (strcmp(optarg, "json") == 0)
@@ -433,19 +436,23 @@ parse_args(struct config *c, int argc, char **argv)
 			c->eflags |= JENC_FLUSH_EACH;
 			break;
 		case OPT_SINGLE:
+			c->json_only[JO_SINGLE] = "--single";
 			c->ropts.flags |= JENC_READ_SINGLE;
 			break;
 		case OPT_VALIDATE:
 			c->validate = 1;
 			break;
 		case OPT_MAX_DEPTH:
+			c->json_only[JO_MAX_DEPTH] = "--max-depth";
 			c->ropts.max_depth = (unsigned)number_arg("--max-depth",
 			    optarg, 1, 100000000);
 			break;
 		case OPT_JSONC:
+			c->json_only[JO_JSONC] = "--jsonc";
 			c->ropts.flags |= JENC_READ_JSONC;
 			break;
 		case 'd':
+			c->csv_only[CO_DELIM] = islong ? "--delimiter" : "-d";
 			if (strcmp(optarg, "\\t") == 0)
 				c->copts.delim = '\t';
 			else if (strlen(optarg) == 1)
@@ -460,9 +467,11 @@ parse_args(struct config *c, int argc, char **argv)
 				    optarg);
 			break;
 		case OPT_NO_HEADER:
+			c->csv_only[CO_NO_HEADER] = "--no-header";
 			c->copts.flags |= JENC_CSV_NO_HEADER;
 			break;
 		case OPT_HEADER: {
+			c->csv_only[CO_HEADER] = "--header";
 			jenc_csv_opts probe = { 0 };
 			jenc_err err;
 
@@ -475,9 +484,11 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		}
 		case 't':
+			c->csv_only[CO_TYPES] = islong ? "--types" : "-t";
 			c->copts.flags |= JENC_CSV_TYPES;
 			break;
 		case OPT_RAGGED:
+			c->csv_only[CO_RAGGED] = "--ragged";
 			if (strcmp(optarg, "pad") == 0)
 				c->copts.flags |= JENC_CSV_RAGGED_PAD;
 			else if (strcmp(optarg, "error") == 0)
@@ -496,6 +507,7 @@ parse_args(struct config *c, int argc, char **argv)
 			c->check = 1;
 			break;
 		case OPT_ON_ERROR:
+			c->json_only[JO_ON_ERROR] = "--on-error";
 			if (strcmp(optarg, "stop") == 0)
 				c->on_error = ON_ERROR_STOP;
 			else if (strcmp(optarg, "skip") == 0)
@@ -609,6 +621,32 @@ static int
 is_csv(const struct config *c, const char *path)
 {
 	return input_format(c, path) != FROM_JSON;
+}
+
+/*
+ * An option that applies to one input format only, given when no input is
+ * of that format, is told once on stderr; it changes nothing else.
+ */
+static void
+warn_unused(const struct config *c, int n, char **paths)
+{
+	size_t k;
+	int json = 0, csv = 0, i;
+
+	for (i = 0; i < (n > 0 ? n : 1); i++) {
+		if (is_csv(c, n > 0 ? paths[i] : "-"))
+			csv = 1;
+		else
+			json = 1;
+	}
+	for (k = 0; !json && k < ARRAY_LEN(c->json_only); k++)
+		if (c->json_only[k] != NULL)
+			fprintf(stderr, "jenc: warning: %s has no effect on "
+			    "CSV/TSV input\n", c->json_only[k]);
+	for (k = 0; !csv && k < ARRAY_LEN(c->csv_only); k++)
+		if (c->csv_only[k] != NULL)
+			fprintf(stderr, "jenc: warning: %s has no effect on "
+			    "JSON input\n", c->csv_only[k]);
 }
 
 /*
@@ -874,6 +912,7 @@ main(int argc, char **argv)
 		c.ropts.flags |= JENC_READ_EXACT;
 	chunk_env(&c);
 	setup_output(&c, argc - optind, argv + optind);
+	warn_unused(&c, argc - optind, argv + optind);
 	if (c.slurp && !c.validate) {
 		jenc_opts o;
 

@@ -197,3 +197,63 @@ $C"
 	LC_ALL=C.UTF-8 jrun -cf
 	expect_usage "jenc: option '-f' needs a value"
 }
+
+@test "an option of the other input format is told once, and changes nothing" {
+	# CSV/TSV options with JSON input only: each named as it was given
+	jrun -c -t --ragged=pad <in
+	expect_status 0
+	expect_out "$C"
+	expect_err 'jenc: warning: -t has no effect on JSON input
+jenc: warning: --ragged has no effect on JSON input
+'
+	jrun -c --types -d ';' --header=x --types <in
+	expect_status 0
+	expect_out "$C"
+	expect_err 'jenc: warning: -d has no effect on JSON input
+jenc: warning: --header has no effect on JSON input
+jenc: warning: --types has no effect on JSON input
+'
+	jrun -c --no-header --delimiter=, in in
+	expect_status 0
+	expect_out "$C$C"
+	expect_err 'jenc: warning: --delimiter has no effect on JSON input
+jenc: warning: --no-header has no effect on JSON input
+'
+	# JSON options with CSV/TSV input only, -f or the names
+	printf 'a,b\n1,2\n' >in.csv
+	jrun -c --single --max-depth=1 --jsonc --on-error=skip in.csv
+	expect_status 0
+	expect_out '[{"a":"1","b":"2"}]
+'
+	expect_err 'jenc: warning: --single has no effect on CSV/TSV input
+jenc: warning: --max-depth has no effect on CSV/TSV input
+jenc: warning: --jsonc has no effect on CSV/TSV input
+jenc: warning: --on-error has no effect on CSV/TSV input
+'
+	jrun -c -f tsv --single <in
+	expect_status 0
+	expect_out '[]
+'
+	expect_err 'jenc: warning: --single has no effect on CSV/TSV input
+'
+	# bad input keeps its exit status, after the warning
+	printf 'a,b\n1\n' >bad.csv
+	jrun -c --jsonc bad.csv
+	expect_status 1
+	expect_out '[]
+'
+	expect_err 'jenc: warning: --jsonc has no effect on CSV/TSV input
+jenc: bad.csv:2: record has 1 field, header has 2
+'
+	# an option used by one input of several: no warning
+	jrun -c -t --single in.csv in
+	expect_ok '[{"a":1,"b":2}]
+'"$C"
+	jrun -c -t -f json in.csv
+	expect_status 1
+	expect_err 'jenc: warning: -t has no effect on JSON input
+jenc: in.csv:1:1: invalid literal '"'a'"', expected true, false or null (is it CSV? try -f csv)
+  a,b
+  ^
+'
+}
