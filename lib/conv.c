@@ -25,11 +25,16 @@
  */
 #include <errno.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "internal.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int
 jenc_conv_utf8(const char *name)
@@ -75,8 +80,8 @@ conv_chunk(jenc_conv *c, const unsigned char *d, size_t n)
 
 	for (i = 0; i < n; i++) {
 		in[i] = (char)d[i];
-		memcpy(want + wn, c->tab[d[i]] + 1, 3);
-		wn += c->tab[d[i]][0];
+		memcpy(want + wn, c->tab[d[i]], 3);
+		wn += c->tab[d[i]][3];
 	}
 	/* the state goes on from the chunk before */
 	if (iconv((iconv_t)c->cd, &src, &left, &dst, &room) != 0 ||
@@ -153,7 +158,7 @@ conv_table(jenc_conv *c)
 		if (r == (size_t)-1) {
 			if (errno != EILSEQ || left != 1 || i < 0x80)
 				return 0;
-			c->tab[i][0] = 0;
+			c->tab[i][3] = 0;
 			continue;
 		}
 		n = sizeof(out) - room;
@@ -169,8 +174,8 @@ conv_table(jenc_conv *c)
 		if (iconv(cd, NULL, NULL, &dst, &room) != 0 ||
 		    sizeof(out) - room != n)
 			return 0;	/* the state held something */
-		c->tab[i][0] = (unsigned char)n;
-		memcpy(c->tab[i] + 1, out, n);
+		c->tab[i][3] = (unsigned char)n;
+		memcpy(c->tab[i], out, n);
 		if (i >= 0x20)
 			valid[nv++] = (unsigned char)i;
 	}
@@ -229,6 +234,24 @@ jenc_conv_free(jenc_conv *c)
 /* nonzero if a byte of w is 0 */
 #define HAS_ZERO(w) (((w) - ONES) & ~(w) & HIGH)
 
+/* Follow the line and column over one byte b of converted text. */
+static inline void
+conv_byte(jenc_conv *c, unsigned char b)
+{
+	if (b == '\n' || (b == '\r' && c->cr)) {
+		if (!(b == '\n' && c->after_cr))
+			c->line++;	/* CR LF is one line end */
+		c->col = 1;
+		c->lbytes = 0;
+		c->after_cr = b == '\r';
+		return;
+	}
+	c->after_cr = 0;
+	c->lbytes++;
+	/* a character starts at each byte but continuation bytes */
+	c->col += (b & 0xc0) != 0x80;
+}
+
 /* Follow the line and column over converted text p[0..n). */
 static void
 conv_count(jenc_conv *c, const char *p, size_t n)
@@ -237,7 +260,6 @@ conv_count(jenc_conv *c, const char *p, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		unsigned char b;
 		uint64_t w, m;
 
 		/* 8 bytes at a time while no CR or LF is among them */
@@ -254,70 +276,112 @@ conv_count(jenc_conv *c, const char *p, size_t n)
 				continue;
 			}
 		}
-		b = s[i++];
-
-		if (b == '\n' || (b == '\r' && c->cr)) {
-			if (!(b == '\n' && c->after_cr))
-				c->line++;	/* CR LF is one line end */
-			c->col = 1;
-			c->lbytes = 0;
-			c->after_cr = b == '\r';
-			continue;
-		}
-		c->after_cr = 0;
-		c->lbytes++;
-		/* a character starts at each byte but continuation bytes */
-		c->col += (b & 0xc0) != 0x80;
+		conv_byte(c, s[i++]);
 	}
 }
 
-/* jenc_conv_run through c->tab: ASCII copied 8 bytes at a time, other
- * bytes looked up; an invalid byte stops it, as does a character that
- * does not fit in what is left of out (as iconv's E2BIG). */
+#ifdef __SSE2__
+#define PLAIN_RUN 16
+#else
+#define PLAIN_RUN 8
+#endif
+/* How many of the PLAIN_RUN bytes at s come before the first that is not
+ * ASCII or is a CR or LF (PLAIN_RUN: none is). */
+static size_t
+conv_plain(const unsigned char *s)
+{
+#ifdef __SSE2__
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(w,
+	    _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\n')),
+	    _mm_cmpeq_epi8(w, _mm_set1_epi8('\r')))));
+
+	return m == 0 ? 16 : (size_t)__builtin_ctz(m);
+#else
+	uint64_t w, m;
+
+	memcpy(&w, s, 8);
+	m = (w & HIGH) | HAS_ZERO(w ^ (ONES * '\n')) |
+	    HAS_ZERO(w ^ (ONES * '\r'));
+	if (m == 0)
+		return 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(m) >> 3;	/* the first is exact */
+#else
+	return 0;
+#endif
+#endif
+}
+
+/*
+ * jenc_conv_run through c->tab, following the line and column as
+ * conv_count would over the text made (a byte is one character): ASCII
+ * without CR or LF is copied PLAIN_RUN bytes at a time, other bytes
+ * looked up one by one.  An invalid byte stops it, as does a character
+ * that does not fit in what is left of out (as iconv's E2BIG).
+ */
 static size_t
 conv_table_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
     size_t outcap, int *st)
 {
 	const unsigned char *s = (const unsigned char *)*in, *from = s;
-	const unsigned char *end = s + *inlen;
+	const unsigned char *end = s + *inlen, *t;
 	unsigned char *d = (unsigned char *)out, *dend = d + outcap;
-	size_t made;
+	uint64_t col = c->col;
+	size_t lbytes = c->lbytes, k;
 
 	*st = 0;
 	while (s < end) {
-		const unsigned char *t;
-		uint64_t w;
-
-		while (end - s >= 8 && dend - d >= 8) {
-			memcpy(&w, s, 8);
-			if (w & HIGH)
-				break;
-			memcpy(d, &w, 8);
-			s += 8;
-			d += 8;
+		if (end - s >= PLAIN_RUN && dend - d >= PLAIN_RUN) {
+			k = conv_plain(s);
+			memcpy(d, s, PLAIN_RUN);	/* beyond d + k: rewritten */
+			if (k > 0) {
+				s += k;
+				d += k;
+				col += k;
+				lbytes += k;
+				c->after_cr = 0;
+				if (k == PLAIN_RUN)
+					continue;
+			}
 		}
 		if (s == end)
 			break;
 		t = c->tab[*s];
-		if (t[0] == 0) {
-			*st = JENC_CONV_BAD;
-			break;
+		if (*s >= 0x80) {
+			if (t[3] == 0) {
+				*st = JENC_CONV_BAD;
+				break;
+			}
+			if (dend - d >= 4)
+				memcpy(d, t, 4);	/* d[3]: rewritten */
+			else if ((size_t)(dend - d) >= t[3])
+				memcpy(d, t, t[3]);
+			else
+				break;
+			d += t[3];
+			col++;
+			lbytes += t[3];
+			c->after_cr = 0;
+		} else {
+			if (d == dend)
+				break;
+			*d++ = *s;
+			c->col = col;
+			c->lbytes = lbytes;
+			conv_byte(c, *s);
+			col = c->col;
+			lbytes = c->lbytes;
 		}
-		if ((size_t)(dend - d) < t[0])
-			break;
-		if (dend - d >= 3)
-			memcpy(d, t + 1, 3);
-		else
-			memcpy(d, t + 1, t[0]);
-		d += t[0];
 		s++;
 	}
-	made = (size_t)(d - (unsigned char *)out);
+	c->col = col;
+	c->lbytes = lbytes;
 	c->roff += (size_t)(s - from);
-	conv_count(c, out, made);
 	*in = (const char *)s;
 	*inlen = (size_t)(end - s);
-	return made;
+	return (size_t)(d - (unsigned char *)out);
 }
 
 size_t

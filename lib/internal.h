@@ -185,8 +185,8 @@ typedef struct jenc_conv {
 	size_t lbytes;
 	int after_cr;		/* with cr: the last byte was a CR */
 	/* a single-byte encoding is converted through tab, built from
-	 * iconv's own mapping: tab[b][0] is the length of byte b's
-	 * character in UTF-8 (0: b is invalid), tab[b][1..3] its bytes */
+	 * iconv's own mapping: tab[b][0..3) byte b's character in UTF-8,
+	 * tab[b][3] its length (0: b is invalid) */
 	int table;
 	unsigned char tab[256][4];
 } jenc_conv;
