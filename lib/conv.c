@@ -319,63 +319,77 @@ conv_plain(const unsigned char *s)
  * conv_count would over the text made (a byte is one character): ASCII
  * without CR or LF is copied PLAIN_RUN bytes at a time, other bytes
  * looked up one by one.  An invalid byte stops it, as does a character
- * that does not fit in what is left of out (as iconv's E2BIG).
+ * that does not fit in what is left of out (as iconv's E2BIG).  While
+ * at least PLAIN_RUN bytes are left of both the input and a quarter of
+ * the room, the room cannot run out (a byte makes 3 at most).
  */
 static size_t
 conv_table_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
     size_t outcap, int *st)
 {
 	const unsigned char *s = (const unsigned char *)*in, *from = s;
-	const unsigned char *end = s + *inlen, *t;
+	const unsigned char *end = s + *inlen, *t, *slim;
 	unsigned char *d = (unsigned char *)out, *dend = d + outcap;
 	uint64_t col = c->col;
-	size_t lbytes = c->lbytes, k;
+	size_t lbytes = c->lbytes, k, n, room;
+	int fast;
 
 	*st = 0;
-	while (s < end) {
-		if (end - s >= PLAIN_RUN && dend - d >= PLAIN_RUN) {
-			k = conv_plain(s);
-			memcpy(d, s, PLAIN_RUN);	/* beyond d + k: rewritten */
-			if (k > 0) {
-				s += k;
-				d += k;
-				col += k;
-				lbytes += k;
-				c->after_cr = 0;
-				if (k == PLAIN_RUN)
-					continue;
-			}
-		}
-		if (s == end)
+	for (;;) {
+		n = (size_t)(end - s);
+		room = (size_t)(dend - d);
+		fast = n >= PLAIN_RUN && room / 4 >= PLAIN_RUN;
+		if (fast) {
+			n = n < room / 4 ? n : room / 4;
+			slim = s + (n - PLAIN_RUN);
+		} else if (n == 0)
 			break;
-		t = c->tab[*s];
-		if (*s >= 0x80) {
-			if (t[3] == 0) {
-				*st = JENC_CONV_BAD;
-				break;
+		else
+			slim = s;	/* one byte */
+		while (s <= slim) {
+			if (fast) {
+				k = conv_plain(s);
+				memcpy(d, s, PLAIN_RUN);  /* beyond d + k: rewritten */
+				if (k > 0) {
+					s += k;
+					d += k;
+					col += k;
+					lbytes += k;
+					c->after_cr = 0;
+					if (k == PLAIN_RUN)
+						continue;
+				}
 			}
-			if (dend - d >= 4)
-				memcpy(d, t, 4);	/* d[3]: rewritten */
-			else if ((size_t)(dend - d) >= t[3])
-				memcpy(d, t, t[3]);
-			else
-				break;
-			d += t[3];
-			col++;
-			lbytes += t[3];
-			c->after_cr = 0;
-		} else {
-			if (d == dend)
-				break;
-			*d++ = *s;
-			c->col = col;
-			c->lbytes = lbytes;
-			conv_byte(c, *s);
-			col = c->col;
-			lbytes = c->lbytes;
+			t = c->tab[*s];
+			if (*s >= 0x80) {
+				if (t[3] == 0) {
+					*st = JENC_CONV_BAD;
+					goto out;
+				}
+				if (dend - d >= 4)
+					memcpy(d, t, 4);	/* d[3]: rewritten */
+				else if ((size_t)(dend - d) >= t[3])
+					memcpy(d, t, t[3]);
+				else
+					goto out;
+				d += t[3];
+				col++;
+				lbytes += t[3];
+				c->after_cr = 0;
+			} else {
+				if (d == dend)
+					goto out;
+				*d++ = *s;
+				c->col = col;
+				c->lbytes = lbytes;
+				conv_byte(c, *s);
+				col = c->col;
+				lbytes = c->lbytes;
+			}
+			s++;
 		}
-		s++;
 	}
+out:
 	c->col = col;
 	c->lbytes = lbytes;
 	c->roff += (size_t)(s - from);
