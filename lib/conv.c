@@ -127,7 +127,6 @@ conv_pairs(jenc_conv *c, const unsigned char *v, size_t nv)
 	if (ok && (iconv((iconv_t)c->cd, NULL, NULL, &dst, &room) != 0 ||
 	    room != sizeof(d)))
 		ok = 0;
-	(void)iconv((iconv_t)c->cd, NULL, NULL, NULL, NULL);
 	return ok;
 }
 
@@ -210,6 +209,8 @@ jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap)
 	}
 	c->rawcap = rawcap;
 	c->table = conv_table(c);
+	/* back to the initial state, whatever the tries left in it */
+	(void)iconv((iconv_t)c->cd, NULL, NULL, NULL, NULL);
 	(void)snprintf(c->name, sizeof(c->name), "%s", name);
 	c->cr = cr;
 	c->line = 1;
