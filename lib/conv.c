@@ -350,7 +350,8 @@ conv_table_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
 		while (s <= slim) {
 			if (fast) {
 				k = conv_plain(s);
-				memcpy(d, s, PLAIN_RUN);  /* beyond d + k: rewritten */
+				/* beyond d + k: rewritten */
+				memcpy(d, s, PLAIN_RUN);
 				if (k > 0) {
 					s += k;
 					d += k;
@@ -368,7 +369,7 @@ conv_table_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
 					goto out;
 				}
 				if (dend - d >= 4)
-					memcpy(d, t, 4);	/* d[3]: rewritten */
+					memcpy(d, t, 4); /* d[3]: rewritten */
 				else if ((size_t)(dend - d) >= t[3])
 					memcpy(d, t, t[3]);
 				else

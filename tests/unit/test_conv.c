@@ -289,7 +289,7 @@ test_conv(void)
 
 			CHECK(cd != (iconv_t)-1);
 			(void)iconv(cd, &src, &left, &dst, &room);
-			want[sizeof(want) - room] = '\0';	/* no NUL made */
+			want[sizeof(want) - room] = '\0'; /* none made */
 			made = conv_all(no[i], 0, "ab\ncd\n", 6, out,
 			    sizeof(out), &st, &used, &c);
 			CHECK_STR(out, made, want);
@@ -317,9 +317,11 @@ test_conv(void)
 			for (j = 0; j < 256; j++) {
 				buf[0] = (unsigned char)j;
 				fails += !same_as_iconv(c, cd, buf, 1, 4096);
-				memcpy(buf, "ab\r\ncd\xe9" "0123456789abcdef", 23);
+				memcpy(buf, "ab\r\ncd\xe9" "0123456789abcdef",
+				    23);
 				buf[23] = (unsigned char)j;
-				memcpy(buf + 24, "x\ny\n0123456789abcdefgh", 22);
+				memcpy(buf + 24, "x\ny\n0123456789abcdefgh",
+				    22);
 				fails += !same_as_iconv(c, cd, buf, 46, 7);
 			}
 			/* all 256 in order, and reversed */
@@ -340,7 +342,8 @@ test_conv(void)
 					v = seed >> 16;
 					buf[k] = (unsigned char)(j % 2 ? v :
 					    v % 16 == 0 ? 0x80 + v / 16 % 128 :
-					    v % 16 == 1 ? (v / 16 % 2 ? 10u : 13u) :
+					    v % 16 == 1 ?
+					    (v / 16 % 2 ? 10u : 13u) :
 					    0x20 + v / 16 % 95);
 				}
 				fails += !same_as_iconv(c, cd, buf, n,
