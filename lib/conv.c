@@ -12,17 +12,29 @@
  * whatever their size in the input's encoding (in UTF-16 a character is
  * 2 or 4 bytes, in Shift_JIS 1 or 2).
  *
+ * A single-byte encoding that keeps ASCII as it is (latin1, cp1252, ...)
+ * is converted through a table of 256 characters, which jenc_conv_new
+ * builds by converting each byte alone with iconv; it is used only where
+ * converting every pair of bytes gives the two bytes' characters, not for
+ * the encodings in which glibc composes a base letter and the combining
+ * mark after it into one character (CP1255, CP1258, TCVN).
+ *
  * Nothing is ever replaced: a sequence that is not valid in the encoding,
  * or a character cut by the end of the input, stops the conversion, and
  * jenc_conv_msg names its bytes.
  */
 #include <errno.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "internal.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 int
 jenc_conv_utf8(const char *name)
@@ -57,6 +69,123 @@ jenc_encoding_check(const char *name)
 	return 0;
 }
 
+/* Feed the bytes of d[0..n) that a chunk holds to iconv and compare what
+ * it makes with the table's characters; 0 on a difference. */
+static int
+conv_chunk(jenc_conv *c, const unsigned char *d, size_t n)
+{
+	char in[512], got[3 * 512], want[3 * 512 + 3];
+	char *src = in, *dst = got;
+	size_t i, wn = 0, left = n, room = sizeof(got);
+
+	for (i = 0; i < n; i++) {
+		in[i] = (char)d[i];
+		memcpy(want + wn, c->tab[d[i]], 3);
+		wn += c->tab[d[i]][3];
+	}
+	/* the state goes on from the chunk before */
+	if (iconv((iconv_t)c->cd, &src, &left, &dst, &room) != 0 ||
+	    left != 0)
+		return 0;
+	return sizeof(got) - room == wn && memcmp(got, want, wn) == 0;
+}
+
+/*
+ * 1 if each pair of the bytes v[0..nv) converts to the table's two
+ * characters: they are converted as one text in which every pair is
+ * next to each other once, a de Bruijn sequence of order 2 (the Lyndon
+ * words of length 1 and 2 in order, a, then a b for each b after a, and
+ * the first byte again at the end), nv * nv + 1 bytes.
+ */
+static int
+conv_pairs(jenc_conv *c, const unsigned char *v, size_t nv)
+{
+	unsigned char d[512];
+	size_t n = 0, a, b;
+	char *dst = (char *)d;
+	size_t room = sizeof(d);
+	int ok = 1;
+
+	if (nv == 0)
+		return 1;
+	(void)iconv((iconv_t)c->cd, NULL, NULL, NULL, NULL);
+	for (a = 0; a < nv && ok; a++) {
+		d[n++] = v[a];
+		for (b = a + 1; b < nv && ok; b++) {
+			d[n++] = v[a];
+			d[n++] = v[b];
+			if (n >= sizeof(d) - 3) {
+				ok = conv_chunk(c, d, n);
+				n = 0;
+			}
+		}
+	}
+	d[n++] = v[0];
+	if (ok)
+		ok = conv_chunk(c, d, n);
+	/* nothing held back at the end */
+	if (ok && (iconv((iconv_t)c->cd, NULL, NULL, &dst, &room) != 0 ||
+	    room != sizeof(d)))
+		ok = 0;
+	return ok;
+}
+
+/*
+ * Build c->tab from c->cd if the encoding is single-byte: each byte alone
+ * converts at once (nothing held back in the state) to exactly one
+ * character, or is invalid (EILSEQ); 0x00-0x7f are ASCII; and each pair
+ * of valid bytes from 0x20 on converts to the two characters, so that no
+ * byte changes how the next one reads (glibc composes a letter and a
+ * combining mark after it in CP1255, CP1258 and TCVN, holding the letter
+ * back, which the first test already refuses).  Returns 1 if so, else 0
+ * (iconv is used).
+ */
+static int
+conv_table(jenc_conv *c)
+{
+	iconv_t cd = (iconv_t)c->cd;
+	unsigned char valid[256];
+	size_t nv = 0, i;
+
+	for (i = 0; i < 256; i++) {
+		char b = (char)i, out[16], *src = &b, *dst = out;
+		size_t left = 1, room = sizeof(out), r, n;
+		unsigned char l;
+
+		(void)iconv(cd, NULL, NULL, NULL, NULL);
+		r = iconv(cd, &src, &left, &dst, &room);
+		if (r == (size_t)-1) {
+			if (errno != EILSEQ || left != 1 || i < 0x80)
+				return 0;
+			c->tab[i][3] = 0;
+			continue;
+		}
+		n = sizeof(out) - room;
+		if (r != 0 || left != 0 || n == 0 || n > 3)
+			return 0;
+		l = (unsigned char)out[0];
+		/* exactly one character: the lead byte's length is n */
+		if (n != (l < 0x80 ? 1u : l >= 0xc2 && l < 0xe0 ? 2u :
+		    l >= 0xe0 && l < 0xf0 ? 3u : 0u))
+			return 0;
+		if (i < 0x80 && (n != 1 || l != i))
+			return 0;
+		if (iconv(cd, NULL, NULL, &dst, &room) != 0 ||
+		    sizeof(out) - room != n)
+			return 0;	/* the state held something */
+		c->tab[i][3] = (unsigned char)n;
+		memcpy(c->tab[i], out, n);
+		if (i >= 0x20)
+			valid[nv++] = (unsigned char)i;
+	}
+	return conv_pairs(c, valid, nv);
+}
+int
+jenc_conv_is_table(const jenc_conv *c)
+{
+	return c->table;
+}
+
 int
 jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap)
 {
@@ -79,6 +208,9 @@ jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap)
 		return JENC_E_NOMEM;
 	}
 	c->rawcap = rawcap;
+	c->table = conv_table(c);
+	/* back to the initial state, whatever the tries left in it */
+	(void)iconv((iconv_t)c->cd, NULL, NULL, NULL, NULL);
 	(void)snprintf(c->name, sizeof(c->name), "%s", name);
 	c->cr = cr;
 	c->line = 1;
@@ -98,29 +230,174 @@ jenc_conv_free(jenc_conv *c)
 	jenc_mem_free(c, sizeof(*c));
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGH UINT64_C(0x8080808080808080)
+/* nonzero if a byte of w is 0 */
+#define HAS_ZERO(w) (((w) - ONES) & ~(w) & HIGH)
+
+/* Follow the line and column over one byte b of converted text. */
+static inline void
+conv_byte(jenc_conv *c, unsigned char b)
+{
+	if (b == '\n' || (b == '\r' && c->cr)) {
+		if (!(b == '\n' && c->after_cr))
+			c->line++;	/* CR LF is one line end */
+		c->col = 1;
+		c->lbytes = 0;
+		c->after_cr = b == '\r';
+		return;
+	}
+	c->after_cr = 0;
+	c->lbytes++;
+	/* a character starts at each byte but continuation bytes */
+	c->col += (b & 0xc0) != 0x80;
+}
+
 /* Follow the line and column over converted text p[0..n). */
 static void
 conv_count(jenc_conv *c, const char *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char b = s[i];
+	while (i < n) {
+		uint64_t w, m;
 
-		if (b == '\n' || (b == '\r' && c->cr)) {
-			if (!(b == '\n' && c->after_cr))
-				c->line++;	/* CR LF is one line end */
-			c->col = 1;
-			c->lbytes = 0;
-			c->after_cr = b == '\r';
-			continue;
+		/* 8 bytes at a time while no CR or LF is among them */
+		if (n - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if (!HAS_ZERO(w ^ (ONES * '\n')) &&
+			    !HAS_ZERO(w ^ (ONES * '\r'))) {
+				/* continuation bytes: 10xxxxxx */
+				m = (w & ~(w << 1) & HIGH) >> 7;
+				c->col += 8 - ((m * ONES) >> 56);
+				c->lbytes += 8;
+				c->after_cr = 0;
+				i += 8;
+				continue;
+			}
 		}
-		c->after_cr = 0;
-		c->lbytes++;
-		/* a character starts at each byte but continuation bytes */
-		c->col += (b & 0xc0) != 0x80;
+		conv_byte(c, s[i++]);
 	}
+}
+
+#ifdef __SSE2__
+#define PLAIN_RUN 16
+#else
+#define PLAIN_RUN 8
+#endif
+/* How many of the PLAIN_RUN bytes at s come before the first that is not
+ * ASCII or is a CR or LF (PLAIN_RUN: none is). */
+static size_t
+conv_plain(const unsigned char *s)
+{
+#ifdef __SSE2__
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(w,
+	    _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\n')),
+	    _mm_cmpeq_epi8(w, _mm_set1_epi8('\r')))));
+
+	return m == 0 ? 16 : (size_t)__builtin_ctz(m);
+#else
+	uint64_t w, m;
+
+	memcpy(&w, s, 8);
+	m = (w & HIGH) | HAS_ZERO(w ^ (ONES * '\n')) |
+	    HAS_ZERO(w ^ (ONES * '\r'));
+	if (m == 0)
+		return 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(m) >> 3;	/* the first is exact */
+#else
+	return 0;
+#endif
+#endif
+}
+
+/*
+ * jenc_conv_run through c->tab, following the line and column as
+ * conv_count would over the text made (a byte is one character): ASCII
+ * without CR or LF is copied PLAIN_RUN bytes at a time, other bytes
+ * looked up one by one.  An invalid byte stops it, as does a character
+ * that does not fit in what is left of out (as iconv's E2BIG).  While
+ * at least PLAIN_RUN bytes are left of both the input and a quarter of
+ * the room, the room cannot run out (a byte makes 3 at most).
+ */
+static size_t
+conv_table_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
+    size_t outcap, int *st)
+{
+	const unsigned char *s = (const unsigned char *)*in, *from = s;
+	const unsigned char *end = s + *inlen, *t, *slim;
+	unsigned char *d = (unsigned char *)out, *dend = d + outcap;
+	uint64_t col = c->col;
+	size_t lbytes = c->lbytes, k, n, room;
+	int fast;
+
+	*st = 0;
+	for (;;) {
+		n = (size_t)(end - s);
+		room = (size_t)(dend - d);
+		fast = n >= PLAIN_RUN && room / 4 >= PLAIN_RUN;
+		if (fast) {
+			n = n < room / 4 ? n : room / 4;
+			slim = s + (n - PLAIN_RUN);
+		} else if (n == 0)
+			break;
+		else
+			slim = s;	/* one byte */
+		while (s <= slim) {
+			if (fast) {
+				k = conv_plain(s);
+				/* beyond d + k: rewritten */
+				memcpy(d, s, PLAIN_RUN);
+				if (k > 0) {
+					s += k;
+					d += k;
+					col += k;
+					lbytes += k;
+					c->after_cr = 0;
+					if (k == PLAIN_RUN)
+						continue;
+				}
+			}
+			t = c->tab[*s];
+			if (*s >= 0x80) {
+				if (t[3] == 0) {
+					*st = JENC_CONV_BAD;
+					goto out;
+				}
+				if (dend - d >= 4)
+					memcpy(d, t, 4); /* d[3]: rewritten */
+				else if ((size_t)(dend - d) >= t[3])
+					memcpy(d, t, t[3]);
+				else
+					goto out;
+				d += t[3];
+				col++;
+				lbytes += t[3];
+				c->after_cr = 0;
+			} else {
+				if (d == dend)
+					goto out;
+				*d++ = *s;
+				c->col = col;
+				c->lbytes = lbytes;
+				conv_byte(c, *s);
+				col = c->col;
+				lbytes = c->lbytes;
+			}
+			s++;
+		}
+	}
+out:
+	c->col = col;
+	c->lbytes = lbytes;
+	c->roff += (size_t)(s - from);
+	*in = (const char *)s;
+	*inlen = (size_t)(end - s);
+	return (size_t)(d - (unsigned char *)out);
 }
 
 size_t
@@ -128,9 +405,13 @@ jenc_conv_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
     size_t outcap, int *st)
 {
 	char *src = (char *)(uintptr_t)*in, *dst = out;
-	size_t left = *inlen, room = outcap, made;
-	size_t r = iconv((iconv_t)c->cd, &src, &left, &dst, &room);
-	int e = errno;
+	size_t left = *inlen, room = outcap, made, r;
+	int e;
+
+	if (c->table)
+		return conv_table_run(c, in, inlen, out, outcap, st);
+	r = iconv((iconv_t)c->cd, &src, &left, &dst, &room);
+	e = errno;
 
 	made = outcap - room;
 	c->roff += *inlen - left;

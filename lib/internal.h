@@ -184,6 +184,11 @@ typedef struct jenc_conv {
 	uint64_t line, col;
 	size_t lbytes;
 	int after_cr;		/* with cr: the last byte was a CR */
+	/* a single-byte encoding is converted through tab, built from
+	 * iconv's own mapping: tab[b][0..3) byte b's character in UTF-8,
+	 * tab[b][3] its length (0: b is invalid) */
+	int table;
+	unsigned char tab[256][4];
 } jenc_conv;
 
 #define JENC_CONV_BAD 1		/* a sequence invalid in the encoding */
@@ -196,6 +201,8 @@ int jenc_conv_utf8(const char *name);
  * or name is "" or holds a '/'); *cp NULL on error. */
 int jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap);
 void jenc_conv_free(jenc_conv *c);
+/* 1 if c converts through its table (a single-byte encoding). */
+int jenc_conv_is_table(const jenc_conv *c);
 /* Convert (*in)[0..*inlen) into out[0..outcap) until the input is used
  * up, the output is full, or *st is set: JENC_CONV_BAD (*in is at an
  * invalid sequence), JENC_CONV_PART (*in starts a character that the

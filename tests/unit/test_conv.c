@@ -6,6 +6,7 @@
  * spot of a bad byte).
  */
 #include <errno.h>
+#include <iconv.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -28,6 +29,68 @@ conv_all(const char *name, int cr, const char *s, size_t n, char *out,
 	made = jenc_conv_run(*cp, &p, &left, out, cap, st);
 	*used = n - left;
 	return made;
+}
+
+/* The line and column (1 + characters) after text p[0..n), lines ending
+ * at LF and at a lone CR (CR LF once), as the converter counts them. */
+static void
+text_pos(const char *p, size_t n, uint64_t *line, uint64_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\r' || (p[i] == '\n' && (i == 0 ||
+		    p[i - 1] != '\r')))
+			++*line;
+		if (p[i] == '\r' || p[i] == '\n')
+			*col = 1;
+		else if (((unsigned char)p[i] & 0xc0) != 0x80)
+			++*col;
+	}
+}
+
+/*
+ * 1 if s[0..n) (n <= 1024) converted from the encoding of c (through the
+ * table or iconv, whichever c uses) with at most step bytes of room a
+ * call, and converted at once by a fresh iconv(3) descriptor cd, give
+ * the same text and stop at the same byte the same way, c having
+ * followed the offset, line and column of that text.  c is put back to
+ * the start first.
+ */
+static int
+same_as_iconv(jenc_conv *c, iconv_t cd, const unsigned char *s, size_t n,
+    size_t step)
+{
+	static char a[4 * 1024], b[4 * 1024];
+	const char *p = (const char *)s;
+	char *src = (char *)(uintptr_t)s, *dst = b;
+	size_t left = n, an = 0, bleft = n, room = sizeof(b), r;
+	uint64_t line, col;
+	int st = 0, bst = 0;
+
+	(void)iconv((iconv_t)c->cd, NULL, NULL, NULL, NULL);
+	c->roff = 0;
+	c->line = c->col = 1;
+	c->lbytes = 0;
+	c->after_cr = 0;
+	while (left > 0) {
+		size_t made = jenc_conv_run(c, &p, &left, a + an, step, &st);
+
+		an += made;
+		if (st != 0 || made == 0)
+			break;
+	}
+	(void)iconv(cd, NULL, NULL, NULL, NULL);
+	r = iconv(cd, &src, &bleft, &dst, &room);
+	if (r == (size_t)-1)
+		bst = errno == EILSEQ ? JENC_CONV_BAD : errno == EINVAL ?
+		    JENC_CONV_PART : -1;
+	text_pos(a, an, &line, &col);
+	return an == sizeof(b) - room && memcmp(a, b, an) == 0 &&
+	    st == bst && left == bleft && c->roff == n - left &&
+	    c->line == line && c->col == col;
 }
 
 /* A thread that writes p[0..n) to fd a byte at a time, then closes it. */
@@ -196,6 +259,100 @@ test_conv(void)
 		CHECK_EQ(c->col, 2);
 		CHECK_EQ(c->lbytes, 1);
 		jenc_conv_free(c);
+	}
+	TEST("jenc_conv_new: single-byte encodings go through the table") {
+		static const char *const yes[] = { "latin1", "cp1252",
+		    "ISO-8859-15", "koi8-r" };
+		/* multibyte, stateful, composing (a letter and the mark
+		 * after it become one character), not ASCII-transparent */
+		static const char *const no[] = { "shift_jis", "utf-16",
+		    "utf-16le", "cp1255", "cp1258", "tcvn", "utf-7",
+		    "ebcdic-us", "viscii" };
+		size_t i;
+
+		for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+			CHECK_EQ(jenc_conv_new(&c, yes[i], 0, 0), 0);
+			CHECK(jenc_conv_is_table(c));
+			jenc_conv_free(c);
+		}
+		for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			CHECK_EQ(jenc_conv_new(&c, no[i], 0, 0), 0);
+			CHECK(!jenc_conv_is_table(c));
+			jenc_conv_free(c);
+		}
+		/* the tries leave nothing held back for the text to come */
+		for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			iconv_t cd = iconv_open("UTF-8", no[i]);
+			char want[64], *src = (char *)(uintptr_t)"ab\ncd\n";
+			char *dst = want;
+			size_t left = 6, room = sizeof(want);
+
+			CHECK(cd != (iconv_t)-1);
+			(void)iconv(cd, &src, &left, &dst, &room);
+			want[sizeof(want) - room] = '\0'; /* none made */
+			made = conv_all(no[i], 0, "ab\ncd\n", 6, out,
+			    sizeof(out), &st, &used, &c);
+			CHECK_STR(out, made, want);
+			iconv_close(cd);
+			jenc_conv_free(c);
+		}
+	}
+	TEST("jenc_conv_run: the same text and stop as iconv(3) at once") {
+		static const char *const names[] = { "latin1", "iso-8859-15",
+		    "cp1252", "cp1251", "koi8-r", "cp437", "cp1255", "cp1258",
+		    "tcvn", "shift_jis", "utf-16le" };
+		static const size_t steps[] = { 4, 7, 64, 4096 };
+		unsigned char buf[1024];
+		uint32_t seed = 12345;
+		size_t i, j, k, n;
+		iconv_t cd;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			int fails = 0;
+
+			CHECK_EQ(jenc_conv_new(&c, names[i], 1, 0), 0);
+			cd = iconv_open("UTF-8", names[i]);
+			CHECK(cd != (iconv_t)-1);
+			/* each byte alone, then between text on both sides */
+			for (j = 0; j < 256; j++) {
+				buf[0] = (unsigned char)j;
+				fails += !same_as_iconv(c, cd, buf, 1, 4096);
+				memcpy(buf, "ab\r\ncd\xe9" "0123456789abcdef",
+				    23);
+				buf[23] = (unsigned char)j;
+				memcpy(buf + 24, "x\ny\n0123456789abcdefgh",
+				    22);
+				fails += !same_as_iconv(c, cd, buf, 46, 7);
+			}
+			/* all 256 in order, and reversed */
+			for (j = 0; j < 256; j++)
+				buf[j] = (unsigned char)j;
+			fails += !same_as_iconv(c, cd, buf, 256, 4096);
+			for (j = 0; j < 256; j++)
+				buf[j] = (unsigned char)(255 - j);
+			fails += !same_as_iconv(c, cd, buf, 256, 7);
+			/* random bytes: any, or mostly ASCII with line ends */
+			for (j = 0; j < 400; j++) {
+				seed = seed * 1103515245u + 12345u;
+				n = (seed >> 8) % sizeof(buf);
+				for (k = 0; k < n; k++) {
+					uint32_t v;
+
+					seed = seed * 1103515245u + 12345u;
+					v = seed >> 16;
+					buf[k] = (unsigned char)(j % 2 ? v :
+					    v % 16 == 0 ? 0x80 + v / 16 % 128 :
+					    v % 16 == 1 ?
+					    (v / 16 % 2 ? 10u : 13u) :
+					    0x20 + v / 16 % 95);
+				}
+				fails += !same_as_iconv(c, cd, buf, n,
+				    steps[j % 4]);
+			}
+			CHECK_EQ(fails, 0);
+			iconv_close(cd);
+			jenc_conv_free(c);
+		}
 	}
 	TEST("jenc_conv_free(NULL) is a no-op") {
 		jenc_conv_free(NULL);
