@@ -426,6 +426,22 @@ jenc_conv_run(jenc_conv *c, const char **in, size_t *inlen, char *out,
 	return made;
 }
 
+size_t
+jenc_conv_flush(jenc_conv *c, char *out, size_t outcap)
+{
+	char *dst = out;
+	size_t room = outcap, made;
+
+	c->flushed = 1;
+	if (c->table)
+		return 0;
+	if (iconv((iconv_t)c->cd, NULL, NULL, &dst, &room) == (size_t)-1)
+		return 0;	/* E2BIG cannot be: no character is longer */
+	made = outcap - room;
+	conv_count(c, out, made);
+	return made;
+}
+
 void
 jenc_conv_bom(jenc_conv *c, size_t chars, size_t bytes)
 {

@@ -179,6 +179,16 @@ in_fill_conv(jenc_in *in)
 				c->state = JENC_CONV_PART;
 				return JENC_IN_CONV;
 			}
+			if (!c->flushed) {
+				/* what iconv holds to compose with what
+				 * follows (cp1255, cp1258, tcvn) */
+				size_t made = jenc_conv_flush(c,
+				    in->buf + in->len, in->cap - in->len);
+
+				in->len += made;
+				if (made > 0)
+					return 0;
+			}
 			in->eof = 1;
 			return 0;
 		}

@@ -178,6 +178,7 @@ typedef struct jenc_conv {
 	const char *mem;	/* buffer input: mem[0..rlen) is left */
 	int raw_eof;		/* no raw input after the held bytes */
 	int state;		/* 0, or the JENC_CONV_* that stopped it */
+	int flushed;		/* what iconv held at the end is out */
 	uint64_t roff;		/* input offset of the next raw byte */
 	/* the converted text so far: the line its end is on, and the
 	 * column (1 + characters) and bytes of that line before its end */
@@ -210,6 +211,10 @@ int jenc_conv_is_table(const jenc_conv *c);
  * line and col; returns the bytes written. */
 size_t jenc_conv_run(jenc_conv *c, const char **in, size_t *inlen,
     char *out, size_t outcap, int *st);
+/* At the end of the input: what the conversion still holds (a character
+ * that composes with the next, in cp1255, cp1258, tcvn) written to
+ * out[0..outcap), 16 bytes or more.  Returns the bytes written. */
+size_t jenc_conv_flush(jenc_conv *c, char *out, size_t outcap);
 /* A UTF-8 byte order mark of `bytes` bytes and `chars` characters was
  * dropped from the start of the converted text: line 1's columns start
  * after it. */

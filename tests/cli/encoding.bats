@@ -477,3 +477,17 @@ $bad"
 	[ -z "$bad" ] || fail "converted CSV differs:
 $bad"
 }
+
+@test "encodings that compose: the last character is written at the end of the input" {
+	# cp1258 and tcvn hold a letter back in case a combining mark follows
+	run bash -c 'printf "a,b\nc,d" | "$JENC" -f csv -c --encoding=cp1258'
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"a":"c","b":"d"}]' ]
+	run bash -c 'printf "\"a\xcc\"" | "$JENC" -c --encoding=cp1258'
+	[ "$status" -eq 0 ]
+	[ "$output" = '"à"' ]
+	run bash -c 'printf "[\"x\"]\n[\"y\"]" | "$JENC" -c --encoding=tcvn'
+	[ "$status" -eq 0 ]
+	[ "$output" = '["x"]
+["y"]' ]
+}
