@@ -115,6 +115,8 @@ convert(const char *name, const char *p, size_t n, fz_buf *m, size_t *bad)
 		dst = buf;
 		r = iconv(cd, &src, &left, &dst, &room);
 		e = errno;
+		if (r != (size_t)-1)	/* what is held for what may follow */
+			(void)iconv(cd, NULL, NULL, &dst, &room);
 		fz_buf_add(m, buf, (size_t)(dst - buf));
 	}
 	iconv_close(cd);
