@@ -100,7 +100,7 @@ static const char usage_text[] =
 "  -u, --unbuffered      write each value out as soon as it is complete\n"
 "CSV and TSV:\n"
 "  -d, --delimiter=C     field delimiter, one byte ('\\t' means tab); without\n"
-"                        it CSV takes , ; tab or | from the first line\n"
+"                        it CSV takes , ; tab or | from the first line (or sep=)\n"
 "      --no-header       each record becomes an array of its fields\n"
 "      --header=A,B,...  field names; the first row is data\n"
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"

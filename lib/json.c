@@ -349,8 +349,8 @@ open_container(struct rd *r, size_t pos, char c)
 		return JENC_E_SYNTAX;
 	if (r->depth >= r->max_depth)
 		return rd_fail(r, pos, JENC_E_DEPTH, 0,
-		    "nesting deeper than %u levels (see --max-depth)",
-		    r->max_depth);
+		    "nesting deeper than %u level%s (see --max-depth)",
+		    r->max_depth, r->max_depth == 1 ? "" : "s");
 	if (r->depth == r->stk_cap) {
 		size_t ncap = r->stk_cap * 2;
 		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);

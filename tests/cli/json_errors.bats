@@ -255,6 +255,9 @@ bad() {
 	put '[[1]] [[[1]]] [[2]]'
 	jrun -c --max-depth=2 <in
 	expect_invalid $'[[1]]\n' $'jenc: <stdin>:1:9: nesting deeper than 2 levels (see --max-depth)\n  [[1]] [[[1]]] [[2]]\n          ^\n'
+	put '[[1]]'
+	jrun -c --max-depth=1 <in
+	expect_invalid '' $'jenc: <stdin>:1:2: nesting deeper than 1 level (see --max-depth)\n  [[1]]\n   ^\n'
 }
 
 @test "default depth: 10000 levels pass, 10001 fail" {
