@@ -331,7 +331,7 @@ main(void)
 		free(out);
 	}
 
-	TEST("JENC_READ_JSONC: UTF-16 with a byte order mark, no byte past len") {
+	TEST("JENC_READ_JSONC: UTF-16 with a mark, no byte read past len") {
 		/* "[1]" in UTF-16LE after its mark, then bytes that are not
 		 * the input's: "x" */
 		static const char in[] = "\xff\xfe[\0001\0]\0 \0x\0";
