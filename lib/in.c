@@ -416,10 +416,10 @@ in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 	}
 	if (in->src != NULL) {
 		/* copied buffer input, nothing dropped yet: convert from the
-		 * caller's buffer, which the copy began */
+		 * caller's buffer, which the copy began (its len bytes are
+		 * the window's, the rest after them as before) */
 		const char *orig = in->src - in->len;
 
-		in->rest += in->len;
 		in->src = NULL;
 		jenc_mem_free(in->buf, in->cap);
 		in->buf = NULL;

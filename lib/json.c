@@ -1730,6 +1730,15 @@ done:
 	if (pass) {
 		/* (an empty bad text, as at the end of the input after a
 		 * byte order mark, has nothing to pass) */
+		/* with JENC_READ_JSONC, what this reading on brought in is
+		 * blanked as the rest, whatever the window's ends were
+		 * (reading on at most 64 KiB to decide, as jsonc_line) */
+		while (r->jsonc && jenc_jsonc_filter(&r->jc, (char *)r->in.p,
+		    r->in.len, r->in.off, r->in.eof) != 0 &&
+		    jenc_jsonc_undecided(&r->jc) < r->in.off + i &&
+		    r->in.len - i < ((size_t)64 << 10))
+			if (jenc_in_fill(&r->in) != 0)
+				break;
 		if (i > from) {
 			EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
 			if (r->in.p[i - 1] != '\n')

@@ -299,6 +299,18 @@ stream_like(const char *p, size_t n)
 	return 0;
 }
 
+/* Does p[0..n) start with a UTF-16 or UTF-32 byte order mark?  Such an
+ * input is converted as a whole: its '\n' bytes are not line ends. */
+static int
+wide_mark(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	return (n >= 2 && ((u[0] == 0xff && u[1] == 0xfe) ||
+	    (u[0] == 0xfe && u[1] == 0xff))) ||
+	    (n >= 4 && u[0] == 0 && u[1] == 0 && u[2] == 0xfe && u[3] == 0xff);
+}
+
 /* Chunk s is ready for a worker. */
 static void
 queue(struct par *pp, struct slot *s)
@@ -588,9 +600,11 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 
 	/* The first chunk: all of a small input is read on this thread. */
 	f = fill(pp, &pp->slot[0], 1);
-	/* all of the input, or a document: slot 0 (queued, but no thread
-	 * will take it) and the rest go to the one-thread reader */
+	/* all of the input, a document, or UTF-16 or UTF-32 (converted as
+	 * a whole): slot 0 (queued, but no thread will take it) and the
+	 * rest go to the one-thread reader */
 	if (f == FILL_OK && (pp->slot[0].last ||
+	    wide_mark(pp->slot[0].in, pp->slot[0].len) ||
 	    !stream_like(pp->slot[0].in, pp->slot[0].len)))
 		f = FILL_ONE;
 	if (f == FILL_OK)

@@ -309,3 +309,23 @@ jenc: <stdin>:2:8: expected value after ':', found end of input
 jenc: 2 invalid lines skipped
 "
 }
+
+# A '\n' byte of UTF-16 or UTF-32 is half of a character (U+7B0A in
+# UTF-16LE is 0a 7b, a line end before '{'): the input is one conversion.
+@test "-j: UTF-16 and UTF-32 with a byte order mark are not cut at 0x0a bytes" {
+	local i
+	for i in $(seq 1 40); do
+		printf '{"k":"\xe7\xac\x8a"}\n[" \xe0\xa9\xbb"]\n'
+	done >"$T/in.json"
+	"$JENC" -c "$T/in.json" >"$T/want"
+	for enc in UTF-16LE UTF-16BE UTF-32BE; do
+		case $enc in
+		UTF-16LE) printf '\xff\xfe' ;;
+		UTF-16BE) printf '\xfe\xff' ;;
+		UTF-32BE) printf '\0\0\xfe\xff' ;;
+		esac >"$T/wide.json"
+		iconv -f UTF-8 -t "$enc" <"$T/in.json" >>"$T/wide.json"
+		CHUNKS='64 100 1000' same_as_j1 -c "$T/wide.json"
+		same_bytes "$T/want" "$T/out" stdout
+	done
+}

@@ -358,3 +358,31 @@ jenc: 1 invalid line skipped
 	} | "$JENC" --jsonc -c >out 2>err || status=$?
 	expect_ok $'[1,2]\n{"u":"http://x"}\n'
 }
+
+# The bad text is longer than a pipe holds: the reader reads on past the
+# window to find its end, and what it read is blanked as the rest.
+@test "--on-error=pass: the comments of a long bad text, all of them blanked" {
+	local n=60000
+	{
+		printf '{"a": x,\n'
+		yes '  1, // c' | head -n "$n"
+		printf '}\n[1]\n'
+	} >"$T/in"
+	{
+		printf '{"a": x,\n'
+		yes '  1,     ' | head -n $((n - 1))
+		printf '  1      \n}\n[1]\n'
+	} >"$T/want"
+	status=0
+	"$JENC" --jsonc -c --on-error=pass <"$T/in" >"$T/out" 2>"$T/err" ||
+	    status=$?
+	expect_status 0
+	same_bytes "$T/want" "$T/out" stdout
+	status=0
+	cat "$T/in" | "$JENC" --jsonc -c --on-error=pass >"$T/out" \
+	    2>"$T/err" || status=$?
+	expect_status 0
+	same_bytes "$T/want" "$T/out" stdout
+	expect_err "jenc: $((n + 2)) invalid lines passed through
+"
+}

@@ -331,5 +331,18 @@ main(void)
 		free(out);
 	}
 
+	TEST("JENC_READ_JSONC: UTF-16 with a mark, no byte read past len") {
+		/* "[1]" in UTF-16LE after its mark, then bytes that are not
+		 * the input's: "x" */
+		static const char in[] = "\xff\xfe[\0001\0]\0 \0x\0";
+		char *out;
+		size_t outn;
+		jenc_err err;
+
+		CHECK_EQ(read_jsonc(in, 8, 0, &out, &outn, &err), 0);
+		CHECK_STR(out, outn, "[1]\n");
+		free(out);
+	}
+
 	return harness_done();
 }
