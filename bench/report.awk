@@ -355,23 +355,31 @@ END {
 	if (chart != "") {
 		ncol = split("jenc|jenc -j 2|Go encoding/json|json_reformat|jq |gojq|python3|mlr --icsv --ojson|csvjson|simdjson minify|simdjson parse|RapidJSON|limit: read + jsmn|limit: cat|jsmn", col, "|")
 		split("jenc|jenc -j 2|Go encoding/json|json_reformat|jq|gojq|python3 json.tool|mlr|csvjson|simdjson minify|simdjson parse + minify|RapidJSON (Writer, PrettyWriter)|read + jsmn + write|cat through a pipe|jsmn (tokenize only)", hdr, "|")
-		printf("case") > chart
-		for (k = 1; k <= ncol; k++) printf("\t%s", hdr[k]) > chart
-		printf("\n") > chart
+		# the cells first: a column with no figure at all (jenc -j 2
+		# when jenc has no -j, a peer not built) is left out
 		ncase = split("compact|indent2|compact|compact|csv", ctab, "|")
 		split(mixed "|" mixed "|" nd "|^doc-|.", cin, "|")
+		split("mixed document|mixed document|NDJSON|document, piped|CSV to JSON", cname, "|")
+		nline = 0
 		for (k = 1; k <= ncase; k++) {
 			for (b = 1; b <= nblk; b++)
 				if (btable[b] == ctab[k] && binput[b] ~ cin[k]) break
 			if (b > nblk) continue
 			for (i = 1; i <= nrow; i++) if (blockof[i] == b) break
-			split("mixed document|mixed document|NDJSON|document, piped|CSV to JSON", cname, "|")
-			lbl = cname[k] ", " fsize(size[i]) (ctab[k] == "csv" ? "" : ctab[k] == "compact" ? ", -c" : ", indent 2")
-			printf("%s", lbl) > chart
+			lbls[++nline] = cname[k] ", " fsize(size[i]) (ctab[k] == "csv" ? "" : ctab[k] == "compact" ? ", -c" : ", indent 2")
 			for (c2 = 1; c2 <= ncol; c2++) {
 				i = find(b, col[c2])
-				printf("\t%s", i ? sprintf("%.1f", mbps(size[i], med[i])) : "-") > chart
+				cell[nline, c2] = i ? sprintf("%.1f", mbps(size[i], med[i])) : "-"
+				if (i) used[c2] = 1
 			}
+		}
+		printf("case") > chart
+		for (k = 1; k <= ncol; k++) if (used[k]) printf("\t%s", hdr[k]) > chart
+		printf("\n") > chart
+		for (l = 1; l <= nline; l++) {
+			printf("%s", lbls[l]) > chart
+			for (c2 = 1; c2 <= ncol; c2++)
+				if (used[c2]) printf("\t%s", cell[l, c2]) > chart
 			printf("\n") > chart
 		}
 		close(chart)
