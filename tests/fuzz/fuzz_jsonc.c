@@ -194,7 +194,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n, open;
 	int rc, prc, frc;
 
-	if (size < 1)
+	/* input that starts like UTF-16 or UTF-32 is fuzz_conv's */
+	if (size < 1 || fz_wide_start((const char *)data + 1, size - 1))
 		return 0;
 	FZ_BEGIN();
 	mode = data[0];
