@@ -54,20 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static fz_buf out, plain, comp, tmp, ref;
 
-struct fd_run {
-	jenc_enc *e;
-	const jenc_read_opts *ro;
-	jenc_err *err;
-};
-
-static int
-run_fd(int fd, void *ctx)
-{
-	struct fd_run *r = ctx;
-
-	return jenc_json_copy_fd(fd, r->e, r->ro, r->err);
-}
-
 static void
 same_bytes(const fz_buf *a, const fz_buf *b, const char *what)
 {
@@ -120,7 +106,7 @@ check_fd(const char *p, size_t n, const jenc_opts *eo,
     const jenc_read_opts *ro, int rc, const jenc_err *err, uint32_t seed)
 {
 	jenc_err ferr;
-	struct fd_run r;
+	struct fz_json_fd r;
 	int frc;
 
 	memset(&ferr, 0, sizeof(ferr));
@@ -129,7 +115,7 @@ check_fd(const char *p, size_t n, const jenc_opts *eo,
 		fz_fail("jenc_get_mem returned NULL");
 	r.ro = ro;
 	r.err = &ferr;
-	frc = fz_pipe_run(p, n, seed, run_fd, &r);
+	frc = fz_pipe_run(p, n, seed, fz_json_fd_run, &r);
 	tmp.len = 0;
 	fz_take(r.e, &tmp);
 	(void)jenc_release(r.e);

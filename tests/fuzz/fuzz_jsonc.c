@@ -150,20 +150,6 @@ ref_blank(unsigned char *b, size_t n)
 	return NO_OFF;
 }
 
-struct fd_run {
-	jenc_enc *e;
-	const jenc_read_opts *ro;
-	jenc_err *err;
-};
-
-static int
-run_fd(int fd, void *ctx)
-{
-	struct fd_run *r = ctx;
-
-	return jenc_json_copy_fd(fd, r->e, r->ro, r->err);
-}
-
 static void
 same_bytes(const fz_buf *a, const fz_buf *b, const char *what)
 {
@@ -188,7 +174,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	jenc_opts eo = { 0, 0, 0 };
 	jenc_read_opts ro = { 0 }, rs = { 0 };
 	jenc_err err, perr, ferr;
-	struct fd_run fr;
+	struct fz_json_fd fr;
 	unsigned mode;
 	const char *p;
 	size_t n, open;
@@ -254,7 +240,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_fail("jenc_get_mem returned NULL");
 	fr.ro = &ro;
 	fr.err = &ferr;
-	frc = fz_pipe_run(p, n, fz_hash(data, size), run_fd, &fr);
+	frc = fz_pipe_run(p, n, fz_hash(data, size), fz_json_fd_run, &fr);
 	tmp.len = 0;
 	fz_take(fr.e, &tmp);
 	(void)jenc_release(fr.e);

@@ -56,20 +56,6 @@ on_bad(void *ctx, const jenc_err *err)
 	fz_buf_add(&s->reports, err, sizeof(*err));
 }
 
-struct fd_run {
-	jenc_enc *e;
-	const jenc_read_opts *ro;
-	jenc_err *err;
-};
-
-static int
-run_fd(int fd, void *ctx)
-{
-	struct fd_run *r = ctx;
-
-	return jenc_json_copy_fd(fd, r->e, r->ro, r->err);
-}
-
 static void
 run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
     uint32_t seed)
@@ -85,9 +71,10 @@ run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
 	if (e == NULL)
 		fz_fail("jenc_get_sink failed");
 	if (pipe) {
-		struct fd_run fr = { e, &ro, &s->err };
+		struct fz_json_fd fr = { e, &ro, &s->err };
 
-		s->rc = fz_pipe_run(text.p, text.len, seed, run_fd, &fr);
+		s->rc = fz_pipe_run(text.p, text.len, seed, fz_json_fd_run,
+		    &fr);
 	} else {
 		s->rc = jenc_json_copy_mem(text.p, text.len, e, &ro, &s->err);
 	}

@@ -971,3 +971,11 @@ fz_wide_start(const char *p, size_t n)
 	return (u[0] == 0xff && u[1] == 0xfe) ||
 	    (u[0] == 0xfe && u[1] == 0xff) || u[0] == 0 || u[1] == 0;
 }
+
+int
+fz_json_fd_run(int fd, void *ctx)
+{
+	struct fz_json_fd *r = ctx;
+
+	return jenc_json_copy_fd(fd, r->e, r->ro, r->err);
+}

@@ -119,6 +119,15 @@ int fz_same_err(const jenc_err *a, const jenc_err *b);
 void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
     const char *what, int prefix);
 
+/* fz_pipe_run's job for the JSON reader: jenc_json_copy_fd(fd, e, ro,
+ * err) with ctx a struct fz_json_fd. */
+struct fz_json_fd {
+	jenc_enc *e;
+	const jenc_read_opts *ro;
+	jenc_err *err;
+};
+int fz_json_fd_run(int fd, void *ctx);
+
 /*
  * fz_pipe_run - call fn(fd, ctx) with fd the read end of a pipe that a
  * thread fills with p[0..n) in chunks whose sizes come from seed.  The
