@@ -116,6 +116,8 @@ in_resize(jenc_in *in, size_t ncap)
 static ssize_t
 in_read(jenc_in *in, char *dst, size_t n)
 {
+	if (in->pull != NULL)	/* any part of what comes: see jenc_in.pull */
+		return in->pull(in->pull_ctx, dst, n, NULL, &in->sys_errno);
 	for (;;) {
 		ssize_t got = read(in->fd, dst, n);
 
@@ -254,7 +256,25 @@ jenc_in_fill(jenc_in *in)
 	}
 	if (in->before_read != NULL && in->before_read(in->ctx) != 0)
 		return JENC_IN_OUT;
-	ssize_t n = in_read(in, in->buf + in->len, in->cap - in->len);
+	ssize_t n;
+	if (in->pull == NULL) {
+		n = in_read(in, in->buf + in->len, in->cap - in->len);
+	} else {
+		size_t need = 0;
+
+		while ((n = in->pull(in->pull_ctx, in->buf + in->len,
+		    in->cap - in->len, &need, &in->sys_errno)) == -2) {
+			/* what comes next comes whole: make room for it */
+			size_t ncap = in->cap;
+
+			if (need > in->max - in->len)
+				return JENC_IN_FULL;
+			while (ncap - in->len < need)
+				ncap = ncap > in->max / 2 ? in->max : ncap * 2;
+			if (in_resize(in, ncap) != 0)
+				return JENC_E_NOMEM;
+		}
+	}
 
 	if (n < 0)
 		return JENC_E_IO;

@@ -15,11 +15,13 @@
  *	3 err.c		filling jenc_err: message, excerpt, caret
  *	3 conv.c	input in another encoding converted to UTF-8 with
  *			iconv(3), for in.c
- *	4 in.c color.c jsonc.c
+ *	4 in.c color.c jsonc.c pipe.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
  *			JENC_COLOR in JQ_COLORS' syntax; the filter of
- *			JENC_READ_JSONC over the JSON reader's window
+ *			JENC_READ_JSONC over the JSON reader's window;
+ *			the scout thread that reads and tokenizes a
+ *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
@@ -33,6 +35,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "jenc.h"
 
@@ -251,6 +254,16 @@ int jenc_out_bytes(jenc_enc *e, const char *s, size_t n);
 int jenc_json_part(int fd, const char *p, size_t n, uint64_t off,
     uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
     int *cut_end);
+/*
+ * jenc_json_pipe - jenc_json_part(fd, p, n, off, line, e, o, err, NULL)
+ * on two threads: a second one reads the input and tokenizes it
+ * (pipe.c) while this one checks and encodes.  The same output, result
+ * and reports.  p must stay valid until it returns.  piece: the bytes the
+ * second thread reads at a time, 0 for its default (jenc_pipe_start).
+ */
+int jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off,
+    uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
+    size_t piece);
 
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
@@ -289,6 +302,12 @@ typedef struct jenc_in {
 	 * callback, so that this layer never calls the encoder above it. */
 	int (*before_read)(void *ctx);
 	void *ctx;
+	/* fd input from elsewhere than read(2): pull(pull_ctx, dst, n, need,
+	 * sys_errno) as jenc_pipe_pull (pipe.h) puts up to n bytes in dst,
+	 * or asks for room for *need (need NULL: never, as for a converted
+	 * input's raw bytes); NULL: read(2) on fd */
+	ssize_t (*pull)(void *, char *, size_t, size_t *, int *);
+	void *pull_ctx;
 	/* the rest is in.c's own */
 	char *buf;		/* fd input: our buffer, p == buf; NULL for
 				 * buffer input (unless converted) */

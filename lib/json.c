@@ -19,6 +19,12 @@
  * scanner of ours re-reads from that point to say precisely what is
  * wrong, after reading on to the end of its line for the excerpt.
  *
+ * jenc_json_pipe runs the same reader with the tokens of a second thread
+ * (pipe.c), which reads the input and tokenizes it as jp_tokenize would,
+ * in slots of text the window takes whole; where that thread stops
+ * (anything but clean text, the end of the input) its jsmn state becomes
+ * this thread's, and the reader goes on alone.
+ *
  * Output goes call by call (jenc_obj_begin, jenc_raw_str, ...), except
  * when the encoder writes compact output with no escaping flag: then a
  * value's output is its input minus whitespace, so the walk only checks,
@@ -38,6 +44,7 @@
 #include <jsmn.h>
 
 #include "internal.h"
+#include "pipe.h"
 
 #define WIN_INIT ((size_t)256 * 1024)
 #define WIN_MAX ((size_t)INT_MAX - 64)
@@ -110,6 +117,11 @@ struct rd {
 	int bulk;		/* e is verbatim: copy runs of input */
 	size_t from;		/* bulk, inside a value: in.p[from..cur) is
 				 * checked output not yet given to e */
+	size_t tend;		/* the end of the last token walked */
+	size_t gap_to;		/* the walk's last gap ended here, and cur
+				 * was moved to it: in.p[tend..gap_to) are
+				 * separators and closing brackets seen
+				 * before the next token (NO_POS: none) */
 
 	int jsonc;		/* JENC_READ_JSONC: jc filters the window */
 	jenc_jsonc jc;
@@ -126,7 +138,27 @@ struct rd {
 	 * jsmn last started afresh or the window slid: its strings are
 	 * checked (no control byte, valid UTF-8) */
 	size_t sk_ok_lo, sk_ok_hi;
+
+	/* jenc_json_pipe: with pipe_on the tokens come from the scout
+	 * thread (pipe.c) instead of jsmn: pipe_k of its slot's are taken,
+	 * and containers are open after the last slot taken (pipe_open) */
+	jenc_pipe *pipe;
+	int pipe_on, pipe_open;
+	size_t pipe_k;
 };
+
+/* Take no more tokens from the scout: jsmn's state is this thread's from
+ * here on (installed from the scout's, or restarted, or of no more use
+ * after an error). */
+static void
+pipe_stop(struct rd *r)
+{
+	if (r->pipe_on) {
+		r->pipe_on = 0;
+		r->sk_ok_lo = r->sk_ok_hi = 0;
+		jenc_pipe_raw(r->pipe);
+	}
+}
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -209,6 +241,22 @@ jsonc_line(struct rd *r, size_t pos)
  * on to the end of its line so that the excerpt does not depend on how
  * the input arrived.
  */
+/*
+ * Bulk mode: the end of the checked output that may go to the encoder,
+ * in.p[from..end).  Where the walk stopped at a piece's end, the
+ * separators and brackets after the last token go only with what follows
+ * them, so that what is written of a bad value does not depend on where
+ * the pieces of input ended (the window, jsmn's token array, the slots of
+ * a second thread).
+ */
+static inline size_t
+bulk_end(const struct rd *r)
+{
+	if (r->cur != r->gap_to)
+		return r->cur;
+	return r->tend > r->from ? r->tend : r->from;
+}
+
 static int
 rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
     ...) __attribute__((format(printf, 5, 6)));
@@ -223,6 +271,7 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	const char *hint = "";
 	va_list ap;
 
+	pipe_stop(r);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -243,8 +292,10 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	 * JENC_HOLD) part of it is out already, so write all of it that was
 	 * checked (in bulk mode the last bytes are still in the window).
 	 */
-	if (r->bulk && r->depth > 0 && r->cur > r->from && r->cur <= r->in.len)
-		(void)jenc_frag(r->e, r->in.p + r->from, r->cur - r->from);
+	size_t end = bulk_end(r);
+
+	if (r->bulk && r->depth > 0 && end > r->from && end <= r->in.len)
+		(void)jenc_frag(r->e, r->in.p + r->from, end - r->from);
 	if (r->e != NULL) {
 		(void)jenc_flush(r->e);
 		cut = jenc_discard(r->e);
@@ -870,6 +921,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 {
 	size_t from = pos;
 
+	r->gap_to = NO_POS;	/* cur is the scan's */
 	while (pos < limit) {
 		r->cur = pos;	/* checked so far (rd_fail reads it) */
 		if (r->stop_top && pos > from && r->st == S_TOP) {
@@ -972,6 +1024,8 @@ jp_count(const struct rd *r)
 static void
 jp_restart(struct rd *r, size_t pos)
 {
+	pipe_stop(r);
+	r->gap_to = NO_POS;
 	jsmn_init(&r->jp);
 	r->jp.pos = (unsigned)pos;
 	r->done = 0;
@@ -1023,9 +1077,13 @@ jp_parse(struct rd *r, const char *js, size_t len)
  * would have.  After JSMN_ERROR_NOMEM the next call goes on in the same
  * skeleton.
  */
+static int pipe_tokenize(struct rd *r, size_t len);
+
 static int
 jp_tokenize(struct rd *r, size_t len)
 {
+	if (r->pipe_on)
+		return pipe_tokenize(r, len);
 	if (r->sk == NULL || len < r->in.len)
 		return jp_parse(r, r->in.p, len);
 	for (;;) {
@@ -1096,6 +1154,82 @@ jp_tokenize(struct rd *r, size_t len)
 }
 
 /*
+ * jp_tokenize with the scout's tokens (jenc_json_pipe): those of the
+ * slots whose text the window holds, as many as tok[] takes, their
+ * positions moved into the window; jsmn's result as it would be.  The
+ * walk checks them as it does jsmn's (a string's text is known to be
+ * clean: the scout's skeletons took it).  Where the scout stopped, its
+ * jsmn state becomes ours and jsmn goes on here.
+ */
+static int
+pipe_tokenize(struct rd *r, size_t len)
+{
+	const struct jenc_pipe_slot *s;
+	unsigned n = 0;
+
+	r->sk_ok_lo = 0;
+	r->sk_ok_hi = SIZE_MAX;
+	while ((s = jenc_pipe_next(r->pipe)) != NULL) {
+		size_t base = (size_t)(s->off - r->in.off), k = r->pipe_k;
+		size_t m = s->ntok - k, i;
+
+		if (m > r->ntok - n)
+			m = r->ntok - n;
+		for (i = 0; i < m; i++) {
+			jsmntok_t t = s->tok[k + i];
+
+			t.start += (int)base;
+			if (t.end >= 0)
+				t.end += (int)base;
+			r->tok[n++] = t;
+		}
+		r->pipe_k = k += m;
+		r->jp.toknext = n;
+		r->done = 0;
+		if (k < s->ntok) {
+			/* tok[] is full: the next call goes on at the next
+			 * token's first byte, as jsmn would */
+			const jsmntok_t *t = &s->tok[k];
+
+			r->jp.pos = (unsigned)(base + (size_t)t->start -
+			    (t->type == JSMN_STRING));
+			return JSMN_ERROR_NOMEM;
+		}
+		r->jp.pos = (unsigned)(base + s->tok_end);
+		r->pipe_open = s->open;
+		if (s->takeover) {
+			if (n > 0)	/* walk these first */
+				return JSMN_ERROR_NOMEM;
+			while (s->nchain * 2 > r->ntok) {
+				jsmntok_t *nt = jenc_mem_realloc(r->tok,
+				    r->ntok * sizeof(jsmntok_t),
+				    r->ntok * 2 * sizeof(jsmntok_t));
+
+				if (nt == NULL)
+					return JSMN_ERROR_NOMEM;
+				r->tok = nt;
+				r->ntok *= 2;
+			}
+			if (s->nchain > 0)
+				memcpy(r->tok, s->chain,
+				    s->nchain * sizeof(jsmntok_t));
+			r->jp = s->jp;
+			r->jp.pos = (unsigned)(base + s->tok_end);
+			r->done = s->nchain;
+			r->pend = NO_POS;
+			r->sk_valid = 0;
+			r->pipe_k = 0;
+			jenc_pipe_next_done(r->pipe);
+			pipe_stop(r);
+			return jp_tokenize(r, len);
+		}
+		r->pipe_k = 0;
+		jenc_pipe_next_done(r->pipe);
+	}
+	return r->pipe_open ? JSMN_ERROR_PART : (int)n;
+}
+
+/*
  * Cheap trim after each jsmn call: every open container is toksuper or an
  * ancestor of it, so a lower index; the tokens after toksuper are finished
  * values already walked, which jsmn's climbs would only step over.  A key
@@ -1107,6 +1241,10 @@ jp_trim(struct rd *r)
 {
 	unsigned n = (unsigned)(r->jp.toksuper + 1);
 
+	if (r->pipe_on) {
+		r->jp.toknext = r->done = 0;
+		return;
+	}
 	if (r->st == S_OBJ_COLON && r->jp.toknext > n) {
 		r->tok[n] = r->tok[r->jp.toknext - 1];
 		n++;
@@ -1133,6 +1271,11 @@ jp_compact(struct rd *r)
 	int n = 0, i, cap = 64, super = r->jp.toksuper;
 	int pending = r->st == S_OBJ_COLON && r->jp.toknext > 0 ?
 	    (int)r->jp.toknext - 1 : -1;
+
+	if (r->pipe_on) {
+		r->jp.toknext = r->done = 0;
+		return 0;
+	}
 
 	for (i = super; i >= 0; i = t[i].parent) {
 		if (n == cap) {
@@ -1297,10 +1440,12 @@ walk(struct rd *r)
 		}
 		}
 	}
+	if (i > r->done)
+		r->tend = r->cur;
 	r->done = n;
 	if (gap(r, r->cur, jp_pos(r)) != 0)
 		return JENC_E_SYNTAX;
-	r->cur = jp_pos(r);
+	r->cur = r->gap_to = jp_pos(r);
 	return 0;
 }
 
@@ -1321,13 +1466,21 @@ static int
 slide(struct rd *r, size_t n)
 {
 	if (r->bulk && r->depth > 0) {
-		if (r->cur > r->from)
+		size_t end = bulk_end(r);
+
+		if (end > r->from)
 			EMIT(jenc_frag(r->e, r->in.p + r->from,
-			    r->cur - r->from));
-		r->from = r->cur - n;
+			    end - r->from));
+		else
+			end = r->from;
+		if (n > end)
+			n = end;	/* keep what is not out yet */
+		r->from = end - n;
 	}
 	if (n == 0)
 		return 0;
+	r->tend = r->tend >= n ? r->tend - n : 0;
+	r->gap_to = rebase(r->gap_to, n);
 	jenc_in_drop(&r->in, n);
 	jp_rebase(r, n);
 	r->sk_valid = 0;
@@ -1517,7 +1670,8 @@ run(struct rd *r)
 		 * brackets in one call would be quadratic.
 		 */
 		size_t jlen = r->in.len, start = jp_pos(r);
-		if (r->depth > DEEP && r->in.len - start > chunk)
+		if (r->depth > DEEP && r->in.len - start > chunk &&
+		    !r->pipe_on)
 			jlen = start + chunk;
 		int res = jp_tokenize(r, jlen);
 		int w = walk(r);
@@ -1810,6 +1964,9 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 		}
 	}
 	jp_restart(r, 0);
+	/* tokens from the scout, unless the start of the input says
+	 * otherwise (below), or an error comes first */
+	r->pipe_on = r->pipe != NULL;
 	if (r->tok == NULL || r->stk == NULL) {
 		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
 	} else if ((rc = r->nobom ? 0 : jenc_in_begin(&r->in,
@@ -1819,6 +1976,10 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 			*err = one;
 	} else {
 		r->bom = rc;
+		/* the scout's offsets are the bytes read: not past a byte
+		 * order mark, nor in a conversion */
+		if (rc != 0 || r->in.conv != NULL || r->sk == NULL)
+			pipe_stop(r);
 		jenc_jsonc_init(&r->jc, r->in.off);
 		for (;;) {
 			if (r->jsonc && (rc = jsonc_ready(r)) != 0)
@@ -1892,6 +2053,32 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	}
 	rc = rd_run(&r, e, o, err);
 	jenc_in_close(&r.in);
+	return rc;
+}
+
+int
+jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
+    jenc_enc *e, const jenc_read_opts *o, jenc_err *err, size_t piece)
+{
+	struct rd r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece) != 0)
+		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL);
+	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
+		jenc_pipe_end(r.pipe);
+		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
+		    "out of memory");
+	}
+	r.in.pull = jenc_pipe_pull;
+	r.in.pull_ctx = r.pipe;
+	r.in.off = r.in.lstart = off;
+	r.in.line = line;
+	r.nobom = off > 0;
+	rc = rd_run(&r, e, o, err);
+	jenc_in_close(&r.in);
+	jenc_pipe_end(r.pipe);
 	return rc;
 }
 

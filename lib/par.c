@@ -16,9 +16,11 @@
  *   the chunks before it as it is written.
  * - A chunk whose last value, or last bad text (--on-error), is still
  *   open at its end was cut in the middle of something: what it wrote
- *   is not used; the one-thread reader takes over from that chunk's
- *   start to the end of the input (a regular file is read again from
- *   there; from a pipe, the bytes read ahead come first).  So does it when a line does not end within
+ *   is not used; the reader takes over from that chunk's start to the
+ *   end of the input (a regular file is read again from there; from a
+ *   pipe, the bytes read ahead come first), on two threads
+ *   (jenc_json_pipe: one reads and tokenizes, this one checks, encodes
+ *   and writes) unless all of the input is read already.  So does it when a line does not end within
  *   LINE_CHUNKS chunk sizes (one large document), or when a read fails.
  *   The first chunk is read before any other so that a single document
  *   costs one chunk read twice, not many; and not even that when the
@@ -94,6 +96,7 @@ struct par {
 	off_t start;		/* regular file: fd's offset at the call */
 	uint64_t off;		/* input offset of the next chunk */
 	size_t chunk;
+	size_t piece;		/* the caller's chunk, for jenc_json_pipe */
 	char *carry;		/* read after the last cut */
 	size_t carry_len, carry_cap;
 	uint64_t next_fill, next_write;
@@ -486,8 +489,14 @@ rest_one(struct par *pp, jenc_err *err)
 			memcpy(buf + k, pp->carry, pp->carry_len);
 		p = buf;
 	}
-	rc = jenc_json_part(pp->eof ? -1 : pp->fd, p, n, off, pp->line,
-	    pp->e, &pp->ro, &one, NULL);
+	/* a document, or a value too long for a chunk, with more to read:
+	 * read and tokenized on a second thread */
+	if (!pp->eof && !(pp->ro.flags & JENC_READ_EXACT))
+		rc = jenc_json_pipe(pp->fd, p, n, off, pp->line, pp->e,
+		    &pp->ro, &one, pp->piece);
+	else
+		rc = jenc_json_part(pp->eof ? -1 : pp->fd, p, n, off,
+		    pp->line, pp->e, &pp->ro, &one, NULL);
 	if (rc != 0 || (one.code != 0 && !pp->found))
 		*err = one;
 	jenc_mem_free(buf, n);
@@ -580,6 +589,7 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	    (pp->start = lseek(fd, 0, SEEK_CUR)) >= 0;
 	pp->nslot = jobs + 2;
 	pp->chunk = chunk;
+	pp->piece = chunk;	/* tests cut the scout's reads with it too */
 	if (pp->chunk == 0) {
 		pp->chunk = CHUNK_DEFAULT;
 		if (pp->chunk * pp->nslot > INFLIGHT)

@@ -355,6 +355,35 @@ run(const char *p, size_t n, const jenc_opts *eo, unsigned rflags,
 	(void)jenc_release(e);
 }
 
+/*
+ * The reader on two threads (jenc_json_pipe, pipe.c), the scout reading
+ * piece bytes at a time: how 0 from memory, 1 from the file, 2 its first
+ * third from memory and the rest from the file.
+ */
+static void
+run_pipe(const char *p, size_t n, const jenc_opts *eo, unsigned rflags,
+    int how, size_t piece, struct result *res)
+{
+	jenc_read_opts ro = { .flags = rflags, .on_error = on_bad,
+		.ctx = res };
+	size_t k = how == 0 ? n : how == 1 ? 0 : n / 3;
+	int fd = how == 0 ? -1 : open(tmpname, O_RDONLY);
+	jenc_enc *e;
+
+	memset(&res->err, 0, sizeof(res->err));
+	res->out.n = 0;
+	res->bad = 0;
+	if (fd >= 0)
+		(void)lseek(fd, (off_t)k, SEEK_SET);
+	e = jenc_get_sink(sink_put, &res->out, eo);
+	res->rc = jenc_json_pipe(fd, k > 0 ? p : NULL, k, 0, 1, e, &ro,
+	    &res->err, piece);
+	if (fd >= 0)
+		close(fd);
+	(void)jenc_flush(e);
+	(void)jenc_release(e);
+}
+
 static int
 same_result(const struct result *a, const struct result *b)
 {
@@ -429,6 +458,47 @@ diff_input(size_t i, int full)
 				    fast.err.msg, exact.err.msg);
 				ok = 0;
 			}
+		}
+	}
+	return ok;
+}
+
+/* Input i on two threads as on one: in the modes and policies chosen as
+ * by diff_input, a piece size and a way to read it chosen from i. */
+static int
+diff_pipe(size_t i, int full)
+{
+	static const size_t pieces[] = { 1, 7, 64, 1000, 4096, 70000, 0 };
+	const struct input *in = &inputs[i];
+	size_t m, k, nm = sizeof(modes) / sizeof(modes[0]);
+	size_t np = sizeof(policies) / sizeof(policies[0]);
+	size_t piece = pieces[i % (sizeof(pieces) / sizeof(pieces[0]))];
+	int fd, ok = 1, how = (int)(i / 7 % 3);
+
+	if (piece == 1 && in->n > 20000)
+		piece = 4096;		/* in time */
+	fd = open(tmpname, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, in->p, in->n) != (ssize_t)in->n)
+		return 0;
+	close(fd);
+	for (m = 0; m < nm; m++) {
+		if (!full && m != i % nm)
+			continue;
+		for (k = 0; k < np; k++) {
+			if (!full && k != (i / nm) % np)
+				continue;
+			run(in->p, in->n, &modes[m].o, policies[k], 1, &fast);
+			run_pipe(in->p, in->n, &modes[m].o, policies[k], how,
+			    piece, &exact);
+			if (same_result(&fast, &exact))
+				continue;
+			fprintf(stderr, "input %zu (%zu bytes, %.40s), %s, "
+			    "policy %#x, piece %zu, how %d: rc %d/%d, "
+			    "%zu/%zu bytes, error '%s' / '%s'\n", i, in->n,
+			    in->p, modes[m].name, policies[k], piece, how,
+			    fast.rc, exact.rc, fast.out.n, exact.out.n,
+			    fast.err.msg, exact.err.msg);
+			ok = 0;
 		}
 	}
 	return ok;
@@ -546,6 +616,14 @@ main(void)
 		ok = 1;
 		for (i = 0; i < ninputs; i++)
 			if (!diff_input(i, i < first_damaged))
+				ok = 0;
+		CHECK(ok);
+	}
+
+	TEST("reader: on two threads (jenc_json_pipe) as on one") {
+		ok = 1;
+		for (i = 0; i < ninputs; i++)
+			if (!diff_pipe(i, i < nfiles))
 				ok = 0;
 		CHECK(ok);
 	}

@@ -1,0 +1,566 @@
+/*
+ * pipe.c - one document on two threads: a scout thread reads the input
+ * and tokenizes it while the caller's thread, the JSON reader (json.c,
+ * jenc_json_pipe), checks and encodes what the scout has tokenized.
+ *
+ * The scout does what the one-thread reader's jp_tokenize does: it takes
+ * the input piece by piece (up to JENC_SKEL_MAX bytes), makes each
+ * piece's skeleton (skel.c) and runs jsmn over it, turning the tokens'
+ * positions back into input positions through the skeleton's map.  After
+ * each jsmn call it keeps only the chain of open tokens, as jp_compact
+ * does.  What it has read and tokenized goes to the reader in slots (see
+ * pipe.h), SLOTS of them in a ring: the scout fills one while the reader
+ * takes the others' text and tokens, in order.
+ *
+ * The scout stops tokenizing where the one-thread reader would leave the
+ * skeleton or where jsmn could say something other than "go on": a
+ * piece the skeleton refuses (bad text, or text jsmn might read otherwise
+ * in a skeleton), a jsmn error, a string longer than a piece, more than
+ * DEEP open containers (json.c then feeds jsmn small pieces), a read
+ * error and the end of the input.  Its last slot then carries jsmn's
+ * state from where the tokens end, as it was before the call that
+ * failed, and the reader goes on from there with jsmn of its own: every
+ * error is found, reported and recovered from by the one-thread code, at
+ * the same positions and with the same output before it.
+ *
+ * Memory: SLOTS slots of SLOT_READ bytes (plus a piece carried over), the
+ * tokens of each, one skeleton; about 3 MiB on token-dense input.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "internal.h"
+#include "pipe.h"
+
+#define SLOTS 4
+#define SLOT_READ ((size_t)128 * 1024)	/* read into a slot at a time */
+#define SLOT_CAP (SLOT_READ + JENC_SKEL_MAX)	/* and what was carried */
+#define TOK_N 4096u		/* the scout's tokens for jsmn */
+#define DEEP 256u		/* open containers json.c feeds in pieces */
+
+enum { PS_FREE, PS_FILL, PS_READY };
+
+struct pslot {
+	struct jenc_pipe_slot s;	/* what the reader sees */
+	int state;		/* PS_*, under mu */
+	int eof;		/* the input ends after s.len */
+	int sys_errno;		/* reading after s.len failed */
+	char *text;		/* SLOT_CAP bytes */
+	size_t tok_cap;		/* s.chain has TOK_N */
+	/* the reader's */
+	int seen;		/* it saw the slot ready */
+	size_t pulled;		/* text[0..pulled) is in its window */
+};
+
+struct jenc_pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t ready;	/* a slot was filled */
+	pthread_cond_t freed;	/* a slot was freed, or quit */
+	pthread_t tid;
+	int quit;		/* under mu */
+	int raw;		/* under mu: the reader takes no more tokens */
+	struct pslot slot[SLOTS];
+	/* the scout's */
+	int fd;
+	const char *pre;	/* the caller's bytes before fd's */
+	size_t pre_n;
+	uint64_t off;		/* input offset of the next slot */
+	size_t piece;		/* bytes read at a time */
+	char *carry;		/* text after the last slot's, to tokenize */
+	size_t carry_len;
+	jsmn_parser jp;
+	jsmntok_t *tok, *snap;	/* TOK_N each */
+	jsmn_parser snap_jp;
+	char *sk;
+	uint32_t *map;
+	/* the reader's */
+	uint64_t pull_i, tok_i, free_i;	/* slot numbers */
+	int on;			/* tokens are taken */
+	int end;		/* all text pulled */
+	int err;		/* ... and then reading failed */
+};
+
+/* ---- the scout ------------------------------------------------------- */
+
+/* Up to n bytes of input into dst: the caller's first, then one read(2).
+ * Returns the bytes, 0 at the end, -1 with *e.  Cancellation (by
+ * jenc_pipe_end) is allowed only while waiting in read or poll. */
+static ssize_t
+take(jenc_pipe *pp, char *dst, size_t n, int *e)
+{
+	if (pp->pre_n > 0) {
+		size_t k = pp->pre_n < n ? pp->pre_n : n;
+
+		memcpy(dst, pp->pre, k);
+		pp->pre += k;
+		pp->pre_n -= k;
+		return (ssize_t)k;
+	}
+	if (pp->fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t got;
+		int er;
+
+		(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		got = read(pp->fd, dst, n);
+		er = errno;
+		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (got >= 0)
+			return got;
+		if (er == EINTR)
+			continue;
+		if (er == EAGAIN || er == EWOULDBLOCK) {
+			struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
+
+			(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE,
+			    NULL);
+			(void)poll(&pfd, 1, -1);
+			(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE,
+			    NULL);
+			continue;
+		}
+		*e = er;
+		return -1;
+	}
+}
+
+/*
+ * Keep only the tokens jsmn still needs, as jp_compact does (json.c):
+ * the chain of open containers and keys from toksuper up, root first,
+ * positions cleared, and a key still waiting for its ':' (the newest
+ * token, a string right under an object that is toksuper).  Returns the
+ * number of open containers.
+ */
+static unsigned
+compact(jenc_pipe *pp)
+{
+	jsmntok_t *t = pp->tok;
+	int super = pp->jp.toksuper, n = 0, i, k, last = (int)pp->jp.toknext - 1;
+	unsigned open = 0;
+	jsmntok_t key;
+	int pending = last > super && super >= 0 &&
+	    t[super].type == JSMN_OBJECT && t[last].type == JSMN_STRING &&
+	    t[last].parent == super;
+
+	if (pending)
+		key = t[last];
+	/* the chain moves down to 0..n-1, root first, by way of snap */
+	for (i = super; i >= 0; i = t[i].parent)
+		n++;
+	for (i = super, k = n; i >= 0;) {
+		jsmntok_t x = t[i];
+
+		i = x.parent;
+		k--;
+		x.parent = k - 1;
+		x.start = 0;
+		if (x.type != JSMN_OBJECT && x.type != JSMN_ARRAY)
+			x.end = 0;
+		else
+			open++;
+		pp->snap[k] = x;
+	}
+	memcpy(t, pp->snap, (size_t)n * sizeof(*t));
+	pp->jp.toksuper = n - 1;
+	if (pending) {
+		key.parent = n - 1;
+		key.start = 0;
+		key.end = 0;
+		t[n++] = key;
+	}
+	pp->jp.toknext = (unsigned)n;
+	return open;
+}
+
+/* Room for n more tokens in s's array.  0 or -1. */
+static int
+tok_room(struct pslot *ps, size_t n)
+{
+	size_t cap = ps->tok_cap ? ps->tok_cap : 4096;
+	jsmntok_t *nt;
+
+	if (ps->s.ntok + n <= ps->tok_cap)
+		return 0;
+	while (cap < ps->s.ntok + n)
+		cap *= 2;
+	nt = jenc_mem_realloc(ps->s.tok, ps->tok_cap * sizeof(*nt),
+	    cap * sizeof(*nt));
+	if (nt == NULL)
+		return -1;
+	ps->s.tok = nt;
+	ps->tok_cap = cap;
+	return 0;
+}
+
+/* End the tokens of slot ps at its tok_end: jsmn's state there (which
+ * pp->jp and pp->tok hold, compacted) goes with it. */
+static void
+takeover(jenc_pipe *pp, struct pslot *ps)
+{
+	unsigned n = pp->jp.toknext;
+
+	if (n > 0)
+		memcpy(ps->s.chain, pp->tok, n * sizeof(*pp->tok));
+	ps->s.nchain = n;
+	ps->s.jp = pp->jp;
+	ps->s.jp.pos = (unsigned)ps->s.tok_end;
+	ps->s.takeover = 1;
+}
+
+/*
+ * Tokenize ps->text[0..len) from its start, piece after piece, adding to
+ * ps->s.tok and moving ps->s.tok_end.  Returns 1 where the tokens end for
+ * good (pp->jp is jsmn's state at tok_end), 0 where a piece needs more
+ * input (the text after tok_end).
+ */
+static int
+tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
+{
+	size_t pos = ps->s.tok_end;
+
+	while (pos < len) {
+		size_t m = len - pos, slen, b;
+
+		if (m > JENC_SKEL_MAX)
+			m = JENC_SKEL_MAX;
+		b = jenc_skel(ps->text + pos, m, pp->sk, pp->map, &slen);
+		if (b == (size_t)-1 || (b == 0 && (m == JENC_SKEL_MAX || eof)))
+			return 1;
+		if (b == 0)
+			return 0;
+		pp->jp.pos = 0;
+		for (;;) {
+			unsigned t0 = pp->jp.toknext, i, open;
+			size_t sp;
+			int res;
+
+			pp->snap_jp = pp->jp;
+			memcpy(pp->snap, pp->tok, t0 * sizeof(*pp->tok));
+			res = jsmn_parse(&pp->jp, pp->sk, slen, pp->tok, TOK_N);
+			sp = pp->jp.pos;
+			if ((res < 0 && res != JSMN_ERROR_NOMEM &&
+			    res != JSMN_ERROR_PART) ||
+			    (res != JSMN_ERROR_NOMEM && sp < slen) ||
+			    tok_room(ps, pp->jp.toknext - t0) != 0) {
+				/* as before the call */
+				pp->jp = pp->snap_jp;
+				memcpy(pp->tok, pp->snap, t0 * sizeof(*pp->tok));
+				return 1;
+			}
+			for (i = t0; i < pp->jp.toknext; i++) {
+				jsmntok_t t = pp->tok[i];
+				size_t base = pos;
+
+				if (t.type == JSMN_STRING) {
+					t.start = (int)(base +
+					    pp->map[t.start - 1]) + 1;
+					t.end = (int)(base + pp->map[t.end]);
+				} else {
+					if (t.type == JSMN_PRIMITIVE)
+						t.end = (int)(base +
+						    pp->map[t.end]);
+					else if (t.end >= 0)
+						t.end = (int)(base +
+						    pp->map[t.end - 1]) + 1;
+					t.start = (int)(base + pp->map[t.start]);
+				}
+				ps->s.tok[ps->s.ntok++] = t;
+			}
+			ps->s.tok_end = sp >= slen ? pos + b : pos + pp->map[sp];
+			open = compact(pp);
+			ps->s.open = pp->jp.toknext > 0;
+			if (open > DEEP)
+				return 1;
+			if (res == JSMN_ERROR_NOMEM && sp < slen) {
+				pp->jp.pos = (unsigned)sp;
+				continue;
+			}
+			break;
+		}
+		pos += b;
+	}
+	return eof;
+}
+
+static void
+publish(jenc_pipe *pp, struct pslot *ps)
+{
+	pthread_mutex_lock(&pp->mu);
+	ps->state = PS_READY;
+	pthread_cond_signal(&pp->ready);
+	pthread_mutex_unlock(&pp->mu);
+}
+
+static void *
+scout(void *arg)
+{
+	jenc_pipe *pp = arg;
+	uint64_t wi = 0;
+	int eof = 0, stopped = 0;
+
+	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	jsmn_init(&pp->jp);
+	while (!eof) {
+		struct pslot *ps = &pp->slot[wi++ % SLOTS];
+		size_t len;
+
+		pthread_mutex_lock(&pp->mu);
+		while (ps->state != PS_FREE && !pp->quit)
+			pthread_cond_wait(&pp->freed, &pp->mu);
+		if (pp->quit) {
+			pthread_mutex_unlock(&pp->mu);
+			break;
+		}
+		if (pp->raw)
+			stopped = 1;
+		ps->state = PS_FILL;
+		pthread_mutex_unlock(&pp->mu);
+
+		memcpy(ps->text, pp->carry, pp->carry_len);
+		len = pp->carry_len;
+		pp->carry_len = 0;
+		ps->s.off = pp->off;
+		ps->s.tok_end = ps->s.ntok = 0;
+		ps->s.takeover = ps->s.open = 0;
+		ps->sys_errno = 0;
+		for (;;) {
+			int e = 0;
+			ssize_t got = take(pp, ps->text + len, pp->piece, &e);
+
+			if (got <= 0) {
+				eof = 1;
+				ps->sys_errno = e;
+			} else {
+				len += (size_t)got;
+			}
+			if (stopped)
+				break;
+			if (tokenize(pp, ps, len, eof) != 0) {
+				stopped = 1;
+				takeover(pp, ps);
+				break;
+			}
+			if (ps->s.tok_end > 0)
+				break;
+			/* not one piece yet: read on into the same slot */
+		}
+		if (!stopped) {
+			/* the text after the tokens starts the next slot */
+			pp->carry_len = len - ps->s.tok_end;
+			memcpy(pp->carry, ps->text + ps->s.tok_end,
+			    pp->carry_len);
+			len = ps->s.tok_end;
+		}
+		ps->s.len = len;
+		ps->eof = eof;
+		pp->off += len;
+		publish(pp, ps);
+	}
+	return NULL;
+}
+
+/* ---- the reader's side ----------------------------------------------- */
+
+int
+jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
+    uint64_t off, size_t piece)
+{
+	jenc_pipe *pp = jenc_mem_alloc(sizeof(*pp));
+	unsigned i;
+	int ok;
+
+	*out = NULL;
+	if (pp == NULL)
+		return JENC_E_NOMEM;
+	memset(pp, 0, sizeof(*pp));
+	pp->fd = fd;
+	pp->pre = p;
+	pp->pre_n = p != NULL ? n : 0;
+	pp->off = off;
+	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
+	pp->on = 1;
+	pp->carry = jenc_mem_alloc(JENC_SKEL_MAX);
+	pp->tok = jenc_mem_alloc(TOK_N * sizeof(*pp->tok));
+	pp->snap = jenc_mem_alloc(TOK_N * sizeof(*pp->snap));
+	pp->sk = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
+	pp->map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
+	    sizeof(*pp->map));
+	ok = pp->carry != NULL && pp->tok != NULL && pp->snap != NULL &&
+	    pp->sk != NULL && pp->map != NULL;
+	for (i = 0; i < SLOTS && ok; i++) {
+		struct pslot *ps = &pp->slot[i];
+
+		ps->text = jenc_mem_alloc(SLOT_CAP);
+		ps->s.chain = jenc_mem_alloc(TOK_N * sizeof(*ps->s.chain));
+		ok = ps->text != NULL && ps->s.chain != NULL;
+	}
+	pthread_mutex_init(&pp->mu, NULL);
+	pthread_cond_init(&pp->ready, NULL);
+	pthread_cond_init(&pp->freed, NULL);
+	if (!ok || pthread_create(&pp->tid, NULL, scout, pp) != 0) {
+		pp->tid = pthread_self();
+		pp->quit = 2;		/* no thread to stop */
+		jenc_pipe_end(pp);
+		return ok ? JENC_E_IO : JENC_E_NOMEM;
+	}
+	*out = pp;
+	return 0;
+}
+
+void
+jenc_pipe_end(jenc_pipe *pp)
+{
+	unsigned i;
+
+	if (pp == NULL)
+		return;
+	if (pp->quit != 2) {
+		pthread_mutex_lock(&pp->mu);
+		pp->quit = 1;
+		pthread_cond_broadcast(&pp->freed);
+		pthread_mutex_unlock(&pp->mu);
+		/* a scout waiting for input is stopped there */
+		(void)pthread_cancel(pp->tid);
+		(void)pthread_join(pp->tid, NULL);
+	}
+	pthread_mutex_destroy(&pp->mu);
+	pthread_cond_destroy(&pp->ready);
+	pthread_cond_destroy(&pp->freed);
+	for (i = 0; i < SLOTS; i++) {
+		struct pslot *ps = &pp->slot[i];
+
+		jenc_mem_free(ps->text, SLOT_CAP);
+		jenc_mem_free(ps->s.tok, ps->tok_cap * sizeof(*ps->s.tok));
+		jenc_mem_free(ps->s.chain, TOK_N * sizeof(*ps->s.chain));
+	}
+	jenc_mem_free(pp->carry, JENC_SKEL_MAX);
+	jenc_mem_free(pp->tok, TOK_N * sizeof(*pp->tok));
+	jenc_mem_free(pp->snap, TOK_N * sizeof(*pp->snap));
+	jenc_mem_free(pp->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+	jenc_mem_free(pp->map,
+	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(*pp->map));
+	jenc_mem_free(pp, sizeof(*pp));
+}
+
+/* Give the scout back the slots the reader is done with, in order: all
+ * text pulled, and the tokens taken (or no longer wanted). */
+static void
+release(jenc_pipe *pp)
+{
+	while (pp->free_i < pp->pull_i &&
+	    (pp->free_i < pp->tok_i || !pp->on)) {
+		struct pslot *ps = &pp->slot[pp->free_i++ % SLOTS];
+
+		ps->seen = 0;
+		ps->pulled = 0;
+		pthread_mutex_lock(&pp->mu);
+		ps->state = PS_FREE;
+		pthread_cond_signal(&pp->freed);
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
+
+/* Is ps filled?  Waits for it if wait. */
+static int
+slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
+{
+	if (ps->seen)
+		return 1;
+	pthread_mutex_lock(&pp->mu);
+	while (ps->state != PS_READY && wait)
+		pthread_cond_wait(&pp->ready, &pp->mu);
+	ps->seen = ps->state == PS_READY;
+	pthread_mutex_unlock(&pp->mu);
+	return ps->seen;
+}
+
+ssize_t
+jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
+{
+	jenc_pipe *pp = ctx;
+	size_t got = 0;
+
+	while (!pp->end && got < n) {
+		struct pslot *ps = &pp->slot[pp->pull_i % SLOTS];
+		size_t k;
+
+		if (pp->pull_i - pp->free_i == SLOTS) {
+			/* every slot is pulled and its tokens not taken: the
+			 * reader asks for input only once it has taken all
+			 * it pulled (or takes no more), so this is a bug */
+			if (got > 0)
+				break;
+			*sys_errno = EDEADLK;
+			return -1;
+		}
+		if (!slot_ready(pp, ps, got == 0))
+			break;
+		if (pp->on && need != NULL && ps->pulled < ps->s.tok_end) {
+			k = ps->s.tok_end - ps->pulled;
+			if (k > n - got) {
+				if (got > 0)
+					break;
+				*need = k;
+				return -2;
+			}
+		} else {
+			k = ps->s.len - ps->pulled;
+			if (k > n - got)
+				k = n - got;
+		}
+		memcpy(dst + got, ps->text + ps->pulled, k);
+		got += k;
+		ps->pulled += k;
+		if (ps->pulled < ps->s.len)
+			break;
+		if (ps->eof) {
+			pp->end = 1;
+			pp->err = ps->sys_errno;
+		}
+		pp->pull_i++;
+		release(pp);
+	}
+	if (got == 0 && pp->err != 0) {
+		*sys_errno = pp->err;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+const struct jenc_pipe_slot *
+jenc_pipe_next(jenc_pipe *pp)
+{
+	struct pslot *ps = &pp->slot[pp->tok_i % SLOTS];
+
+	if (!pp->on)
+		return NULL;
+	if (pp->tok_i < pp->pull_i ||
+	    (pp->tok_i == pp->pull_i && ps->seen &&
+	    ps->pulled >= ps->s.tok_end))
+		return &ps->s;
+	return NULL;
+}
+
+void
+jenc_pipe_next_done(jenc_pipe *pp)
+{
+	pp->tok_i++;
+	release(pp);
+}
+
+void
+jenc_pipe_raw(jenc_pipe *pp)
+{
+	pp->on = 0;
+	pthread_mutex_lock(&pp->mu);
+	pp->raw = 1;
+	pthread_mutex_unlock(&pp->mu);
+	release(pp);
+}

@@ -1,0 +1,74 @@
+/*
+ * pipe.h - one document on two threads: the scout thread's side of it
+ * (pipe.c) as the JSON reader (json.c) sees it.  Include after <jsmn.h>.
+ *
+ * The scout reads the input and tokenizes it as jp_tokenize would (the
+ * skeleton of each piece, jsmn over it); it hands the reader slots in
+ * input order, each a run of text and the tokens jsmn made of its first
+ * tok_end bytes, with their positions relative to the slot's text.  The
+ * reader pulls the text into its window as it would read(2) it
+ * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
+ * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
+ * after its tok_end, and every slot after it, is raw text, and jp/chain
+ * are jsmn's state at tok_end (compacted as jp_compact leaves it: the
+ * chain of open tokens, positions cleared), for the reader to go on
+ * with jsmn of its own.
+ */
+#ifndef JENC_PIPE_H
+#define JENC_PIPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct jenc_pipe jenc_pipe;
+
+struct jenc_pipe_slot {
+	uint64_t off;		/* input offset of the slot's first byte */
+	size_t len;		/* its bytes */
+	size_t tok_end;		/* the tokens cover [0, tok_end) */
+	jsmntok_t *tok;		/* tok[0..ntok), positions from off */
+	size_t ntok;
+	int open;		/* containers are open at tok_end */
+	int takeover;		/* see above: jp and chain[0..nchain) */
+	jsmn_parser jp;		/* pos: relative to off, as tok_end */
+	jsmntok_t *chain;
+	unsigned nchain;
+};
+
+/*
+ * Start the scout on the input p[0..n) then fd (fd < 0: the input ends
+ * at p[n]), p[0] at input offset off and outside any token, reading at
+ * most piece bytes at a time (0: the default, 128 KiB; smaller for
+ * tests).  p must stay valid, and fd is the scout's, until
+ * jenc_pipe_end.
+ * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start; *pp is
+ * NULL).
+ */
+int jenc_pipe_start(jenc_pipe **pp, int fd, const char *p, size_t n,
+    uint64_t off, size_t piece);
+/* Stop the scout (wherever it is, a blocking read included) and free
+ * everything.  NULL is a no-op. */
+void jenc_pipe_end(jenc_pipe *pp);
+/*
+ * The reader's source (jenc_in.pull): up to n bytes of text into dst, in
+ * input order.  While tokens are taken, a slot's tokenized text comes
+ * whole: if it does not fit, nothing is copied, -2 is returned and *need
+ * says how much room it takes (need NULL: any part of it, for a window
+ * that will take no tokens: a converted input's).  Returns the bytes copied, 0 at the end of
+ * the input, or -1 with *sys_errno (the scout's read failed there).
+ * Waits only for the first byte.
+ */
+ssize_t jenc_pipe_pull(void *pp, char *dst, size_t n, size_t *need,
+    int *sys_errno);
+/* The slot whose tokens come next, once its tokenized text is pulled;
+ * NULL while none is. */
+const struct jenc_pipe_slot *jenc_pipe_next(jenc_pipe *pp);
+/* Done with the tokens (and the takeover state) of jenc_pipe_next's
+ * slot. */
+void jenc_pipe_next_done(jenc_pipe *pp);
+/* Take no more tokens: all text from here on is raw, and the scout stops
+ * tokenizing. */
+void jenc_pipe_raw(jenc_pipe *pp);
+
+#endif
