@@ -66,7 +66,8 @@ int jenc_json_number_ok(const char *p, size_t n);
 /* The room jenc_skel needs in s and map for n bytes of text. */
 #define JENC_SKEL_ROOM(n) ((n) + 64)
 /*
- * jenc_skel - the skeleton of p[0..n) (n <= JENC_SKEL_MAX): its
+ * jenc_skel - the skeleton of p[0..n) (n <= JENC_SKEL_MAX, or up to
+ * INT_MAX for a caller that gives jsmn skeletons that long): its
  * whitespace outside strings, the bodies of its strings and all but the
  * first byte of each primitive left out, a whitespace byte kept after
  * each primitive; see skel.c.  p[0] must be

@@ -41,7 +41,8 @@
 #define SLOTS 4
 #define SLOT_READ ((size_t)128 * 1024)	/* read into a slot at a time */
 #define SLOT_CAP (SLOT_READ + JENC_SKEL_MAX)	/* and what was carried */
-#define TOK_N 4096u		/* the scout's tokens for jsmn */
+#define TOK_CALL 4096u		/* new tokens per jsmn call */
+#define CHAIN_MAX 4096u		/* open tokens carried to a slot */
 #define DEEP 256u		/* open containers json.c feeds in pieces */
 
 enum { PS_FREE, PS_FILL, PS_READY };
@@ -52,7 +53,8 @@ struct pslot {
 	int eof;		/* the input ends after s.len */
 	int sys_errno;		/* reading after s.len failed */
 	char *text;		/* SLOT_CAP bytes */
-	size_t tok_cap;		/* s.chain has TOK_N */
+	char *sk;		/* its skeleton, and s.map: SLOT_CAP + 64 */
+	size_t tok_cap;		/* of s.tok; s.chain has CHAIN_MAX */
 	/* the reader's */
 	int seen;		/* it saw the slot ready */
 	size_t pulled;		/* text[0..pulled) is in its window */
@@ -74,11 +76,10 @@ struct jenc_pipe {
 	size_t piece;		/* bytes read at a time */
 	char *carry;		/* text after the last slot's, to tokenize */
 	size_t carry_len;
-	jsmn_parser jp;
-	jsmntok_t *tok, *snap;	/* TOK_N each */
-	jsmn_parser snap_jp;
-	char *sk;
-	uint32_t *map;
+	/* jsmn's state between slots: the chain of open tokens (positions
+	 * cleared) and the parser over it */
+	jsmntok_t *chain;	/* CHAIN_MAX */
+	jsmn_parser cjp;
 	/* the reader's */
 	uint64_t pull_i, tok_i, free_i;	/* slot numbers */
 	int on;			/* tokens are taken */
@@ -131,64 +132,78 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 }
 
-/*
- * Keep only the tokens jsmn still needs, as jp_compact does (json.c):
- * the chain of open containers and keys from toksuper up, root first,
- * positions cleared, and a key still waiting for its ':' (the newest
- * token, a string right under an object that is toksuper).  Returns the
- * number of open containers.
- */
+/* Open containers on the chain from jp's toksuper up. */
 static unsigned
-compact(jenc_pipe *pp)
+open_count(const jsmntok_t *t, const jsmn_parser *jp)
 {
-	jsmntok_t *t = pp->tok;
-	int super = pp->jp.toksuper, n = 0, i, k, last = (int)pp->jp.toknext - 1;
 	unsigned open = 0;
-	jsmntok_t key;
-	int pending = last > super && super >= 0 &&
-	    t[super].type == JSMN_OBJECT && t[last].type == JSMN_STRING &&
-	    t[last].parent == super;
+	int i;
 
-	if (pending)
-		key = t[last];
-	/* the chain moves down to 0..n-1, root first, by way of snap */
-	for (i = super; i >= 0; i = t[i].parent)
-		n++;
-	for (i = super, k = n; i >= 0;) {
-		jsmntok_t x = t[i];
-
-		i = x.parent;
-		k--;
-		x.parent = k - 1;
-		x.start = 0;
-		if (x.type != JSMN_OBJECT && x.type != JSMN_ARRAY)
-			x.end = 0;
-		else
-			open++;
-		pp->snap[k] = x;
-	}
-	memcpy(t, pp->snap, (size_t)n * sizeof(*t));
-	pp->jp.toksuper = n - 1;
-	if (pending) {
-		key.parent = n - 1;
-		key.start = 0;
-		key.end = 0;
-		t[n++] = key;
-	}
-	pp->jp.toknext = (unsigned)n;
+	for (i = jp->toksuper; i >= 0; i = t[i].parent)
+		open += t[i].type == JSMN_OBJECT || t[i].type == JSMN_ARRAY;
 	return open;
 }
 
-/* Room for n more tokens in s's array.  0 or -1. */
+/*
+ * What jsmn still needs of t[] under *jp, as jp_compact keeps it
+ * (json.c): the chain of open containers and keys from toksuper up, root
+ * first, positions cleared, and a key still waiting for its ':' (the
+ * newest token, a string right under an object that is toksuper), into
+ * out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does not
+ * fit, else the number of open containers.
+ */
+static int
+chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
+    jsmn_parser *ojp)
+{
+	int super = jp->toksuper, last = (int)jp->toknext - 1, n = 0, i, k;
+	int pending = last > super && super >= 0 &&
+	    t[super].type == JSMN_OBJECT && t[last].type == JSMN_STRING &&
+	    t[last].parent == super;
+	int open = 0;
+
+	for (i = super; i >= 0; i = t[i].parent)
+		n++;
+	if ((unsigned)(n + pending) > CHAIN_MAX)
+		return -1;
+	for (i = super, k = n; i >= 0; i = t[i].parent) {
+		jsmntok_t x = t[i];
+
+		k--;
+		x.parent = k - 1;
+		x.start = 0;
+		if (x.type != JSMN_OBJECT && x.type != JSMN_ARRAY) {
+			x.end = 0;
+		} else {
+			x.end = -1;
+			open++;
+		}
+		out[k] = x;
+	}
+	if (pending) {
+		jsmntok_t x = t[last];
+
+		x.parent = n - 1;
+		x.start = 0;
+		x.end = 0;
+		out[n++] = x;
+	}
+	*ojp = *jp;
+	ojp->toknext = (unsigned)n;
+	ojp->toksuper = super >= 0 ? (int)n - 1 - pending : -1;
+	return open;
+}
+
+/* Room for n tokens in ps's array.  0 or -1. */
 static int
 tok_room(struct pslot *ps, size_t n)
 {
 	size_t cap = ps->tok_cap ? ps->tok_cap : 4096;
 	jsmntok_t *nt;
 
-	if (ps->s.ntok + n <= ps->tok_cap)
+	if (n <= ps->tok_cap)
 		return 0;
-	while (cap < ps->s.ntok + n)
+	while (cap < n)
 		cap *= 2;
 	nt = jenc_mem_realloc(ps->s.tok, ps->tok_cap * sizeof(*nt),
 	    cap * sizeof(*nt));
@@ -199,94 +214,96 @@ tok_room(struct pslot *ps, size_t n)
 	return 0;
 }
 
-/* End the tokens of slot ps at its tok_end: jsmn's state there (which
- * pp->jp and pp->tok hold, compacted) goes with it. */
+/* The tokens of ps end at its tok_end, with jsmn's state there. */
 static void
-takeover(jenc_pipe *pp, struct pslot *ps)
+takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 {
-	unsigned n = pp->jp.toknext;
-
-	if (n > 0)
-		memcpy(ps->s.chain, pp->tok, n * sizeof(*pp->tok));
-	ps->s.nchain = n;
-	ps->s.jp = pp->jp;
+	ps->s.nchain = jp->toknext;
+	if (ps->s.nchain > 0 && ps->s.chain != chain)
+		memcpy(ps->s.chain, chain, ps->s.nchain * sizeof(*chain));
+	ps->s.jp = *jp;
 	ps->s.jp.pos = (unsigned)ps->s.tok_end;
 	ps->s.takeover = 1;
 }
 
+/* The slot's tokens go: it is raw text from its start, jsmn's state
+ * that of the slot before. */
+static void
+takeover_start(jenc_pipe *pp, struct pslot *ps)
+{
+	ps->s.tok_end = 0;
+	ps->s.first = ps->s.ntok = 0;
+	takeover(ps, pp->chain, &pp->cjp);
+}
+
 /*
- * Tokenize ps->text[0..len) from its start, piece after piece, adding to
- * ps->s.tok and moving ps->s.tok_end.  Returns 1 where the tokens end for
- * good (pp->jp is jsmn's state at tok_end), 0 where a piece needs more
- * input (the text after tok_end).
+ * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
+ * token array starting with the chain jsmn was left with.  Returns 1
+ * where the tokens end for good (the slot carries the state: takeover),
+ * 0 if they go on in the next slot (or -2: the text holds no end of a
+ * token yet, read on).
  */
 static int
 tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
-	size_t pos = ps->s.tok_end;
+	jsmn_parser jp = pp->cjp;
+	size_t slen, b = jenc_skel(ps->text, len, ps->sk, ps->s.map, &slen);
+	unsigned c = pp->cjp.toknext;
+	int open;
 
-	while (pos < len) {
-		size_t m = len - pos, slen, b;
-
-		if (m > JENC_SKEL_MAX)
-			m = JENC_SKEL_MAX;
-		b = jenc_skel(ps->text + pos, m, pp->sk, pp->map, &slen);
-		if (b == (size_t)-1 || (b == 0 && (m == JENC_SKEL_MAX || eof)))
-			return 1;
-		if (b == 0)
-			return 0;
-		pp->jp.pos = 0;
-		for (;;) {
-			unsigned t0 = pp->jp.toknext, i, open;
-			size_t sp;
-			int res;
-
-			pp->snap_jp = pp->jp;
-			memcpy(pp->snap, pp->tok, t0 * sizeof(*pp->tok));
-			res = jsmn_parse(&pp->jp, pp->sk, slen, pp->tok, TOK_N);
-			sp = pp->jp.pos;
-			if ((res < 0 && res != JSMN_ERROR_NOMEM &&
-			    res != JSMN_ERROR_PART) ||
-			    (res != JSMN_ERROR_NOMEM && sp < slen) ||
-			    tok_room(ps, pp->jp.toknext - t0) != 0) {
-				/* as before the call */
-				pp->jp = pp->snap_jp;
-				memcpy(pp->tok, pp->snap, t0 * sizeof(*pp->tok));
-				return 1;
-			}
-			for (i = t0; i < pp->jp.toknext; i++) {
-				jsmntok_t t = pp->tok[i];
-				size_t base = pos;
-
-				if (t.type == JSMN_STRING) {
-					t.start = (int)(base +
-					    pp->map[t.start - 1]) + 1;
-					t.end = (int)(base + pp->map[t.end]);
-				} else {
-					if (t.type == JSMN_PRIMITIVE)
-						t.end = (int)(base +
-						    pp->map[t.end]);
-					else if (t.end >= 0)
-						t.end = (int)(base +
-						    pp->map[t.end - 1]) + 1;
-					t.start = (int)(base + pp->map[t.start]);
-				}
-				ps->s.tok[ps->s.ntok++] = t;
-			}
-			ps->s.tok_end = sp >= slen ? pos + b : pos + pp->map[sp];
-			open = compact(pp);
-			ps->s.open = pp->jp.toknext > 0;
-			if (open > DEEP)
-				return 1;
-			if (res == JSMN_ERROR_NOMEM && sp < slen) {
-				pp->jp.pos = (unsigned)sp;
-				continue;
-			}
-			break;
-		}
-		pos += b;
+	if (b == 0 && !eof && len < SLOT_CAP)
+		return -2;
+	if (b == 0 || b == (size_t)-1 || tok_room(ps, c + TOK_CALL) != 0) {
+		takeover_start(pp, ps);
+		return 1;
 	}
-	return eof;
+	if (c > 0)
+		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
+	jp.pos = 0;
+	for (;;) {
+		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
+		    jp.toknext + TOK_CALL);
+
+		if (res == JSMN_ERROR_NOMEM) {
+			/* deep: json.c reads on in small pieces */
+			if (open_count(ps->s.tok, &jp) > DEEP) {
+				ps->s.first = c;
+				ps->s.ntok = jp.toknext;
+				ps->s.tok_end = ps->s.map[jp.pos];
+				if (chain_of(ps->s.tok, &jp, ps->s.chain,
+				    &ps->s.jp) < 0) {
+					takeover_start(pp, ps);
+					return 1;
+				}
+				takeover(ps, ps->s.chain, &ps->s.jp);
+				return 1;
+			}
+			if (tok_room(ps, jp.toknext + TOK_CALL) != 0) {
+				takeover_start(pp, ps);
+				return 1;
+			}
+			continue;
+		}
+		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
+			takeover_start(pp, ps);
+			return 1;
+		}
+		break;
+	}
+	ps->s.first = c;
+	ps->s.ntok = jp.toknext;
+	ps->s.tok_end = b;
+	ps->s.open = jp.toksuper >= 0;
+	open = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
+	if (open < 0) {
+		takeover_start(pp, ps);
+		return 1;
+	}
+	if ((unsigned)open > DEEP || eof) {
+		takeover(ps, pp->chain, &pp->cjp);
+		return 1;
+	}
+	return 0;
 }
 
 static void
@@ -306,7 +323,7 @@ scout(void *arg)
 	int eof = 0, stopped = 0;
 
 	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	jsmn_init(&pp->jp);
+	jsmn_init(&pp->cjp);
 	while (!eof) {
 		struct pslot *ps = &pp->slot[wi++ % SLOTS];
 		size_t len;
@@ -327,12 +344,14 @@ scout(void *arg)
 		len = pp->carry_len;
 		pp->carry_len = 0;
 		ps->s.off = pp->off;
-		ps->s.tok_end = ps->s.ntok = 0;
+		ps->s.tok_end = ps->s.first = ps->s.ntok = 0;
 		ps->s.takeover = ps->s.open = 0;
 		ps->sys_errno = 0;
 		for (;;) {
-			int e = 0;
-			ssize_t got = take(pp, ps->text + len, pp->piece, &e);
+			int e = 0, t;
+			size_t room = SLOT_CAP - len;
+			ssize_t got = take(pp, ps->text + len,
+			    room < pp->piece ? room : pp->piece, &e);
 
 			if (got <= 0) {
 				eof = 1;
@@ -342,14 +361,10 @@ scout(void *arg)
 			}
 			if (stopped)
 				break;
-			if (tokenize(pp, ps, len, eof) != 0) {
-				stopped = 1;
-				takeover(pp, ps);
-				break;
-			}
-			if (ps->s.tok_end > 0)
-				break;
-			/* not one piece yet: read on into the same slot */
+			if ((t = tokenize(pp, ps, len, eof)) == -2)
+				continue;	/* read on into the same slot */
+			stopped = t;
+			break;
 		}
 		if (!stopped) {
 			/* the text after the tokens starts the next slot */
@@ -386,26 +401,24 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pp->off = off;
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
 	pp->on = 1;
-	pp->carry = jenc_mem_alloc(JENC_SKEL_MAX);
-	pp->tok = jenc_mem_alloc(TOK_N * sizeof(*pp->tok));
-	pp->snap = jenc_mem_alloc(TOK_N * sizeof(*pp->snap));
-	pp->sk = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
-	pp->map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
-	    sizeof(*pp->map));
-	ok = pp->carry != NULL && pp->tok != NULL && pp->snap != NULL &&
-	    pp->sk != NULL && pp->map != NULL;
+	pp->carry = jenc_mem_alloc(SLOT_CAP);
+	pp->chain = jenc_mem_alloc(CHAIN_MAX * sizeof(*pp->chain));
+	ok = pp->carry != NULL && pp->chain != NULL;
 	for (i = 0; i < SLOTS && ok; i++) {
 		struct pslot *ps = &pp->slot[i];
 
 		ps->text = jenc_mem_alloc(SLOT_CAP);
-		ps->s.chain = jenc_mem_alloc(TOK_N * sizeof(*ps->s.chain));
-		ok = ps->text != NULL && ps->s.chain != NULL;
+		ps->sk = jenc_mem_alloc(JENC_SKEL_ROOM(SLOT_CAP));
+		ps->s.map = jenc_mem_alloc(JENC_SKEL_ROOM(SLOT_CAP) *
+		    sizeof(*ps->s.map));
+		ps->s.chain = jenc_mem_alloc(CHAIN_MAX * sizeof(*ps->s.chain));
+		ok = ps->text != NULL && ps->sk != NULL && ps->s.map != NULL &&
+		    ps->s.chain != NULL;
 	}
 	pthread_mutex_init(&pp->mu, NULL);
 	pthread_cond_init(&pp->ready, NULL);
 	pthread_cond_init(&pp->freed, NULL);
 	if (!ok || pthread_create(&pp->tid, NULL, scout, pp) != 0) {
-		pp->tid = pthread_self();
 		pp->quit = 2;		/* no thread to stop */
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
@@ -437,15 +450,14 @@ jenc_pipe_end(jenc_pipe *pp)
 		struct pslot *ps = &pp->slot[i];
 
 		jenc_mem_free(ps->text, SLOT_CAP);
+		jenc_mem_free(ps->sk, JENC_SKEL_ROOM(SLOT_CAP));
+		jenc_mem_free(ps->s.map,
+		    JENC_SKEL_ROOM(SLOT_CAP) * sizeof(*ps->s.map));
 		jenc_mem_free(ps->s.tok, ps->tok_cap * sizeof(*ps->s.tok));
-		jenc_mem_free(ps->s.chain, TOK_N * sizeof(*ps->s.chain));
+		jenc_mem_free(ps->s.chain, CHAIN_MAX * sizeof(*ps->s.chain));
 	}
-	jenc_mem_free(pp->carry, JENC_SKEL_MAX);
-	jenc_mem_free(pp->tok, TOK_N * sizeof(*pp->tok));
-	jenc_mem_free(pp->snap, TOK_N * sizeof(*pp->snap));
-	jenc_mem_free(pp->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
-	jenc_mem_free(pp->map,
-	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(*pp->map));
+	jenc_mem_free(pp->carry, SLOT_CAP);
+	jenc_mem_free(pp->chain, CHAIN_MAX * sizeof(*pp->chain));
 	jenc_mem_free(pp, sizeof(*pp));
 }
 

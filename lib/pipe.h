@@ -3,9 +3,10 @@
  * (pipe.c) as the JSON reader (json.c) sees it.  Include after <jsmn.h>.
  *
  * The scout reads the input and tokenizes it as jp_tokenize would (the
- * skeleton of each piece, jsmn over it); it hands the reader slots in
+ * skeleton of the text, jsmn over it); it hands the reader slots in
  * input order, each a run of text and the tokens jsmn made of its first
- * tok_end bytes, with their positions relative to the slot's text.  The
+ * tok_end bytes, with their positions in the slot's skeleton, and the
+ * skeleton's map back to the slot's text (see skel.c).  The
  * reader pulls the text into its window as it would read(2) it
  * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
  * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
@@ -27,11 +28,13 @@ struct jenc_pipe_slot {
 	uint64_t off;		/* input offset of the slot's first byte */
 	size_t len;		/* its bytes */
 	size_t tok_end;		/* the tokens cover [0, tok_end) */
-	jsmntok_t *tok;		/* tok[0..ntok), positions from off */
-	size_t ntok;
+	jsmntok_t *tok;		/* tok[first..ntok) are the slot's (those
+				 * before, the chain jsmn started with) */
+	size_t first, ntok;
+	uint32_t *map;		/* skeleton position -> text position */
 	int open;		/* containers are open at tok_end */
 	int takeover;		/* see above: jp and chain[0..nchain) */
-	jsmn_parser jp;		/* pos: relative to off, as tok_end */
+	jsmn_parser jp;		/* pos: tok_end */
 	jsmntok_t *chain;
 	unsigned nchain;
 };
