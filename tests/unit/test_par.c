@@ -2,8 +2,9 @@
  * test_par.c - jenc_json_copy_fd_par against jenc_json_copy_fd: the same
  * output bytes, return value, *err and on_error reports (each on the
  * calling thread), for a stream with good and bad lines, in each
- * --on-error policy, with 2 and 4 jobs and several chunk sizes; then no
- * block is left once the pools are trimmed.
+ * --on-error policy, with 2 and 4 jobs and several chunk sizes, and for a
+ * document (read on two threads: pipe.c), good, bad in places and nested
+ * deep; then no block is left once the pools are trimmed.
  *
  * Also meant to be run built with -fsanitize=thread (make check-tsan).
  */
@@ -82,6 +83,45 @@ make_stream(void)
 			fprintf(f, "{\"cut\": \n");
 	}
 	fclose(f);
+	return fd;
+}
+
+/*
+ * A document (read on two threads, pipe.c): an array of objects over
+ * many lines, whose byte bad_at (if not 0) is changed to an 'x', in the
+ * middle of a value or between two; nested deeper than json.c's DEEP
+ * once (deep), to end the second thread's tokens there.
+ */
+static int
+make_doc(size_t bad_at, int deep)
+{
+	char path[] = "/tmp/test_par.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0)
+		abort();
+	unlink(path);
+	f = fdopen(dup(fd), "w");
+	if (f == NULL)
+		abort();
+	fprintf(f, "[\n");
+	for (int i = 0; i < 12000; i++) {
+		fprintf(f, "%s{\"id\": %d, \"name\": \"item \\u00e9 %d\", "
+		    "\"tags\": [\"a\", \"b\", {\"k\": null}], \"v\": %d.5}",
+		    i ? ",\n  " : "  ", i, i, i * 7);
+		if (deep && i == 6000) {
+			for (int d = 0; d < 300; d++)
+				fputc('[', f);
+			for (int d = 0; d < 300; d++)
+				fputc(']', f);
+			fputc(',', f);
+		}
+	}
+	fprintf(f, "\n]\n");
+	fclose(f);
+	if (bad_at > 0 && pwrite(fd, "x", 1, (off_t)bad_at) != 1)
+		abort();
 	return fd;
 }
 
@@ -166,6 +206,30 @@ main(void)
 					jenc_free(got.out, got.len);
 				}
 			jenc_free(want.out, want.len);
+		}
+	}
+	TEST("a document, good, bad or deep: as jenc_json_copy_fd") {
+		static const size_t bad[] = { 0, 1, 4099, 131071, 300001,
+			500000 };
+		static const size_t dchunks[] = { 100, 4096, 70000, 0 };
+
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			int dfd = make_doc(bad[b], b == 3);
+
+			for (size_t p = 0; p < 3; p++) {
+				run(dfd, policy[p], 1, 0, &want);
+				if (policy[p] == 0 && bad[b] <= 1)
+					CHECK((want.rc == 0) == (bad[b] == 0));
+				for (size_t c = 0; c < 4; c++) {
+					if (c != (b + p) % 4 && c != 3)
+						continue;
+					run(dfd, policy[p], 2, dchunks[c], &got);
+					same(&want, &got);
+					jenc_free(got.out, got.len);
+				}
+				jenc_free(want.out, want.len);
+			}
+			close(dfd);
 		}
 	}
 	TEST("validating only (e NULL)") {
