@@ -2005,6 +2005,12 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 				*err = one;
 			if (o->on_error != NULL)
 				o->on_error(o->ctx, &one);
+			/* the bad text ended where a read did: is that the end
+			 * of the input?  (Then it is over, whatever finish
+			 * would say, as when the end was known already.) */
+			if (r->cur == r->in.len && !r->in.eof &&
+			    (rc = next_window(r, r->cur)) != 0)
+				break;
 			if (r->in.eof && r->cur == r->in.len)
 				break;
 		}

@@ -15,10 +15,14 @@
  *	    repeated 1 + N times (so that it spans skeleton pieces and, from
  *	    a pipe, windows)
  *
- * Property: the two readings give the same result, the same error (code,
- * offset, line, column, message, excerpt, caret, lines, passed, cut), the
- * same on_error reports and the same bytes at the sink, all of them,
- * those written before an error too.  And each classifier skel.c has on
+ * And a third reading, on two threads (jenc_json_pipe: a second thread
+ * reads and tokenizes, lib/pipe.c), reading 1 to 4096 bytes at a time
+ * (from the seed), from memory or the same pipe.
+ *
+ * Property: the three readings give the same result, the same error
+ * (code, offset, line, column, message, excerpt, caret, lines, passed,
+ * cut), the same on_error reports and the same bytes at the sink, all of
+ * them, those written before an error too.  And each classifier skel.c has on
  * this processor gives the portable one's skeleton of the text.
  */
 #include <stdint.h>
@@ -38,7 +42,7 @@ struct side {
 	fz_buf reports;
 };
 
-static struct side fast, exact;
+static struct side fast, exact, two;
 static fz_buf text;
 
 static int
@@ -80,6 +84,91 @@ run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
 	}
 	(void)jenc_flush(e);
 	(void)jenc_release(e);
+}
+
+/* fz_pipe_run's job: the reader on two threads over fd. */
+struct two_fd {
+	jenc_enc *e;
+	const jenc_read_opts *ro;
+	jenc_err *err;
+	size_t piece;
+};
+
+static int
+two_fd_run(int fd, void *ctx)
+{
+	struct two_fd *t = ctx;
+
+	return jenc_json_pipe(fd, NULL, 0, 0, 1, t->e, t->ro, t->err,
+	    t->piece);
+}
+
+static void
+run_two(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
+    uint32_t seed)
+{
+	size_t piece = 1 + seed % 4096;
+	jenc_enc *e;
+
+	s->out.len = 0;
+	s->reports.len = 0;
+	memset(&s->err, 0, sizeof(s->err));
+	ro.on_error = on_bad;
+	ro.ctx = s;
+	e = jenc_get_sink(sink, &s->out, eo);
+	if (e == NULL)
+		fz_fail("jenc_get_sink failed");
+	if (pipe) {
+		struct two_fd t = { e, &ro, &s->err, piece };
+
+		s->rc = fz_pipe_run(text.p, text.len, seed, two_fd_run, &t);
+	} else {
+		s->rc = jenc_json_pipe(-1, text.p, text.len, 0, 1, e, &ro,
+		    &s->err, piece);
+	}
+	(void)jenc_flush(e);
+	(void)jenc_release(e);
+}
+
+static void
+same_sides(const struct side *a, const struct side *b, const char *what)
+{
+	if (a->rc != b->rc)
+		fz_fail("%s: result %d, %d", what, a->rc, b->rc);
+	fz_expect_same_err(&a->err, &b->err, what, 0);
+	if (a->err.lines != b->err.lines || a->err.passed != b->err.passed ||
+	    a->err.cut != b->err.cut)
+		fz_fail("%s: lines %llu/%llu, passed %d/%d, cut %d/%d", what,
+		    (unsigned long long)a->err.lines,
+		    (unsigned long long)b->err.lines, a->err.passed,
+		    b->err.passed, a->err.cut, b->err.cut);
+	if (a->reports.len != b->reports.len)
+		fz_fail("%s: %zu on_error reports, %zu", what,
+		    a->reports.len / sizeof(jenc_err),
+		    b->reports.len / sizeof(jenc_err));
+	for (size_t i = 0; i < a->reports.len / sizeof(jenc_err); i++) {
+		const jenc_err *x = (const jenc_err *)(const void *)a->reports.p + i;
+		const jenc_err *y = (const jenc_err *)(const void *)b->reports.p + i;
+
+		/* a report's excerpt shows what the window held of its line
+		 * when the reader met the error, which depends on where the
+		 * reads ended: the rest must be the same */
+		if (x->code != y->code || x->offset != y->offset ||
+		    x->line != y->line || x->col != y->col ||
+		    strcmp(x->msg, y->msg) != 0 ||
+		    x->lines != y->lines || x->passed != y->passed ||
+		    x->cut != y->cut)
+			fz_fail("%s: report %zu: offset %llu/%llu, msg '%s' / "
+			    "'%s', lines %llu/%llu, passed %d/%d, cut %d/%d",
+			    what, i, (unsigned long long)x->offset,
+			    (unsigned long long)y->offset, x->msg, y->msg,
+			    (unsigned long long)x->lines,
+			    (unsigned long long)y->lines, x->passed, y->passed,
+			    x->cut, y->cut);
+	}
+	if (!fz_buf_eq(&a->out, 0, b->out.p, b->out.len))
+		fz_fail("%s: output differs: %zu bytes, %zu", what,
+		    a->out.len, b->out.len);
 }
 
 static void
@@ -160,25 +249,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seed = fz_hash(data, size);
 
 	run(&fast, &eo, ro, p & 8, seed);
+	run_two(&two, &eo, ro, p & 8, seed);
 	ro.flags |= JENC_READ_EXACT;
 	run(&exact, &eo, ro, p & 8, seed);
-	if (fast.rc != exact.rc)
-		fz_fail("result %d over skeletons, %d over the text", fast.rc,
-		    exact.rc);
-	fz_expect_same_err(&fast.err, &exact.err, "skeleton vs text", 0);
-	if (fast.err.lines != exact.err.lines ||
-	    fast.err.passed != exact.err.passed ||
-	    fast.err.cut != exact.err.cut)
-		fz_fail("lines %llu/%llu, passed %d/%d, cut %d/%d",
-		    (unsigned long long)fast.err.lines,
-		    (unsigned long long)exact.err.lines, fast.err.passed,
-		    exact.err.passed, fast.err.cut, exact.err.cut);
-	if (!fz_buf_eq(&fast.reports, 0, exact.reports.p, exact.reports.len))
-		fz_fail("on_error reports differ (%zu vs %zu bytes)",
-		    fast.reports.len, exact.reports.len);
-	if (!fz_buf_eq(&fast.out, 0, exact.out.p, exact.out.len))
-		fz_fail("output differs: %zu bytes over skeletons, %zu over "
-		    "the text", fast.out.len, exact.out.len);
+	same_sides(&fast, &exact, "skeleton vs text");
+	same_sides(&fast, &two, "one thread vs two");
 	same_skeletons();
 	return 0;
 }
