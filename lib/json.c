@@ -1564,13 +1564,16 @@ line_start(const struct rd *r, size_t i)
 }
 
 /*
- * With JENC_READ_SKIP or PASS, inside a value: of the n bytes the window
- * could drop, keep those from the start of the value's line (to pass it
- * through, and to count its lines), for as long as they are at most
- * PASS_MAX bytes; past that its text will not be passed (lost).
+ * With JENC_READ_SKIP or PASS, inside a value checked up to pos: of the n
+ * bytes the window could drop, keep those from the start of the value's
+ * line (to pass it through, and to count its lines), for as long as they
+ * are at most PASS_MAX bytes before pos; past that its text will not be
+ * passed (lost).  (Measured to pos, not to the window's end, so that
+ * whether a value is lost does not depend on how much was read: see
+ * recover.)
  */
 static size_t
-pass_keep(struct rd *r, size_t n)
+pass_keep(struct rd *r, size_t n, size_t pos)
 {
 	size_t ls;
 
@@ -1579,7 +1582,7 @@ pass_keep(struct rd *r, size_t n)
 		return n;
 	}
 	ls = line_start(r, (size_t)(r->vstart - r->in.off));
-	if (r->in.len - ls > PASS_MAX) {
+	if (pos - ls > PASS_MAX) {
 		r->lost = 1;
 		return n;
 	}
@@ -1595,7 +1598,7 @@ next_window(struct rd *r, size_t pos)
 	int rc;
 
 	if (r->policy != 0 && r->depth > 0 && !r->lost)
-		n = pass_keep(r, n);
+		n = pass_keep(r, n, pos);
 	if (slide(r, n) != 0)
 		return r->err->code;
 	if ((rc = fill(r)) != 0)
@@ -1771,9 +1774,12 @@ recover(struct rd *r)
 	if (spot == r->in.len && r->in.eof)
 		r->cut_end = 1;
 	/* where the bad text starts */
+	/* (a value is lost when its line starts more than PASS_MAX bytes
+	 * before the error, whatever the window still holds) */
 	if (r->depth == 0)
 		from = spot;
-	else if (r->vstart >= r->in.off && !r->lost)
+	else if (r->vstart >= r->in.off && !r->lost &&
+	    spot - line_start(r, (size_t)(r->vstart - r->in.off)) <= PASS_MAX)
 		from = (size_t)(r->vstart - r->in.off);
 	else {
 		from = spot;

@@ -163,6 +163,34 @@ bad_stream() {
 	CHUNKS="4096 -" same_as_j1 cut.json
 }
 
+@test "-j: a document read on two threads, bad in the middle, every --on-error mode" {
+	need_shared
+	# pretty-printed, so that skip and pass have lines to drop
+	"$JENC" "$CORPUS/citm_catalog.json" >doc.json
+	local n at
+	n=$(stat -c %s doc.json)
+	for at in $((n / 3)) $((n / 2 + 17)) $((n - 40)); do
+		cp doc.json bad.json
+		printf 'x' | dd of=bad.json bs=1 seek="$at" conv=notrunc \
+		    status=none
+		CHUNKS="1000 100000 -" same_as_j1 -c bad.json
+		CHUNKS="4096 -" same_as_j1 --on-error=skip bad.json
+		CHUNKS="4096 -" same_as_j1 --on-error=pass -c bad.json
+	done
+	# a bad document through a pipe: the same output, error and status
+	"$JENC" -j 1 -c <bad.json >want.out 2>want.err && want=0 || want=$?
+	status=0
+	cat bad.json | "$JENC" -j 2 -c >"$T/out" 2>"$T/err" || status=$?
+	expect_status "$want"
+	same_bytes want.out "$T/out" stdout
+	same_bytes want.err "$T/err" stderr
+	# nested deeper than the second thread tokenizes
+	{ printf '['; for _ in $(seq 400); do printf '['; done
+	  printf '1'; for _ in $(seq 400); do printf ']'; done
+	  printf ','; cat doc.json; printf ']\n'; } >deep.json
+	CHUNKS="1000 -" same_as_j1 -c deep.json
+}
+
 @test "-j: standard input, a pipe and several files" {
 	good_stream >a.json
 	bad_stream >b.json
