@@ -236,12 +236,6 @@ jsonc_line(struct rd *r, size_t pos)
 }
 
 /*
- * Fill r->err through jenc_err_set: the spot in.p[pos] (NO_POS for an
- * error that has none, as allocation and read failures), after reading
- * on to the end of its line so that the excerpt does not depend on how
- * the input arrived.
- */
-/*
  * Bulk mode: the end of the checked output that may go to the encoder,
  * in.p[from..end).  Where the walk stopped at a piece's end, the
  * separators and brackets after the last token go only with what follows
@@ -257,6 +251,12 @@ bulk_end(const struct rd *r)
 	return r->tend > r->from ? r->tend : r->from;
 }
 
+/*
+ * Fill r->err through jenc_err_set: the spot in.p[pos] (NO_POS for an
+ * error that has none, as allocation and read failures), after reading
+ * on to the end of its line so that the excerpt does not depend on how
+ * the input arrived.
+ */
 static int
 rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
     ...) __attribute__((format(printf, 5, 6)));
@@ -1209,16 +1209,7 @@ pipe_tokenize(struct rd *r, size_t len)
 		if (s->takeover) {
 			if (n > 0)	/* walk these first */
 				return JSMN_ERROR_NOMEM;
-			while (s->nchain * 2 > r->ntok) {
-				jsmntok_t *nt = jenc_mem_realloc(r->tok,
-				    r->ntok * sizeof(jsmntok_t),
-				    r->ntok * 2 * sizeof(jsmntok_t));
-
-				if (nt == NULL)
-					return JSMN_ERROR_NOMEM;
-				r->tok = nt;
-				r->ntok *= 2;
-			}
+			/* (tok[] has room for twice the longest chain) */
 			if (s->nchain > 0)
 				memcpy(r->tok, s->chain,
 				    s->nchain * sizeof(jsmntok_t));
@@ -1961,7 +1952,8 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	if (r->policy != 0)
 		r->err = &one;
 	r->st = S_TOP;
-	r->ntok = TOK_INIT;
+	/* with a scout, room for its chain and as much again */
+	r->ntok = r->pipe != NULL ? 2 * JENC_PIPE_CHAIN_MAX : TOK_INIT;
 	r->tok = jenc_mem_alloc(r->ntok * sizeof(jsmntok_t));
 	r->stk_cap = 64;
 	r->stk = jenc_mem_alloc(r->stk_cap);

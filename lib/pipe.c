@@ -3,28 +3,33 @@
  * and tokenizes it while the caller's thread, the JSON reader (json.c,
  * jenc_json_pipe), checks and encodes what the scout has tokenized.
  *
- * The scout does what the one-thread reader's jp_tokenize does: it takes
- * the input piece by piece (up to JENC_SKEL_MAX bytes), makes each
- * piece's skeleton (skel.c) and runs jsmn over it, turning the tokens'
- * positions back into input positions through the skeleton's map.  After
- * each jsmn call it keeps only the chain of open tokens, as jp_compact
- * does.  What it has read and tokenized goes to the reader in slots (see
- * pipe.h), SLOTS of them in a ring: the scout fills one while the reader
- * takes the others' text and tokens, in order.
+ * The scout does what the one-thread reader's jp_tokenize does, a slot at
+ * a time: it reads up to SLOT_READ bytes after what the last slot left
+ * over, makes the skeleton of the slot's text (skel.c), and runs jsmn
+ * over it, TOK_CALL new tokens per call, writing them straight into the
+ * slot's token array after the chain of open tokens jsmn was left with
+ * (compacted as jp_compact does).  The slot covers its text up to the end
+ * of the skeleton; the rest starts the next slot.  The reader (see
+ * pipe.h) turns the tokens' skeleton positions into its window's through
+ * the slot's map as it takes them.  SLOTS slots make a ring: the scout
+ * fills one while the reader takes the others' text and tokens, in order.
  *
  * The scout stops tokenizing where the one-thread reader would leave the
- * skeleton or where jsmn could say something other than "go on": a
- * piece the skeleton refuses (bad text, or text jsmn might read otherwise
- * in a skeleton), a jsmn error, a string longer than a piece, more than
- * DEEP open containers (json.c then feeds jsmn small pieces), a read
- * error and the end of the input.  Its last slot then carries jsmn's
- * state from where the tokens end, as it was before the call that
- * failed, and the reader goes on from there with jsmn of its own: every
- * error is found, reported and recovered from by the one-thread code, at
- * the same positions and with the same output before it.
+ * skeleton or where jsmn could say something other than "go on": a slot
+ * the skeleton refuses (bad text, or text jsmn might read otherwise in a
+ * skeleton), a jsmn error, a token that does not end within a slot (a
+ * string longer than SLOT_READ), more than DEEP open containers (json.c
+ * then feeds jsmn small pieces), a read error and the end of the input.
+ * Its last slot then carries jsmn's state where its tokens end: the state
+ * the slot began with if it is refused or jsmn fails in it, else that
+ * after the last jsmn call.  The reader goes on from there with jsmn of
+ * its own, so every error is found, reported and recovered from by the
+ * one-thread code, at the same positions and with the same output before
+ * it.
  *
- * Memory: SLOTS slots of SLOT_READ bytes (plus a piece carried over), the
- * tokens of each, one skeleton; about 3 MiB on token-dense input.
+ * Memory: SLOTS slots of SLOT_CAP bytes of text, as much skeleton and
+ * four times as much map, CHAIN_MAX chain tokens, and the tokens of each
+ * slot; about 6.5 MiB of which 4 are touched on token-dense input.
  */
 #include <errno.h>
 #include <poll.h>
@@ -42,7 +47,7 @@
 #define SLOT_READ ((size_t)128 * 1024)	/* read into a slot at a time */
 #define SLOT_CAP (SLOT_READ + JENC_SKEL_MAX)	/* and what was carried */
 #define TOK_CALL 4096u		/* new tokens per jsmn call */
-#define CHAIN_MAX 4096u		/* open tokens carried to a slot */
+#define CHAIN_MAX JENC_PIPE_CHAIN_MAX	/* open tokens carried over */
 #define DEEP 256u		/* open containers json.c feeds in pieces */
 
 enum { PS_FREE, PS_FILL, PS_READY };

@@ -24,6 +24,9 @@
 
 typedef struct jenc_pipe jenc_pipe;
 
+/* The most tokens a slot's chain has (see jenc_pipe_slot). */
+#define JENC_PIPE_CHAIN_MAX 4096u
+
 struct jenc_pipe_slot {
 	uint64_t off;		/* input offset of the slot's first byte */
 	size_t len;		/* its bytes */
