@@ -6,7 +6,9 @@
  * (bytes changed, dropped, whitespace put between tokens), from memory
  * and from a file, in every output mode and error policy: the output
  * bytes (all that reached the sink, before an error too), the result,
- * and every field of the error must be the same.
+ * and every field of the error must be the same.  Likewise the reader on
+ * two threads (jenc_json_pipe, lib/pipe.c) against the one-thread reader
+ * from the file, its second thread reading 1 byte to 128 KiB at a time.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -463,8 +465,9 @@ diff_input(size_t i, int full)
 	return ok;
 }
 
-/* Input i on two threads as on one: in the modes and policies chosen as
- * by diff_input, a piece size and a way to read it chosen from i. */
+/* Input i on two threads as on one: in every mode and policy (full), or
+ * one of each chosen from i; the piece size and the way to read it are
+ * chosen from i too. */
 static int
 diff_pipe(size_t i, int full)
 {
