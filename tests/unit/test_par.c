@@ -55,21 +55,29 @@ on_error(void *ctx, const jenc_err *err)
 	memcpy(r->msg, err->msg, sizeof(r->msg));
 }
 
+/* A file of our own, already unlinked: *fd, and a stream to write it. */
+static FILE *
+temp_file(int *fd)
+{
+	char path[] = "/tmp/test_par.XXXXXX";
+	FILE *f;
+
+	if ((*fd = mkstemp(path)) < 0)
+		abort();
+	unlink(path);
+	if ((f = fdopen(dup(*fd), "w")) == NULL)
+		abort();
+	return f;
+}
+
 /* The stream: JSON lines, a bad line now and then, a pretty-printed
  * value, and a bad one across lines. */
 static int
 make_stream(void)
 {
-	char path[] = "/tmp/test_par.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
+	int fd;
+	FILE *f = temp_file(&fd);
 
-	if (fd < 0)
-		abort();
-	unlink(path);
-	f = fdopen(dup(fd), "w");
-	if (f == NULL)
-		abort();
 	for (int i = 0; i < NLINES; i++) {
 		fprintf(f, "{\"n\": %d, \"s\": \"line \\u00e9 %d\", \"a\": [%d, "
 		    "true, null]}\n", i, i, i * 3);
@@ -95,16 +103,9 @@ make_stream(void)
 static int
 make_doc(size_t bad_at, int deep)
 {
-	char path[] = "/tmp/test_par.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
+	int fd;
+	FILE *f = temp_file(&fd);
 
-	if (fd < 0)
-		abort();
-	unlink(path);
-	f = fdopen(dup(fd), "w");
-	if (f == NULL)
-		abort();
 	fprintf(f, "[\n");
 	for (int i = 0; i < 12000; i++) {
 		fprintf(f, "%s{\"id\": %d, \"name\": \"item \\u00e9 %d\", "
