@@ -546,6 +546,20 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 	return rc;
 }
 
+/* Tell the workers to quit, and wait for the nt of them to end. */
+static void
+stop_workers(struct par *pp, const pthread_t *tid, unsigned nt)
+{
+	unsigned i;
+
+	pthread_mutex_lock(&pp->mu);
+	pp->quit = 1;
+	pthread_cond_broadcast(&pp->work);
+	pthread_mutex_unlock(&pp->mu);
+	for (i = 0; i < nt; i++)
+		pthread_join(tid[i], NULL);
+}
+
 /* Can e take the output of other encoders made like it?  (Not while a
  * value or a --slurp array is open, nor with -u's one write per value.) */
 static int
@@ -656,24 +670,14 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 			goto stop;
 	}
 	/* stop the workers, then read the rest on this thread */
-	pthread_mutex_lock(&pp->mu);
-	pp->quit = 1;
-	pthread_cond_broadcast(&pp->work);
-	pthread_mutex_unlock(&pp->mu);
-	for (i = 0; i < nt; i++)
-		pthread_join(tid[i], NULL);
+	stop_workers(pp, tid, nt);
 	nt = 0;
 	if (pp->next_write < pp->next_fill || !pp->eof ||
 	    pp->carry_len > 0 ||
 	    pp->slot[pp->next_fill % pp->nslot].state == SL_FILLING)
 		rc = rest_one(pp, err);
 stop:
-	pthread_mutex_lock(&pp->mu);
-	pp->quit = 1;
-	pthread_cond_broadcast(&pp->work);
-	pthread_mutex_unlock(&pp->mu);
-	for (i = 0; i < nt; i++)
-		pthread_join(tid[i], NULL);
+	stop_workers(pp, tid, nt);
 out:
 	for (i = 0; i < pp->nslot; i++) {
 		jenc_mem_free(pp->slot[i].in, pp->slot[i].cap);

@@ -95,6 +95,48 @@ classify_scalar(const unsigned char *b, struct masks *m)
 }
 
 #ifdef SKEL_X86
+/*
+ * The SSE2 and AVX2 classifiers: the same compares over 64 / W vectors of
+ * W bytes, spelled with one instruction set's intrinsics (T the vector
+ * type, MASK its movemask as a uint64_t).  '}' and ']' are '{' and '[' +
+ * 2; ',' stands alone.
+ */
+#define CLASSIFY_VECTORS(b, m, W, T, LOAD, EQ, SET1, OR, SUB, GT, MASK) \
+	do {								\
+		uint64_t r_[8] = { 0 };					\
+		int i_;							\
+									\
+		for (i_ = 0; i_ < 64 / (W); i_++) {			\
+			T v = LOAD((const T *)(const void *)		\
+			    ((b) + (W) * i_));				\
+			T glue = OR(OR(EQ(v, SET1('{')),		\
+			    EQ(v, SET1('['))), EQ(v, SET1(':')));	\
+			T v2 = SUB(v, SET1(2));				\
+			T st = OR(OR(glue, OR(EQ(v2, SET1('{')),	\
+			    EQ(v2, SET1('[')))), EQ(v, SET1(',')));	\
+			T ws = OR(OR(EQ(v, SET1(' ')), EQ(v, SET1('\n'))), \
+			    OR(EQ(v, SET1('\t')), EQ(v, SET1('\r'))));	\
+			int sh_ = (W) * i_;				\
+									\
+			r_[0] |= MASK(EQ(v, SET1('"'))) << sh_;		\
+			r_[1] |= MASK(EQ(v, SET1('\\'))) << sh_;	\
+			r_[2] |= MASK(ws) << sh_;			\
+			r_[3] |= MASK(st) << sh_;			\
+			r_[4] |= MASK(glue) << sh_;			\
+			r_[5] |= MASK(GT(SET1(0x20), v)) << sh_;	\
+			r_[6] |= MASK(v) << sh_;			\
+			r_[7] |= MASK(EQ(v, SET1(0x7f))) << sh_;	\
+		}							\
+		(m)->q = r_[0];						\
+		(m)->bs = r_[1];					\
+		(m)->ws = r_[2];					\
+		(m)->st = r_[3];					\
+		(m)->glue = r_[4];					\
+		(m)->lt = r_[5];					\
+		(m)->hi = r_[6];					\
+		(m)->del = r_[7];					\
+	} while (0)
+
 static inline __attribute__((always_inline)) uint64_t
 mm16(__m128i v)
 {
@@ -104,47 +146,8 @@ mm16(__m128i v)
 static void
 classify_sse2(const unsigned char *b, struct masks *m)
 {
-	uint64_t r[8] = { 0 };
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
-		    (b + 16 * i));
-		__m128i ob = _mm_cmpeq_epi8(v, _mm_set1_epi8('{'));
-		__m128i sb = _mm_cmpeq_epi8(v, _mm_set1_epi8('['));
-		__m128i co = _mm_cmpeq_epi8(v, _mm_set1_epi8(':'));
-		__m128i glue = _mm_or_si128(_mm_or_si128(ob, sb), co);
-		/* '}' and ']' are '{' and '[' + 2; ',' alone */
-		__m128i v2 = _mm_sub_epi8(v, _mm_set1_epi8(2));
-		__m128i cl = _mm_or_si128(
-		    _mm_cmpeq_epi8(v2, _mm_set1_epi8('{')),
-		    _mm_cmpeq_epi8(v2, _mm_set1_epi8('[')));
-		__m128i st = _mm_or_si128(_mm_or_si128(glue, cl),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-		__m128i ws = _mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
-		int sh = 16 * i;
-
-		r[0] |= mm16(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))) << sh;
-		r[1] |= mm16(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))) << sh;
-		r[2] |= mm16(ws) << sh;
-		r[3] |= mm16(st) << sh;
-		r[4] |= mm16(glue) << sh;
-		r[5] |= mm16(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20))) << sh;
-		r[6] |= mm16(v) << sh;
-		r[7] |= mm16(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))) << sh;
-	}
-	m->q = r[0];
-	m->bs = r[1];
-	m->ws = r[2];
-	m->st = r[3];
-	m->glue = r[4];
-	m->lt = r[5];
-	m->hi = r[6];
-	m->del = r[7];
+	CLASSIFY_VECTORS(b, m, 16, __m128i, _mm_loadu_si128, _mm_cmpeq_epi8,
+	    _mm_set1_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8, mm16);
 }
 
 __attribute__((target("avx2"))) static inline uint64_t
@@ -156,46 +159,9 @@ mm32(__m256i v)
 __attribute__((target("avx2"))) static void
 classify_avx2(const unsigned char *b, struct masks *m)
 {
-	uint64_t r[8] = { 0 };
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)
-		    (b + 32 * i));
-		__m256i ob = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('{'));
-		__m256i sb = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('['));
-		__m256i co = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(':'));
-		__m256i glue = _mm256_or_si256(_mm256_or_si256(ob, sb), co);
-		__m256i v2 = _mm256_sub_epi8(v, _mm256_set1_epi8(2));
-		__m256i cl = _mm256_or_si256(
-		    _mm256_cmpeq_epi8(v2, _mm256_set1_epi8('{')),
-		    _mm256_cmpeq_epi8(v2, _mm256_set1_epi8('[')));
-		__m256i st = _mm256_or_si256(_mm256_or_si256(glue, cl),
-		    _mm256_cmpeq_epi8(v, _mm256_set1_epi8(',')));
-		__m256i ws = _mm256_or_si256(
-		    _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
-		    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))),
-		    _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t')),
-		    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))));
-		int sh = 32 * i;
-
-		r[0] |= mm32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'))) << sh;
-		r[1] |= mm32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))) << sh;
-		r[2] |= mm32(ws) << sh;
-		r[3] |= mm32(st) << sh;
-		r[4] |= mm32(glue) << sh;
-		r[5] |= mm32(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v)) << sh;
-		r[6] |= mm32(v) << sh;
-		r[7] |= mm32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f))) << sh;
-	}
-	m->q = r[0];
-	m->bs = r[1];
-	m->ws = r[2];
-	m->st = r[3];
-	m->glue = r[4];
-	m->lt = r[5];
-	m->hi = r[6];
-	m->del = r[7];
+	CLASSIFY_VECTORS(b, m, 32, __m256i, _mm256_loadu_si256,
+	    _mm256_cmpeq_epi8, _mm256_set1_epi8, _mm256_or_si256,
+	    _mm256_sub_epi8, _mm256_cmpgt_epi8, mm32);
 }
 
 __attribute__((target("avx512f,avx512bw"))) static void
