@@ -26,6 +26,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
@@ -53,6 +55,87 @@ jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max)
 	}
 	in->p = in->buf;
 	return 0;
+}
+
+int
+jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
+{
+	struct stat sb;
+	long pg = sysconf(_SC_PAGESIZE);
+	off_t at, base;
+	size_t n;
+	void *m;
+
+	if (fd < 0 || pg <= 0 || fstat(fd, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode) || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
+	    sb.st_size - at < (off_t)JENC_IN_MAP_MIN)
+		return -1;
+	base = at - at % pg;	/* mmap's offset is a page's */
+	if ((uintmax_t)(sb.st_size - base) > SIZE_MAX / 2)
+		return -1;
+	n = (size_t)(sb.st_size - base);
+	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, base);
+	if (m == MAP_FAILED)
+		return -1;
+	(void)posix_madvise(m, n, POSIX_MADV_SEQUENTIAL);
+	memset(in, 0, sizeof(*in));
+	in->fd = fd;
+	in->line = 1;
+	in->init = win;
+	in->max = max;
+	in->map = m;
+	in->map_len = n;
+	in->map_off = base;
+	in->p = in->map + (at - base);
+	in->rest = n - (size_t)(at - base);
+	return 0;
+}
+
+/*
+ * Mapped input from here on read(2) into a buffer of our own, as from
+ * jenc_in_open_fd: the window's bytes copied into it, the fd's offset set
+ * to what follows them.  Returns 0, JENC_E_NOMEM or JENC_E_IO (in stays
+ * mapped).
+ */
+static int
+in_unmap(jenc_in *in)
+{
+	size_t cap = in->init, end = (size_t)(in->p - in->map) + in->len;
+	char *nb;
+
+	while (cap <= in->len && cap < in->max)
+		cap = cap > in->max / 2 ? in->max : cap * 2;
+	if ((nb = jenc_mem_alloc(cap)) == NULL)
+		return JENC_E_NOMEM;
+	if (lseek(in->fd, in->map_off + (off_t)end, SEEK_SET) < 0) {
+		in->sys_errno = errno;
+		jenc_mem_free(nb, cap);
+		return JENC_E_IO;
+	}
+	memcpy(nb, in->p, in->len);
+	(void)munmap(in->map + in->map_gone, in->map_len - in->map_gone);
+	in->map = NULL;
+	in->buf = nb;
+	in->p = nb;
+	in->cap = cap;
+	in->rest = 0;
+	return 0;
+}
+
+/* Unmap the pages of mapped input that the window has left, a megabyte
+ * or more at a time. */
+#define MAP_TRIM ((size_t)1024 * 1024)
+static void
+in_trim(jenc_in *in)
+{
+	size_t done = (size_t)(in->p - in->map);
+	long pg;
+
+	if (done - in->map_gone < MAP_TRIM || (pg = sysconf(_SC_PAGESIZE)) <= 0)
+		return;
+	done -= done % (size_t)pg;
+	if (munmap(in->map + in->map_gone, done - in->map_gone) == 0)
+		in->map_gone = done;
 }
 
 void
@@ -85,6 +168,9 @@ jenc_in_close(jenc_in *in)
 {
 	if (in->buf != NULL)
 		jenc_mem_free(in->buf, in->cap);
+	if (in->map != NULL)
+		(void)munmap(in->map + in->map_gone, in->map_len - in->map_gone);
+	in->map = NULL;
 	jenc_conv_free(in->conv);
 	in->conv = NULL;
 	in->buf = NULL;
@@ -214,6 +300,23 @@ in_fill_conv(jenc_in *in)
 int
 jenc_in_fill(jenc_in *in)
 {
+	if (in->map != NULL) {		/* mapped input */
+		size_t more = in->rest < in->init ? in->rest : in->init;
+		int rc;
+
+		if (more > 0) {
+			if (in->len >= in->max)
+				return JENC_IN_FULL;
+			if (more > in->max - in->len)
+				more = in->max - in->len;
+			in->len += more;
+			in->rest -= more;
+			return 0;
+		}
+		/* the file may have grown since: read on */
+		if ((rc = in_unmap(in)) != 0)
+			return rc;
+	}
 	if (in->buf == NULL) {		/* buffer input */
 		size_t more = in->rest;
 
@@ -445,10 +548,13 @@ jenc_in_drop(jenc_in *in, size_t n)
 	in->mark = in->mark > n ? in->mark - n : 0;
 	in->off += n;
 	in->len -= n;
-	if (in->buf != NULL)
+	if (in->buf != NULL) {
 		memmove(in->buf, in->buf + n, in->len);
-	else
+	} else {
 		in->p += n;
+		if (in->map != NULL)
+			in_trim(in);
+	}
 }
 
 size_t
@@ -488,10 +594,14 @@ jenc_in_bom(jenc_in *in)
 static int
 in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 {
-	size_t win = in->buf != NULL ? in->init : CONV_WIN;
+	size_t win;
 	char *nb;
 	int rc;
 
+	/* the raw bytes are read (they stay till converted) */
+	if (in->map != NULL && (rc = in_unmap(in)) != 0)
+		return rc;
+	win = in->buf != NULL ? in->init : CONV_WIN;
 	if (win > in->max)
 		win = in->max;
 	if (win < CONV_ROOM)

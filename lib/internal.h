@@ -274,7 +274,9 @@ struct jenc_where;		/* below, with the reader errors */
  * own that grows (doubling, up to max bytes) only while one token or
  * record does not fit and shrinks back once it is gone (a caller's buffer
  * may be copied in the same way), or from the caller's buffer, of which
- * the window is a view of at most max bytes.
+ * the window is a view of at most max bytes, or from a regular file
+ * mapped into memory (jenc_in_open_map), of which the window is a view
+ * that grows as reads would and whose pages are unmapped behind it.
  * A reader keeps its positions as indices into the window; when it drops
  * bytes from the front it subtracts their count from each (rebasing).
  * Growing may move the window: after jenc_in_fill or jenc_in_line, p must
@@ -320,6 +322,12 @@ typedef struct jenc_in {
 	size_t rest;		/* buffer input: bytes after p[len) */
 	const char *src;	/* copied buffer input: where they are */
 	int fd;
+	/* mapped input: the file's bytes from offset map_off, map[0..map_len)
+	 * (map[0..map_gone) unmapped already); the window is a view of it,
+	 * grown by at most init bytes at a time */
+	char *map;
+	size_t map_len, map_gone;
+	off_t map_off;
 } jenc_in;
 
 /* jenc_in_fill's results besides 0 and JENC_E_NOMEM / JENC_E_IO (errno in
@@ -346,6 +354,18 @@ typedef struct jenc_in {
 /* Input from fd through a window of win bytes (growing to max).  Returns
  * 0 or JENC_E_NOMEM (in is then closed).  fd stays the caller's. */
 int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
+/*
+ * jenc_in_open_fd for a regular file of at least JENC_IN_MAP_MIN bytes
+ * from fd's offset on, mapped into memory instead of read: no copy, and
+ * what was read is unmapped behind the window, so memory stays that of a
+ * window.  Where the mapping ends (or for a conversion, which reads its
+ * raw bytes), reading goes on with read(2) from there: bytes written to
+ * the file meanwhile are read as with jenc_in_open_fd.  A file made
+ * shorter while it is mapped raises SIGBUS.  Returns 0, or -1 with in
+ * untouched (not such a file, or mmap failed: use jenc_in_open_fd).
+ */
+int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
+#define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
 /* Input from p[0..n) (p may be NULL when n is 0), the window showing at
  * most max bytes of it at a time. */
 void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);

@@ -430,6 +430,10 @@ typedef struct jenc_err {
 #define JENC_READ_EXACT 0x20  /* jsmn reads the text itself, not its
 				 skeleton: the same result, slower (for
 				 tests that compare the two) */
+#define JENC_READ_MAP 0x40    /* jenc_json_copy_fd: a regular file may
+				 be mapped into memory, not read (see
+				 there); SIGBUS if it is made shorter
+				 meanwhile */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -478,6 +482,18 @@ typedef struct jenc_read_opts {
  * Memory stays bounded: a 256 KiB window that grows only for a single
  * token longer than it (with JENC_READ_PASS, for up to 1 MiB of a bad
  * value's text).
+ *
+ * With JENC_READ_MAP, a regular file of 1 MiB or more from fd's offset on
+ * is mapped into memory (mmap(2)) instead of read, without
+ * JENC_READ_JSONC or another encoding than UTF-8: the bytes are not
+ * copied, and the pages the window has left are unmapped a megabyte at a
+ * time, so memory stays as bounded.  The result is the same in every
+ * other way; what the file holds past the size it had when the call began
+ * is read after the mapped part, and fd's offset ends past what was read
+ * as without it (unless an error stopped the read first).  If the file is
+ * made shorter while it is mapped (truncated, rewritten in place), the
+ * process gets SIGBUS on reading a page that is gone: a caller that
+ * cannot rule that out catches it, or leaves the flag off.
  *
  * With JENC_READ_SKIP or JENC_READ_PASS, bad input (JENC_E_SYNTAX,
  * JENC_E_DEPTH) does not end the read: each bad text (see above) is

@@ -2031,7 +2031,10 @@ jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	if (jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0) {
+	if ((o == NULL || (o->flags & (JENC_READ_MAP | JENC_READ_JSONC)) !=
+	    JENC_READ_MAP || !jenc_conv_utf8(o->encoding) ||
+	    jenc_in_open_map(&r.in, fd, WIN_INIT, WIN_MAX) != 0) &&
+	    jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0) {
 		if (err != NULL)
 			jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
 			    "out of memory");

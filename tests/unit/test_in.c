@@ -3,14 +3,21 @@
  * over a descriptor (growth, its limit, shrinking back, dropping), the
  * read loop (a read interrupted by a signal, a non-blocking pipe, a read
  * error, the encoder flushed before reading), line counting and where a
- * spot is, the byte order mark, and reading on to an error's line end.
+ * spot is, the byte order mark, and reading on to an error's line end;
+ * a mapped file (jenc_in_open_map): its bytes from the fd's offset, bytes
+ * written to it meanwhile, the pages behind the window unmapped, a
+ * conversion, and the reader's result the same as from read(2).
  */
+#define _DEFAULT_SOURCE		/* mincore(2) */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -397,11 +404,212 @@ test_closed_stdin(void)
 	}
 }
 
+/* A temporary file holding p[0..n), open for reading and writing at
+ * offset 0; unlinked already. */
+static int
+map_file(const char *p, size_t n)
+{
+	char path[] = "/tmp/jenc-test-map-XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (write(fd, p, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* 1 if the page at p is mapped (mincore fails with ENOMEM where not). */
+static int
+page_mapped(const char *p)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char vec;
+	uintptr_t a = (uintptr_t)p - (uintptr_t)p % (uintptr_t)pg;
+
+	return mincore((void *)a, (size_t)pg, &vec) == 0;
+}
+
+static void
+test_map(void)
+{
+	size_t n = 3 * JENC_IN_MAP_MIN + 12345, i, got;
+	char *text = malloc(n), *out = malloc(2 * n);
+	jenc_in in;
+	int fd;
+
+	for (i = 0; i < n; i++)
+		text[i] = (char)('a' + i % 23);
+	for (i = 99; i < n; i += 100)
+		text[i] = '\n';
+	TEST("a mapped file: every byte, lines counted, pages unmapped") {
+		const char *first;
+
+		CHECK((fd = map_file(text, n)) >= 0);
+		CHECK_EQ(jenc_in_open_map(&in, fd, 4096, (size_t)1 << 30), 0);
+		CHECK(in.map != NULL);
+		in.lf_lines = 1;
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.len, 4096);		/* a read's worth at a time */
+		first = in.p;
+		CHECK(page_mapped(first));
+		CHECK_EQ(read_all(&in, out, 2 * n, &got), 0);
+		CHECK_EQ(got, n);
+		CHECK(memcmp(out, text, n) == 0);
+		CHECK_EQ(in.line, n / 100 + 1);
+		CHECK(in.map == NULL);		/* read(2) after it: EOF */
+		CHECK(!page_mapped(first));
+		CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)n);
+		jenc_in_close(&in);
+		close(fd);
+	}
+	TEST("a mapped file from the fd's offset, and bytes added meanwhile") {
+		size_t at = 5000 + 77;
+
+		CHECK((fd = map_file(text, n)) >= 0);
+		CHECK_EQ(lseek(fd, (off_t)at, SEEK_SET), (off_t)at);
+		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK(memcmp(in.p, text + at, in.len) == 0);
+		/* written after the mapping was made: read after it */
+		CHECK_EQ(pwrite(fd, "0123456789", 10, (off_t)n), 10);
+		memcpy(out, in.p, in.len);
+		got = in.len;
+		jenc_in_drop(&in, in.len);
+		while (!in.eof && jenc_in_fill(&in) == 0) {
+			memcpy(out + got, in.p, in.len);
+			got += in.len;
+			jenc_in_drop(&in, in.len);
+		}
+		CHECK_EQ(got, n - at + 10);
+		CHECK(memcmp(out, text + at, n - at) == 0);
+		CHECK_STR(out + n - at, 10, "0123456789");
+		jenc_in_close(&in);
+		close(fd);
+	}
+	TEST("a mapped file: a window kept whole goes on in a buffer") {
+		CHECK((fd = map_file(text, n)) >= 0);
+		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		while (in.rest > 0)
+			CHECK_EQ(jenc_in_fill(&in), 0);
+		CHECK_EQ(in.len, n);
+		CHECK_EQ(jenc_in_fill(&in), 0);	/* unmapped, EOF */
+		CHECK(in.map == NULL);
+		CHECK(in.eof);
+		CHECK_EQ(in.len, n);
+		CHECK(memcmp(in.p, text, n) == 0);
+		jenc_in_close(&in);
+		close(fd);
+	}
+	TEST("not mapped: a small file, a pipe") {
+		int pfd[2];
+
+		CHECK((fd = map_file(text, JENC_IN_MAP_MIN - 1)) >= 0);
+		CHECK_EQ(jenc_in_open_map(&in, fd, 4096, 1 << 20), -1);
+		close(fd);
+		CHECK(pipe(pfd) == 0);
+		CHECK_EQ(jenc_in_open_map(&in, pfd[0], 4096, 1 << 20), -1);
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	TEST("a mapped file in UTF-16: converted from read(2)") {
+		size_t m = JENC_IN_MAP_MIN, k;
+		char *u = malloc(2 * m + 2);
+
+		u[0] = '\xff';
+		u[1] = '\xfe';
+		for (k = 0; k < m; k++) {
+			u[2 + 2 * k] = text[k];
+			u[3 + 2 * k] = 0;
+		}
+		CHECK((fd = map_file(u, 2 * m + 2)) >= 0);
+		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
+		CHECK(in.map == NULL);
+		CHECK_EQ(read_all(&in, out, 2 * n, &got), 0);
+		CHECK_EQ(got, m);
+		CHECK(memcmp(out, text, m) == 0);
+		jenc_in_close(&in);
+		close(fd);
+		free(u);
+	}
+	free(text);
+	free(out);
+}
+
+/* The reader over a mapped file, against the same bytes read(2) gives:
+ * the output, and an error's position. */
+static int
+mem_sink(void *ctx, const char *buf, size_t len)
+{
+	struct { char *p; size_t n, cap; } *m = ctx;
+
+	if (m->n + len > m->cap)
+		return -1;
+	memcpy(m->p + m->n, buf, len);
+	m->n += len;
+	return 0;
+}
+
+static void
+test_map_reader(void)
+{
+	size_t n = 0, cap = 4 * JENC_IN_MAP_MIN, i;
+	char *doc = malloc(cap);
+	struct { char *p; size_t n, cap; } a = { malloc(cap), 0, cap },
+	    b = { malloc(cap), 0, cap };
+	int flags[] = { 0, JENC_READ_SKIP };
+
+	for (i = 0; n < 2 * JENC_IN_MAP_MIN; i++)
+		n += (size_t)sprintf(doc + n, "{\"id\": %zu, \"s\": \"x y\"}\n",
+		    i);
+	n += (size_t)sprintf(doc + n, "[1, 2 3]\n{\"end\": true}\n");
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		TEST(i == 0 ? "jenc_json_copy_fd with JENC_READ_MAP: stop" :
+		    "jenc_json_copy_fd with JENC_READ_MAP: skip") {
+			jenc_read_opts ro;
+			jenc_err ea, eb;
+			jenc_enc *e;
+			int fd, ra, rb;
+
+			memset(&ro, 0, sizeof(ro));
+			a.n = b.n = 0;
+			CHECK((fd = map_file(doc, n)) >= 0);
+			ro.flags = (unsigned)flags[i] | JENC_READ_MAP;
+			e = jenc_get_sink(mem_sink, &a, NULL);
+			ra = jenc_json_copy_fd(fd, e, &ro, &ea);
+			CHECK_EQ(jenc_release(e), 0);
+			CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+			ro.flags = (unsigned)flags[i];
+			e = jenc_get_sink(mem_sink, &b, NULL);
+			rb = jenc_json_copy_fd(fd, e, &ro, &eb);
+			CHECK_EQ(jenc_release(e), 0);
+			close(fd);
+			CHECK_EQ(ra, rb);
+			CHECK_EQ(ea.code, JENC_E_SYNTAX);
+			CHECK_EQ(ea.line, eb.line);
+			CHECK_EQ(ea.col, eb.col);
+			CHECK_EQ(ea.offset, eb.offset);
+			CHECK(strcmp(ea.msg, eb.msg) == 0);
+			CHECK_EQ(a.n, b.n);
+			CHECK(a.n > JENC_IN_MAP_MIN && memcmp(a.p, b.p, a.n) == 0);
+		}
+	}
+	free(doc);
+	free(a.p);
+	free(b.p);
+}
+
 int
 main(void)
 {
 	test_mem();
 	test_fd();
 	test_closed_stdin();
+	test_map();
+	test_map_reader();
 	return harness_done();
 }
