@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
+	OPT_NO_MMAP,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -65,6 +67,7 @@ static const struct option longopts[] = {
 	{ "seq", no_argument, NULL, OPT_SEQ },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -120,6 +123,8 @@ static const char usage_text[] =
 "Performance:\n"
 "  -j, --jobs=N          read JSON on N threads (a number, or auto: one per\n"
 "                        usable CPU); default 1, see jenc(1)\n"
+"      --no-mmap         read JSON files with read(2), never map them into\n"
+"                        memory (for files that may shrink while jenc reads)\n"
 "Other:\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
@@ -351,6 +356,7 @@ parse_args(struct config *c, int argc, char **argv)
 	memset(c, 0, sizeof(*c));
 	c->indent = 2;
 	c->jobs = JOBS_DEFAULT;
+	c->ropts.flags = JENC_READ_MAP;	/* --no-mmap */
 	opterr = 0;
 	for (;;) {
 		at = opt_elem(argc, argv, inside);
@@ -526,6 +532,9 @@ parse_args(struct config *c, int argc, char **argv)
 			break;
 		case 'j':
 			c->jobs = jobs_arg(optarg);
+			break;
+		case OPT_NO_MMAP:
+			c->ropts.flags &= ~(unsigned)JENC_READ_MAP;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -783,6 +792,36 @@ on_bad(void *ctx, const jenc_err *err)
 /* Standard input was closed when jenc started (see main). */
 static int stdin_closed;
 
+/* The name of the input being read, for on_sigbus; NULL between inputs. */
+static const char *volatile reading;
+
+/*
+ * SIGBUS with BUS_ADRERR while an input is read: a page of a file the
+ * reader mapped (JENC_READ_MAP) is gone, because the file was made
+ * shorter meanwhile.  Say so and stop as for a read error, the temporary
+ * file of -o or -w removed; only async-signal-safe calls.  Any other
+ * SIGBUS is left to its default action.
+ */
+static void
+on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	static const char msg[] = ": the file was made shorter while it was "
+	    "read (see --no-mmap)\n";
+	const char *name = reading;
+
+	(void)uc;
+	if (name == NULL || si->si_code != BUS_ADRERR) {
+		(void)signal(sig, SIG_DFL);
+		(void)raise(sig);
+		return;
+	}
+	output_abandon();
+	(void)!write(STDERR_FILENO, "jenc: ", 6);
+	(void)!write(STDERR_FILENO, name, strlen(name));
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(EXIT_IO);
+}
+
 /* Re-encode one input.  Returns the exit status it earns. */
 static int
 convert(struct config *c, const char *path)
@@ -836,7 +875,9 @@ convert(struct config *c, const char *path)
 		bad.name = name;
 		ro.on_error = on_bad;
 		ro.ctx = &bad;
+		reading = name;
 		rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs, c->chunk);
+		reading = NULL;
 	} else {
 		jenc_csv_opts co = c->copts;
 
@@ -899,6 +940,15 @@ main(int argc, char **argv)
 		(void)open("/dev/null", O_RDONLY);
 	}
 	parse_args(&c, argc, argv);
+	if (c.ropts.flags & JENC_READ_MAP) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		(void)sigaction(SIGBUS, &sa, NULL);
+	}
 	if (c.slurp && (c.write || c.check))
 		usage_error("-s makes one array of all inputs: not with %s",
 		    c.write ? "-w" : "--check");

@@ -77,6 +77,13 @@ output_on_signal(int sig)
 	(void)raise(sig);
 }
 
+void
+output_abandon(void)
+{
+	if (tmp_armed)
+		(void)unlink(tmp_path);
+}
+
 static void
 output_at_exit(void)
 {

@@ -42,6 +42,12 @@ struct output;
  */
 struct output *output_new(enum output_mode mode);
 
+/*
+ * output_abandon - remove the temporary file, if one exists: for a signal
+ * handler that ends the process (async-signal-safe).
+ */
+void output_abandon(void);
+
 /* output_free - frees o (NULL is a no-op). */
 void output_free(struct output *o);
 

@@ -58,5 +58,6 @@ complete -c jenc -l on-error -x -a 'stop skip pass' -d 'What to do with bad JSON
 complete -c jenc -l seq -d 'JSON text sequences (RFC 7464)'
 complete -c jenc -s q -l quiet -d 'No report of skipped or passed input'
 complete -c jenc -s j -l jobs -x -a 'auto 1 2 4' -d 'Threads to use (N or auto)'
+complete -c jenc -l no-mmap -d 'Read files with read(2), never map them'
 complete -c jenc -s h -l help -d 'Show the help and exit'
 complete -c jenc -s V -l version -d 'Show the version and exit'
