@@ -64,12 +64,13 @@ struct masks {
 /* ---- the classifiers ------------------------------------------------- */
 
 static void
-classify_scalar(const unsigned char *b, struct masks *m)
+classify_scalar(const unsigned char *b, struct masks *m, const void *k)
 {
 	uint64_t q = 0, bs = 0, ws = 0, st = 0, glue = 0, lt = 0, hi = 0;
 	uint64_t del = 0;
 	int i;
 
+	(void)k;
 	for (i = 0; i < 64; i++) {
 		unsigned c = b[i];
 		uint64_t bit = (uint64_t)1 << i;
@@ -96,12 +97,33 @@ classify_scalar(const unsigned char *b, struct masks *m)
 
 #ifdef SKEL_X86
 /*
+ * The bytes the vector classifiers compare with, broadcast into vectors
+ * k[] (in this order) once, before the loop: left in it, the compiler
+ * builds each again for every block.
+ */
+enum {
+	K_LBRACE, K_LBRACK, K_COLON, K_2, K_COMMA, K_SP, K_NL, K_TAB, K_CR,
+	K_QUOTE, K_BSLASH, K_DEL, NK
+};
+static const unsigned char kbytes[NK] = {
+	'{', '[', ':', 2, ',', ' ', '\n', '\t', '\r', '"', '\\', 0x7f,
+};
+
+#define SET_CONSTS(k, SET1)						\
+	do {								\
+		int j_;							\
+									\
+		for (j_ = 0; j_ < NK; j_++)				\
+			(k)[j_] = SET1((char)kbytes[j_]);		\
+	} while (0)
+
+/*
  * The SSE2 and AVX2 classifiers: the same compares over 64 / W vectors of
  * W bytes, spelled with one instruction set's intrinsics (T the vector
- * type, MASK its movemask as a uint64_t).  '}' and ']' are '{' and '[' +
- * 2; ',' stands alone.
+ * type, k its constants, MASK its movemask as a uint64_t).  '}' and ']'
+ * are '{' and '[' + 2; ',' stands alone.
  */
-#define CLASSIFY_VECTORS(b, m, W, T, LOAD, EQ, SET1, OR, SUB, GT, MASK) \
+#define CLASSIFY_VECTORS(b, m, k, W, T, LOAD, EQ, OR, SUB, GT, MASK)	\
 	do {								\
 		uint64_t r_[8] = { 0 };					\
 		int i_;							\
@@ -109,23 +131,23 @@ classify_scalar(const unsigned char *b, struct masks *m)
 		for (i_ = 0; i_ < 64 / (W); i_++) {			\
 			T v = LOAD((const T *)(const void *)		\
 			    ((b) + (W) * i_));				\
-			T glue = OR(OR(EQ(v, SET1('{')),		\
-			    EQ(v, SET1('['))), EQ(v, SET1(':')));	\
-			T v2 = SUB(v, SET1(2));				\
-			T st = OR(OR(glue, OR(EQ(v2, SET1('{')),	\
-			    EQ(v2, SET1('[')))), EQ(v, SET1(',')));	\
-			T ws = OR(OR(EQ(v, SET1(' ')), EQ(v, SET1('\n'))), \
-			    OR(EQ(v, SET1('\t')), EQ(v, SET1('\r'))));	\
+			T glue = OR(OR(EQ(v, (k)[K_LBRACE]),		\
+			    EQ(v, (k)[K_LBRACK])), EQ(v, (k)[K_COLON])); \
+			T v2 = SUB(v, (k)[K_2]);			\
+			T st = OR(OR(glue, OR(EQ(v2, (k)[K_LBRACE]),	\
+			    EQ(v2, (k)[K_LBRACK]))), EQ(v, (k)[K_COMMA])); \
+			T ws = OR(OR(EQ(v, (k)[K_SP]), EQ(v, (k)[K_NL])), \
+			    OR(EQ(v, (k)[K_TAB]), EQ(v, (k)[K_CR])));	\
 			int sh_ = (W) * i_;				\
 									\
-			r_[0] |= MASK(EQ(v, SET1('"'))) << sh_;		\
-			r_[1] |= MASK(EQ(v, SET1('\\'))) << sh_;	\
+			r_[0] |= MASK(EQ(v, (k)[K_QUOTE])) << sh_;	\
+			r_[1] |= MASK(EQ(v, (k)[K_BSLASH])) << sh_;	\
 			r_[2] |= MASK(ws) << sh_;			\
 			r_[3] |= MASK(st) << sh_;			\
 			r_[4] |= MASK(glue) << sh_;			\
-			r_[5] |= MASK(GT(SET1(0x20), v)) << sh_;	\
+			r_[5] |= MASK(GT((k)[K_SP], v)) << sh_;		\
 			r_[6] |= MASK(v) << sh_;			\
-			r_[7] |= MASK(EQ(v, SET1(0x7f))) << sh_;	\
+			r_[7] |= MASK(EQ(v, (k)[K_DEL])) << sh_;	\
 		}							\
 		(m)->q = r_[0];						\
 		(m)->bs = r_[1];					\
@@ -144,10 +166,12 @@ mm16(__m128i v)
 }
 
 static void
-classify_sse2(const unsigned char *b, struct masks *m)
+classify_sse2(const unsigned char *b, struct masks *m, const void *kv)
 {
-	CLASSIFY_VECTORS(b, m, 16, __m128i, _mm_loadu_si128, _mm_cmpeq_epi8,
-	    _mm_set1_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8, mm16);
+	const __m128i *k = kv;
+
+	CLASSIFY_VECTORS(b, m, k, 16, __m128i, _mm_loadu_si128,
+	    _mm_cmpeq_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8, mm16);
 }
 
 __attribute__((target("avx2"))) static inline uint64_t
@@ -157,35 +181,38 @@ mm32(__m256i v)
 }
 
 __attribute__((target("avx2"))) static void
-classify_avx2(const unsigned char *b, struct masks *m)
+classify_avx2(const unsigned char *b, struct masks *m, const void *kv)
 {
-	CLASSIFY_VECTORS(b, m, 32, __m256i, _mm256_loadu_si256,
-	    _mm256_cmpeq_epi8, _mm256_set1_epi8, _mm256_or_si256,
-	    _mm256_sub_epi8, _mm256_cmpgt_epi8, mm32);
+	const __m256i *k = kv;
+
+	CLASSIFY_VECTORS(b, m, k, 32, __m256i, _mm256_loadu_si256,
+	    _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_sub_epi8,
+	    _mm256_cmpgt_epi8, mm32);
 }
 
 __attribute__((target("avx512f,avx512bw"))) static void
-classify_avx512(const unsigned char *b, struct masks *m)
+classify_avx512(const unsigned char *b, struct masks *m, const void *kv)
 {
+	const __m512i *k = kv;
 	__m512i v = _mm512_loadu_si512((const void *)b);
-	uint64_t glue = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('{')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('[')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(':'));
-	__m512i v2 = _mm512_sub_epi8(v, _mm512_set1_epi8(2));
+	uint64_t glue = _mm512_cmpeq_epi8_mask(v, k[K_LBRACE]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_LBRACK]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_COLON]);
+	__m512i v2 = _mm512_sub_epi8(v, k[K_2]);
 
-	m->q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-	m->bs = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-	m->ws = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' ')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\t')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
+	m->q = _mm512_cmpeq_epi8_mask(v, k[K_QUOTE]);
+	m->bs = _mm512_cmpeq_epi8_mask(v, k[K_BSLASH]);
+	m->ws = _mm512_cmpeq_epi8_mask(v, k[K_SP]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_NL]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_TAB]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_CR]);
 	m->glue = glue;
-	m->st = glue | _mm512_cmpeq_epi8_mask(v2, _mm512_set1_epi8('{')) |
-	    _mm512_cmpeq_epi8_mask(v2, _mm512_set1_epi8('[')) |
-	    _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(','));
-	m->lt = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(0x20));
+	m->st = glue | _mm512_cmpeq_epi8_mask(v2, k[K_LBRACE]) |
+	    _mm512_cmpeq_epi8_mask(v2, k[K_LBRACK]) |
+	    _mm512_cmpeq_epi8_mask(v, k[K_COMMA]);
+	m->lt = _mm512_cmplt_epi8_mask(v, k[K_SP]);
 	m->hi = _mm512_movepi8_mask(v);
-	m->del = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7f));
+	m->del = _mm512_cmpeq_epi8_mask(v, k[K_DEL]);
 }
 #endif
 
@@ -322,13 +349,14 @@ utf8_ok(const unsigned char *p, size_t i, size_t n, uint64_t hi,
 	return 1;
 }
 
-typedef void classify_fn(const unsigned char *, struct masks *);
+typedef void classify_fn(const unsigned char *, struct masks *,
+    const void *);
 typedef size_t extract_fn(const unsigned char *, uint64_t, size_t, char *,
     uint32_t *);
 
 static inline __attribute__((always_inline)) size_t
 skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
-    classify_fn *classify, extract_fn *extract)
+    classify_fn *classify, const void *kv, extract_fn *extract)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t in_str = 0, esc_carry = 0, prim_carry = 0;
@@ -346,7 +374,7 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 			blk = pad;
 			valid = ((uint64_t)1 << (n - i)) - 1;
 		}
-		classify(blk, &m);
+		classify(blk, &m, kv);
 		uint64_t esc = 0;
 		if ((m.bs | esc_carry) != 0)
 			esc = escaped(m.bs, &esc_carry);
@@ -395,26 +423,36 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 static size_t __attribute__((flatten))
 skel_scalar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_scalar, extract_bits);
+	return skel_run(p, n, s, map, slen, classify_scalar, NULL,
+	    extract_bits);
 }
 
 #ifdef SKEL_X86
 static size_t __attribute__((flatten))
 skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_sse2, extract_bits);
+	__m128i k[NK];
+
+	SET_CONSTS(k, _mm_set1_epi8);
+	return skel_run(p, n, s, map, slen, classify_sse2, k, extract_bits);
 }
 
 __attribute__((target("avx2"), flatten)) static size_t
 skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_avx2, extract_bits);
+	__m256i k[NK];
+
+	SET_CONSTS(k, _mm256_set1_epi8);
+	return skel_run(p, n, s, map, slen, classify_avx2, k, extract_bits);
 }
 
 __attribute__((target("avx512f,avx512bw"), flatten)) static size_t
 skel_avx512(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_avx512, extract_bits);
+	__m512i k[NK];
+
+	SET_CONSTS(k, _mm512_set1_epi8);
+	return skel_run(p, n, s, map, slen, classify_avx512, k, extract_bits);
 }
 
 /* extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
@@ -455,7 +493,10 @@ extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 __attribute__((target("avx512f,avx512bw,avx512vbmi2"), flatten)) static size_t
 skel_vbmi2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_avx512, extract_vbmi2);
+	__m512i k[NK];
+
+	SET_CONSTS(k, _mm512_set1_epi8);
+	return skel_run(p, n, s, map, slen, classify_avx512, k, extract_vbmi2);
 }
 #endif
 
