@@ -244,6 +244,17 @@ prefix_xor(uint64_t x)
 	return x;
 }
 
+#ifdef SKEL_X86
+/* The same in one carry-less multiply by all ones: bit i of the product
+ * is the XOR of bits 0..i of x. */
+__attribute__((target("pclmul"))) static inline uint64_t
+prefix_xor_clmul(uint64_t x)
+{
+	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+	    _mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0));
+}
+#endif
+
 /*
  * The escaped bytes of a block: bs its backslashes, *carry 1 if its first
  * byte is escaped by the block before (and set for the next one).
@@ -351,12 +362,14 @@ utf8_ok(const unsigned char *p, size_t i, size_t n, uint64_t hi,
 
 typedef void classify_fn(const unsigned char *, struct masks *,
     const void *);
+typedef uint64_t prefix_xor_fn(uint64_t);
 typedef size_t extract_fn(const unsigned char *, uint64_t, size_t, char *,
     uint32_t *);
 
 static inline __attribute__((always_inline)) size_t
 skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
-    classify_fn *classify, const void *kv, extract_fn *extract)
+    classify_fn *classify, const void *kv, prefix_xor_fn *pxor,
+    extract_fn *extract)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t in_str = 0, esc_carry = 0, prim_carry = 0;
@@ -381,7 +394,7 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 		uint64_t qu = m.q & ~esc;
 		/* in a string: from its opening quote to before its closing
 		 * one */
-		uint64_t instr = prefix_xor(qu) ^ in_str;
+		uint64_t instr = pxor(qu) ^ in_str;
 		in_str = (uint64_t)((int64_t)instr >> 63);
 		uint64_t body = instr & ~qu, out = ~instr;
 		uint64_t prim = out & ~(m.ws | m.st | m.q | m.bs);
@@ -424,7 +437,7 @@ static size_t __attribute__((flatten))
 skel_scalar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
 	return skel_run(p, n, s, map, slen, classify_scalar, NULL,
-	    extract_bits);
+	    prefix_xor, extract_bits);
 }
 
 #ifdef SKEL_X86
@@ -434,25 +447,28 @@ skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	__m128i k[NK];
 
 	SET_CONSTS(k, _mm_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_sse2, k, extract_bits);
+	return skel_run(p, n, s, map, slen, classify_sse2, k, prefix_xor,
+	    extract_bits);
 }
 
-__attribute__((target("avx2"), flatten)) static size_t
+__attribute__((target("avx2,pclmul"), flatten)) static size_t
 skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
 	__m256i k[NK];
 
 	SET_CONSTS(k, _mm256_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_avx2, k, extract_bits);
+	return skel_run(p, n, s, map, slen, classify_avx2, k,
+	    prefix_xor_clmul, extract_bits);
 }
 
-__attribute__((target("avx512f,avx512bw"), flatten)) static size_t
+__attribute__((target("avx512f,avx512bw,pclmul"), flatten)) static size_t
 skel_avx512(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
 	__m512i k[NK];
 
 	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_avx512, k, extract_bits);
+	return skel_run(p, n, s, map, slen, classify_avx512, k,
+	    prefix_xor_clmul, extract_bits);
 }
 
 /* extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
@@ -490,13 +506,15 @@ extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 	return cnt;
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vbmi2"), flatten)) static size_t
+__attribute__((target("avx512f,avx512bw,avx512vbmi2,pclmul"), flatten))
+static size_t
 skel_vbmi2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
 	__m512i k[NK];
 
 	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_avx512, k, extract_vbmi2);
+	return skel_run(p, n, s, map, slen, classify_avx512, k,
+	    prefix_xor_clmul, extract_vbmi2);
 }
 #endif
 
@@ -526,16 +544,19 @@ skel_supported(int isa)
 		return 1;
 	case JENC_SKEL_AVX2:
 		__builtin_cpu_init();
-		return __builtin_cpu_supports("avx2");
+		return __builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("pclmul");
 	case JENC_SKEL_AVX512:
 		__builtin_cpu_init();
 		return __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("avx512bw");
+		    __builtin_cpu_supports("avx512bw") &&
+		    __builtin_cpu_supports("pclmul");
 	case JENC_SKEL_VBMI2:
 		__builtin_cpu_init();
 		return __builtin_cpu_supports("avx512f") &&
 		    __builtin_cpu_supports("avx512bw") &&
-		    __builtin_cpu_supports("avx512vbmi2");
+		    __builtin_cpu_supports("avx512vbmi2") &&
+		    __builtin_cpu_supports("pclmul");
 #endif
 	}
 	return 0;
