@@ -366,71 +366,94 @@ typedef uint64_t prefix_xor_fn(uint64_t);
 typedef size_t extract_fn(const unsigned char *, uint64_t, size_t, char *,
     uint32_t *);
 
+/* What one block leaves for the next, and the skeleton so far. */
+struct run {
+	uint64_t in_str;	/* all ones if it ends in a string */
+	uint64_t esc;		/* 1 if its last byte is an unescaped '\\' */
+	uint64_t prim;		/* 1 if its last byte is in a primitive */
+	size_t k;		/* the skeleton bytes written */
+	size_t u8;		/* where the UTF-8 checked ends */
+};
+
+/*
+ * The block blk, at p[i] (a copy padded with spaces for the last one, the
+ * bytes of p in it marked by valid): its skeleton bytes written to s and
+ * map from r->k on.  0, or -1 if it is refused.
+ */
+static inline __attribute__((always_inline)) int
+skel_block(const unsigned char *p, size_t n, size_t i,
+    const unsigned char *blk, uint64_t valid, char *s, uint32_t *map,
+    struct run *r, classify_fn *classify, const void *kv,
+    prefix_xor_fn *pxor, extract_fn *extract)
+{
+	struct masks m;
+
+	classify(blk, &m, kv);
+	uint64_t esc = 0;
+	if ((m.bs | r->esc) != 0)
+		esc = escaped(m.bs, &r->esc);
+	uint64_t qu = m.q & ~esc;
+	/* in a string: from its opening quote to before its closing one */
+	uint64_t instr = pxor(qu) ^ r->in_str;
+	r->in_str = (uint64_t)((int64_t)instr >> 63);
+	uint64_t body = instr & ~qu, out = ~instr;
+	uint64_t prim = out & ~(m.ws | m.st | m.q | m.bs);
+	uint64_t after_prim = prim << 1 | r->prim;
+	r->prim = prim >> 63;
+	uint64_t bad = (m.lt & ~m.hi & body) |
+	    ((m.lt | m.del) & ~m.ws & out) | (m.bs & out) |
+	    (after_prim & (m.glue | qu));
+
+	if ((bad & valid) != 0)
+		return -1;
+	if ((esc & valid) != 0 && !escapes_ok(p, i, n, esc & valid))
+		return -1;
+	if ((m.hi & valid) != 0 && !utf8_ok(p, i, n, m.hi & valid, &r->u8))
+		return -1;
+	/* of a primitive only its first byte: jsmn checks no more of it,
+	 * and its end is the byte kept after it */
+	uint64_t keep = ((out & ~m.ws & ~(prim & after_prim)) |
+	    (qu & instr) | (m.ws & out & after_prim)) & valid;
+
+	r->k += extract(blk, keep, i, s + r->k, map + r->k);
+	return 0;
+}
+
+/*
+ * The skeleton of p[0..n), block by block, the last one through a padded
+ * copy.  It ends after its last boundary byte (a bracket, ',' or ':', a
+ * closing quote, a whitespace byte kept after a primitive), found at the
+ * end: every one is kept, and after the last one the skeleton has at most
+ * one more byte, the first of a primitive (not a boundary) or the opening
+ * quote of a string that p ends in.
+ */
 static inline __attribute__((always_inline)) size_t
 skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
     classify_fn *classify, const void *kv, prefix_xor_fn *pxor,
     extract_fn *extract)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	uint64_t in_str = 0, esc_carry = 0, prim_carry = 0;
-	size_t i, k = 0, b = 0, sb = 0, u8 = 0;
+	struct run r = { 0, 0, 0, 0, 0 };
 	unsigned char pad[64];
-	struct masks m;
+	size_t i, sb;
 
-	for (i = 0; i < n; i += 64) {
-		uint64_t valid = ~(uint64_t)0;
-		const unsigned char *blk = p + i;
-
-		if (n - i < 64) {
-			memset(pad, ' ', sizeof(pad));
-			memcpy(pad, p + i, n - i);
-			blk = pad;
-			valid = ((uint64_t)1 << (n - i)) - 1;
-		}
-		classify(blk, &m, kv);
-		uint64_t esc = 0;
-		if ((m.bs | esc_carry) != 0)
-			esc = escaped(m.bs, &esc_carry);
-		uint64_t qu = m.q & ~esc;
-		/* in a string: from its opening quote to before its closing
-		 * one */
-		uint64_t instr = pxor(qu) ^ in_str;
-		in_str = (uint64_t)((int64_t)instr >> 63);
-		uint64_t body = instr & ~qu, out = ~instr;
-		uint64_t prim = out & ~(m.ws | m.st | m.q | m.bs);
-		uint64_t after_prim = prim << 1 | prim_carry;
-		prim_carry = prim >> 63;
-		uint64_t bad = (m.lt & ~m.hi & body) |
-		    ((m.lt | m.del) & ~m.ws & out) | (m.bs & out) |
-		    (after_prim & (m.glue | qu));
-
-		if ((bad & valid) != 0)
+	for (i = 0; n - i >= 64; i += 64)
+		if (skel_block(p, n, i, p + i, ~(uint64_t)0, s, map, &r,
+		    classify, kv, pxor, extract) != 0)
 			return (size_t)-1;
-		if ((esc & valid) != 0 &&
-		    !escapes_ok(p, i, n, esc & valid))
+	if (i < n) {
+		memset(pad, ' ', sizeof(pad));
+		memcpy(pad, p + i, n - i);
+		if (skel_block(p, n, i, pad, ((uint64_t)1 << (n - i)) - 1, s,
+		    map, &r, classify, kv, pxor, extract) != 0)
 			return (size_t)-1;
-		if ((m.hi & valid) != 0 && !utf8_ok(p, i, n, m.hi & valid, &u8))
-			return (size_t)-1;
-		uint64_t kws = m.ws & out & after_prim;
-		/* of a primitive only its first byte: jsmn checks no more
-		 * of it, and its end is the byte kept after it */
-		uint64_t keep = ((out & ~m.ws & ~(prim & after_prim)) |
-		    (qu & instr) | kws) & valid;
-		uint64_t bnd = ((out & (m.st | m.q)) | kws) & valid;
-		if (bnd != 0) {
-			int last = 63 - __builtin_clzll(bnd);
-			uint64_t upto = last == 63 ? ~(uint64_t)0 :
-			    ((uint64_t)2 << last) - 1;
-
-			b = i + (size_t)last + 1;
-			sb = k + (size_t)__builtin_popcountll(keep & upto);
-		}
-		size_t cnt = extract(blk, keep, i, s + k, map + k);
-
-		k += cnt;
 	}
+	sb = r.k;
+	if (sb > 0 && (s[sb - 1] == '"' ? r.in_str != 0 :
+	    memchr(" \t\n\r{}[],:", s[sb - 1], 10) == NULL))
+		sb--;
 	*slen = sb;
-	return b;
+	return sb > 0 ? (size_t)map[sb - 1] + 1 : 0;
 }
 
 static size_t __attribute__((flatten))
