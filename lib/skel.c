@@ -33,11 +33,11 @@
  *
  * The text is classified 64 bytes at a time into bit masks (quotes,
  * backslashes, whitespace, ...); strings are found from the quotes not
- * escaped with a prefix XOR; the bytes kept are taken out of each block
- * by their mask.  The classifier and that last step are the parts that
- * depend on the processor: portable C, SSE2, AVX2, AVX-512BW, AVX-512
- * VBMI2 (its byte compress) on x86-64, the widest the processor has
- * chosen once.
+ * escaped with a prefix XOR (a carry-less multiply from AVX2 on); the
+ * bytes kept are taken out of each block by their mask.  The classifier,
+ * the prefix XOR and that last step are the parts that depend on the
+ * processor: portable C, SSE2, AVX2, AVX-512BW, AVX-512 VBMI2 (its byte
+ * compress) on x86-64, the widest the processor has chosen once.
  */
 #include <stdint.h>
 #include <string.h>
