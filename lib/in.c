@@ -297,41 +297,41 @@ in_fill_conv(jenc_in *in)
 	}
 }
 
+/* Buffer or mapped input: the window shows up to more of the bytes
+ * after it.  0 or JENC_IN_FULL. */
+static int
+in_show(jenc_in *in, size_t more)
+{
+	if (in->len >= in->max)
+		return JENC_IN_FULL;
+	if (more > in->max - in->len)
+		more = in->max - in->len;
+	in->len += more;
+	in->rest -= more;
+	return 0;
+}
+
 int
 jenc_in_fill(jenc_in *in)
 {
-	if (in->map != NULL) {		/* mapped input */
-		size_t more = in->rest < in->init ? in->rest : in->init;
-		int rc;
+	int rc;
 
-		if (more > 0) {
-			if (in->len >= in->max)
-				return JENC_IN_FULL;
-			if (more > in->max - in->len)
-				more = in->max - in->len;
-			in->len += more;
-			in->rest -= more;
-			return 0;
-		}
+	if (in->map != NULL) {		/* mapped input */
+		if (in->rest > 0)
+			return in_show(in, in->rest < in->init ? in->rest :
+			    in->init);
 		/* the file may have grown since: read on */
 		if ((rc = in_unmap(in)) != 0)
 			return rc;
 	}
 	if (in->buf == NULL) {		/* buffer input */
-		size_t more = in->rest;
-
-		if (more == 0) {
+		if (in->rest == 0) {
 			in->eof = 1;
 			return 0;
 		}
-		if (in->len >= in->max)
-			return JENC_IN_FULL;
-		if (more > in->max - in->len)
-			more = in->max - in->len;
-		in->len += more;
-		in->rest -= more;
-		in->eof = in->rest == 0;
-		return 0;
+		if ((rc = in_show(in, in->rest)) == 0)
+			in->eof = in->rest == 0;
+		return rc;
 	}
 	if (in->conv == NULL ? in->len == in->cap :
 	    in->cap - in->len < CONV_ROOM) {
@@ -407,24 +407,31 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
 }
 
 /*
- * Number of '\n' bytes in p[0..n): vectors of W bytes compared with '\n'
- * and subtracted into byte counters, summed every 255 rounds (before a
- * counter can wrap).  No branch depends on the bytes: the count is all
- * this loop does, and the last newline is found apart (last_nl).
+ * NAME(p, n, count): adds the number of '\n' bytes in p[0..i) to *count
+ * and returns i, the length of the start of p[0..n) made of whole
+ * vectors of W bytes (type T), compared with '\n' and subtracted into
+ * byte counters that SUM adds up every 255 rounds (before one can wrap).
+ * No branch depends on the bytes: the count is all this loop does, and
+ * the last newline is found apart (last_nl).
  */
-#define COUNT_NL(p, n, i, count, W, T, LOAD, EQ, SUB, ZERO, NL, SUM) \
-	do {								\
-		while ((i) + (W) <= (n)) {				\
-			T acc_ = ZERO;					\
-			size_t stop_ = (i) + (W) * 255 < (n) ?		\
-			    (i) + (W) * 255 : (n);			\
+#define COUNT_NL_FN(NAME, W, T, LOAD, EQ, SUB, ZERO, NL, SUM)		\
+	static size_t							\
+	NAME(const char *p, size_t n, uint64_t *count)			\
+	{								\
+		size_t i = 0;						\
 									\
-			for (; (i) + (W) <= stop_; (i) += (W))		\
-				acc_ = SUB(acc_, EQ(LOAD((const T *)	\
-				    (const void *)((p) + (i))), NL));	\
-			(count) += SUM(acc_);				\
+		while (i + (W) <= n) {					\
+			T acc = ZERO;					\
+			size_t stop = i + (W) * 255 < n ?		\
+			    i + (W) * 255 : n;				\
+									\
+			for (; i + (W) <= stop; i += (W))		\
+				acc = SUB(acc, EQ(LOAD((const T *)	\
+				    (const void *)(p + i)), NL));	\
+			*count += SUM(acc);				\
 		}							\
-	} while (0)
+		return i;						\
+	}
 
 #ifdef __SSE2__
 static inline uint64_t
@@ -435,16 +442,8 @@ sum16(__m128i acc)
 	    (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(acc, 8));
 }
 
-static size_t
-count_nl_sse2(const char *p, size_t n, uint64_t *count)
-{
-	size_t i = 0;
-
-	COUNT_NL(p, n, i, *count, 16, __m128i, _mm_loadu_si128,
-	    _mm_cmpeq_epi8, _mm_sub_epi8, _mm_setzero_si128(),
-	    _mm_set1_epi8('\n'), sum16);
-	return i;
-}
+COUNT_NL_FN(count_nl_sse2, 16, __m128i, _mm_loadu_si128, _mm_cmpeq_epi8,
+    _mm_sub_epi8, _mm_setzero_si128(), _mm_set1_epi8('\n'), sum16)
 #endif
 
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
@@ -462,16 +461,10 @@ sum32(__m256i acc)
 /* count_nl_sse2 32 bytes at a time.  With last_nl, this counts the lines
  * of the 3 MB NDJSON of bench/ in 0.68M instructions, where one SSE2 loop
  * that also noted each block with a newline took 2.5M. */
-__attribute__((target("avx2"))) static size_t
-count_nl_avx2(const char *p, size_t n, uint64_t *count)
-{
-	size_t i = 0;
-
-	COUNT_NL(p, n, i, *count, 32, __m256i, _mm256_loadu_si256,
-	    _mm256_cmpeq_epi8, _mm256_sub_epi8, _mm256_setzero_si256(),
-	    _mm256_set1_epi8('\n'), sum32);
-	return i;
-}
+__attribute__((target("avx2")))
+COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
+    _mm256_cmpeq_epi8, _mm256_sub_epi8, _mm256_setzero_si256(),
+    _mm256_set1_epi8('\n'), sum32)
 #endif
 
 /* The index just past the last '\n' of p[0..n), 0 if there is none:
