@@ -521,8 +521,9 @@ typedef struct jenc_read_opts {
  * Without it, an error at a comment says so: "... found '/' (JSON with
  * comments? try --jsonc)", and one at a trailing comma "(trailing comma?
  * try --jsonc)".  Whatever the flags, bad input on the first line, when
- * that line holds a ',', ';', tab or '|' outside double quotes and no
- * '{' or '[', has "(is it CSV? try -f csv)" added to its message.
+ * that line holds a ',', ';', tab or '|' outside double quotes, some
+ * other byte than those and spaces, and no '{' or '[', has "(is it CSV?
+ * try -f csv)" added to its message.
  */
 JENC_API int jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o,
     jenc_err *err);

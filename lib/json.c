@@ -168,28 +168,34 @@ pipe_stop(struct rd *r)
 
 /*
  * Does the first line of the input, t[0..n), look like CSV: a ',', ';',
- * tab or '|' outside double quotes, and no '{' or '['?
+ * tab or '|' outside double quotes, a field (a byte that is none of them
+ * nor a space or CR), and no '{' or '['?  (A line of tabs and spaces is
+ * whitespace, not a record.)
  */
 static int
 looks_csv(const char *t, size_t n)
 {
-	size_t i, delims = 0;
+	size_t i, delims = 0, fields = 0;
 	int inq = 0;
 
 	if (n > 4096)
 		n = 4096;
 	for (i = 0; i < n && t[i] != '\n'; i++) {
-		if (t[i] == '"')
+		if (t[i] == '"') {
 			inq = !inq;
-		else if (inq)
+			fields++;
+		} else if (inq) {
 			continue;
-		else if (t[i] == '{' || t[i] == '[')
+		} else if (t[i] == '{' || t[i] == '[') {
 			return 0;
-		else if (t[i] == ',' || t[i] == ';' || t[i] == '\t' ||
-		    t[i] == '|')
+		} else if (t[i] == ',' || t[i] == ';' || t[i] == '\t' ||
+		    t[i] == '|') {
 			delims++;
+		} else if (t[i] != ' ' && t[i] != '\r') {
+			fields++;
+		}
 	}
-	return delims > 0;
+	return delims > 0 && fields > 0;
 }
 
 /*

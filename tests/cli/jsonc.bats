@@ -269,6 +269,13 @@ EOF
   x,y
   ^
 "
+	# tabs and spaces only are whitespace, not a record: no hint
+	putf '\t \t'
+	jrun --single in
+	expect_invalid '' "jenc: in:1:4: expected value, found end of input
+     
+     ^
+"
 	# what -f csv then does
 	put $'a,b\n1,2\n'
 	jrun -f csv -c in
