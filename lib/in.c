@@ -11,10 +11,12 @@
  * reaches its reader before jenc waits for more input.
  *
  * The window is a buffer of our own (fd input, or a caller's buffer
- * copied in) or a view of the caller's (buffer input).  A reader drops the bytes it no longer needs from the
- * front and subtracts their count from the indices it keeps; the window
- * grows only while what the reader still needs fills it, and gives the
- * memory back once that is gone.
+ * copied in), a view of the caller's (buffer input), or a view of a
+ * regular file mapped into memory (jenc_in_open_map), which grows as
+ * reads would and unmaps the pages behind it.  A reader drops the bytes
+ * it no longer needs from the front and subtracts their count from the
+ * indices it keeps; the window grows only while what the reader still
+ * needs fills it, and gives the memory back once that is gone.
  *
  * Input in another encoding (named, or announced by a UTF-16 or UTF-32
  * byte order mark) goes through a jenc_conv (conv.c): the raw bytes are
