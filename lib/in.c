@@ -493,12 +493,8 @@ last_nl(const char *p, size_t n)
 	return 0;
 }
 
-/*
- * Number of '\n' bytes in p[0..n); *after gets the index just past the
- * last one (0 if there is none).
- */
-static uint64_t
-in_count_lines(const char *p, size_t n, size_t *after)
+uint64_t
+jenc_count_lines(const char *p, size_t n, size_t *after)
 {
 	uint64_t count = 0;
 	size_t i = 0;
@@ -513,7 +509,8 @@ in_count_lines(const char *p, size_t n, size_t *after)
 #endif
 	for (; i < n; i++)
 		count += p[i] == '\n';
-	*after = count > 0 ? last_nl(p, n) : 0;
+	if (after != NULL)
+		*after = count > 0 ? last_nl(p, n) : 0;
 	return count;
 }
 
@@ -534,7 +531,7 @@ jenc_in_drop(jenc_in *in, size_t n)
 			in->line = in->mark_line;
 			in->lstart = in->off + base;
 		}
-		lines = in_count_lines(in->p + base, n - base, &after);
+		lines = jenc_count_lines(in->p + base, n - base, &after);
 		if (lines > 0) {
 			in->line += lines;
 			in->lstart = in->off + base + after;
@@ -803,12 +800,12 @@ jenc_in_where(const jenc_in *in, size_t at, jenc_where *w)
 	if (in->mark > 0 && in->mark <= at) {
 		/* p[mark] starts a line: count from there */
 		base = in->mark;
-		lines = in_count_lines(in->p + base, at - base, &after);
+		lines = jenc_count_lines(in->p + base, at - base, &after);
 		jenc_in_where_line(in, at, in->mark_line + lines,
 		    lines > 0 ? base + after : base, 0, w);
 		return;
 	}
-	lines = in_count_lines(in->p, at, &after);
+	lines = jenc_count_lines(in->p, at, &after);
 	if (lines > 0) {
 		jenc_in_where_line(in, at, in->line + lines, after, 0, w);
 	} else if (in->lstart >= in->off) {

@@ -386,6 +386,9 @@ int jenc_in_fill(jenc_in *in);
 /* Drop p[0..n): off grows by n, with lf_lines line and lstart follow
  * (counted from the mark when it is among the bytes dropped). */
 void jenc_in_drop(jenc_in *in, size_t n);
+/* Number of '\n' bytes in p[0..n), vectorised; *after (unless after is
+ * NULL) gets the index just past the last one, 0 if there is none. */
+uint64_t jenc_count_lines(const char *p, size_t n, size_t *after);
 /* How much a reader that still needs p[pos..) may drop: up to the start
  * of pos's line, but keeping at least JENC_IN_CONTEXT bytes before pos. */
 size_t jenc_in_keep(const jenc_in *in, size_t pos);

@@ -166,19 +166,6 @@ bad_keep(void *ctx, const jenc_err *err)
 		s->overflow = 1;
 }
 
-static uint64_t
-count_lines(const char *p, size_t n)
-{
-	const char *end = p + n;
-	uint64_t k = 0;
-
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		k++;
-		p++;
-	}
-	return k;
-}
-
 /* Read chunk s into its output, as the one-thread reader would. */
 static void
 part_run(struct par *pp, struct slot *s)
@@ -191,7 +178,7 @@ part_run(struct par *pp, struct slot *s)
 	s->out_len = 0;
 	s->nbad = 0;
 	s->overflow = s->nomem = s->cut_end = 0;
-	s->lines = count_lines(s->in, s->len);
+	s->lines = jenc_count_lines(s->in, s->len, NULL);
 	if (pp->e != NULL) {
 		w = jenc_get_sink(slot_sink, s, &pp->eo);
 		if (w == NULL) {
