@@ -542,25 +542,11 @@ test_map(void)
 
 /* The reader over a mapped file, against the same bytes read(2) gives:
  * the output, and an error's position. */
-static int
-mem_sink(void *ctx, const char *buf, size_t len)
-{
-	struct { char *p; size_t n, cap; } *m = ctx;
-
-	if (m->n + len > m->cap)
-		return -1;
-	memcpy(m->p + m->n, buf, len);
-	m->n += len;
-	return 0;
-}
-
 static void
 test_map_reader(void)
 {
 	size_t n = 0, cap = 4 * JENC_IN_MAP_MIN, i;
 	char *doc = malloc(cap);
-	struct { char *p; size_t n, cap; } a = { malloc(cap), 0, cap },
-	    b = { malloc(cap), 0, cap };
 	int flags[] = { 0, JENC_READ_SKIP };
 
 	for (i = 0; n < 2 * JENC_IN_MAP_MIN; i++)
@@ -573,19 +559,22 @@ test_map_reader(void)
 			jenc_read_opts ro;
 			jenc_err ea, eb;
 			jenc_enc *e;
+			char *a, *b;
+			size_t an, bn;
 			int fd, ra, rb;
 
 			memset(&ro, 0, sizeof(ro));
-			a.n = b.n = 0;
 			CHECK((fd = map_file(doc, n)) >= 0);
 			ro.flags = (unsigned)flags[i] | JENC_READ_MAP;
-			e = jenc_get_sink(mem_sink, &a, NULL);
+			e = jenc_get_mem(NULL);
 			ra = jenc_json_copy_fd(fd, e, &ro, &ea);
+			a = jenc_take(e, &an);
 			CHECK_EQ(jenc_release(e), 0);
 			CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
 			ro.flags = (unsigned)flags[i];
-			e = jenc_get_sink(mem_sink, &b, NULL);
+			e = jenc_get_mem(NULL);
 			rb = jenc_json_copy_fd(fd, e, &ro, &eb);
+			b = jenc_take(e, &bn);
 			CHECK_EQ(jenc_release(e), 0);
 			close(fd);
 			CHECK_EQ(ra, rb);
@@ -594,13 +583,13 @@ test_map_reader(void)
 			CHECK_EQ(ea.col, eb.col);
 			CHECK_EQ(ea.offset, eb.offset);
 			CHECK(strcmp(ea.msg, eb.msg) == 0);
-			CHECK_EQ(a.n, b.n);
-			CHECK(a.n > JENC_IN_MAP_MIN && memcmp(a.p, b.p, a.n) == 0);
+			CHECK_EQ(an, bn);
+			CHECK(an > JENC_IN_MAP_MIN && memcmp(a, b, an) == 0);
+			jenc_free(a, an);
+			jenc_free(b, bn);
 		}
 	}
 	free(doc);
-	free(a.p);
-	free(b.p);
 }
 
 int
