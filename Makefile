@@ -143,16 +143,23 @@ check-unit: $(UNIT_RUN)
 # Everything the suites build or use is under $(O): the binary, the
 # library the docs test links the example with (with this CC and LDFLAGS,
 # so that a sanitizer build links), the Go reference.
+# bats runs its files BATS_JOBS at a time (through GNU parallel, which
+# `make deps` installs), the tests of one file in order: many tests wait
+# on pipes and sleeps, so three files at once keep two CPUs busy.
+# BATS_JOBS=1 runs them one after another.
+BATS_JOBS ?= 3
+BATS = bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) --no-parallelize-within-files)
+
 CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
 
 check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
-	$(CLI_ENV) bats tests/cli
+	$(CLI_ENV) $(BATS) tests/cli
 
 # The CLI suite again with JENC_EXACT=1: jsmn reads the input text itself,
 # not its skeleton (lib/skel.c).  Every test passes both ways.
 check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
-	$(CLI_ENV) JENC_EXACT=1 bats tests/cli
+	$(CLI_ENV) JENC_EXACT=1 $(BATS) tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that
 # other processors run).
