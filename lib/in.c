@@ -59,27 +59,58 @@ jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max)
 	return 0;
 }
 
-int
-jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
+char *
+jenc_map(int fd, off_t at, size_t *len, size_t *skip)
 {
 	struct stat sb;
 	long pg = sysconf(_SC_PAGESIZE);
-	off_t at, base;
-	size_t n;
+	off_t base;
 	void *m;
 
 	if (fd < 0 || pg <= 0 || fstat(fd, &sb) != 0 ||
-	    !S_ISREG(sb.st_mode) || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
+	    !S_ISREG(sb.st_mode) || at < 0 ||
 	    sb.st_size - at < (off_t)JENC_IN_MAP_MIN)
-		return -1;
+		return NULL;
 	base = at - at % pg;	/* mmap's offset is a page's */
 	if ((uintmax_t)(sb.st_size - base) > SIZE_MAX / 2)
-		return -1;
-	n = (size_t)(sb.st_size - base);
-	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, base);
+		return NULL;
+	*len = (size_t)(sb.st_size - base);
+	m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, base);
 	if (m == MAP_FAILED)
+		return NULL;
+	(void)posix_madvise(m, *len, POSIX_MADV_SEQUENTIAL);
+	*skip = (size_t)(at - base);
+	return m;
+}
+
+void
+jenc_map_trim(char *map, size_t *gone, size_t done)
+{
+	long pg;
+
+	if (done - *gone < JENC_MAP_TRIM || (pg = sysconf(_SC_PAGESIZE)) <= 0)
+		return;
+	done -= done % (size_t)pg;
+	if (munmap(map + *gone, done - *gone) == 0)
+		*gone = done;
+}
+
+void
+jenc_map_free(char *map, size_t gone, size_t len)
+{
+	(void)munmap(map + gone, len - gone);
+}
+
+int
+jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
+{
+	size_t n, skip;
+	off_t at;
+	char *m;
+
+	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
+	    (m = jenc_map(fd, at, &n, &skip)) == NULL)
 		return -1;
-	(void)posix_madvise(m, n, POSIX_MADV_SEQUENTIAL);
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->line = 1;
@@ -87,9 +118,9 @@ jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
 	in->max = max;
 	in->map = m;
 	in->map_len = n;
-	in->map_off = base;
-	in->p = in->map + (at - base);
-	in->rest = n - (size_t)(at - base);
+	in->map_off = at - (off_t)skip;
+	in->p = in->map + skip;
+	in->rest = n - skip;
 	return 0;
 }
 
@@ -115,29 +146,13 @@ in_unmap(jenc_in *in)
 		return JENC_E_IO;
 	}
 	memcpy(nb, in->p, in->len);
-	(void)munmap(in->map + in->map_gone, in->map_len - in->map_gone);
+	jenc_map_free(in->map, in->map_gone, in->map_len);
 	in->map = NULL;
 	in->buf = nb;
 	in->p = nb;
 	in->cap = cap;
 	in->rest = 0;
 	return 0;
-}
-
-/* Unmap the pages of mapped input that the window has left, a megabyte
- * or more at a time. */
-#define MAP_TRIM ((size_t)1024 * 1024)
-static void
-in_trim(jenc_in *in)
-{
-	size_t done = (size_t)(in->p - in->map);
-	long pg;
-
-	if (done - in->map_gone < MAP_TRIM || (pg = sysconf(_SC_PAGESIZE)) <= 0)
-		return;
-	done -= done % (size_t)pg;
-	if (munmap(in->map + in->map_gone, done - in->map_gone) == 0)
-		in->map_gone = done;
 }
 
 void
@@ -171,7 +186,7 @@ jenc_in_close(jenc_in *in)
 	if (in->buf != NULL)
 		jenc_mem_free(in->buf, in->cap);
 	if (in->map != NULL)
-		(void)munmap(in->map + in->map_gone, in->map_len - in->map_gone);
+		jenc_map_free(in->map, in->map_gone, in->map_len);
 	in->map = NULL;
 	jenc_conv_free(in->conv);
 	in->conv = NULL;
@@ -545,7 +560,8 @@ jenc_in_drop(jenc_in *in, size_t n)
 	} else {
 		in->p += n;
 		if (in->map != NULL)
-			in_trim(in);
+			jenc_map_trim(in->map, &in->map_gone,
+			    (size_t)(in->p - in->map));
 	}
 }
 

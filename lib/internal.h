@@ -366,6 +366,18 @@ int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
  */
 int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
+/*
+ * jenc_map - fd's regular file mapped read-only from offset at (at least
+ * JENC_IN_MAP_MIN bytes from there to its end; else NULL, as when mmap
+ * fails): the mapping starts at the page that holds offset at, which is
+ * map[*skip]; *len is the mapping's size.  Freed by jenc_map_free.
+ * jenc_map_trim unmaps map[*gone..done) rounded down to a page, once that
+ * is JENC_MAP_TRIM bytes or more, and moves *gone.
+ */
+char *jenc_map(int fd, off_t at, size_t *len, size_t *skip);
+void jenc_map_trim(char *map, size_t *gone, size_t done);
+void jenc_map_free(char *map, size_t gone, size_t len);
+#define JENC_MAP_TRIM ((size_t)1024 * 1024)
 /* Input from p[0..n) (p may be NULL when n is 0), the window showing at
  * most max bytes of it at a time. */
 void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);

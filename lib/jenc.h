@@ -430,10 +430,10 @@ typedef struct jenc_err {
 #define JENC_READ_EXACT 0x20  /* jsmn reads the text itself, not its
 				 skeleton: the same result, slower (for
 				 tests that compare the two) */
-#define JENC_READ_MAP 0x40    /* jenc_json_copy_fd: a regular file may
-				 be mapped into memory, not read (see
-				 there); SIGBUS if it is made shorter
-				 meanwhile */
+#define JENC_READ_MAP 0x40    /* jenc_json_copy_fd(_par): a regular
+				 file may be mapped into memory, not
+				 read (see there); SIGBUS if it is made
+				 shorter meanwhile */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -600,6 +600,13 @@ JENC_API int jenc_encoding_check(const char *name);
  * JENC_NO_NEWLINE or JENC_FLUSH_EACH.  From a pipe or a terminal, a
  * chunk is cut as soon as no more input is waiting, and what is read is
  * written before the call waits for more.
+ *
+ * With JENC_READ_MAP, a regular file of 1 MiB or more from fd's offset
+ * on is mapped as for jenc_json_copy_fd: the chunks are views of the
+ * mapping (not copies), a document's second thread reads from it, and
+ * the pages of the chunks written are unmapped a megabyte at a time;
+ * what follows the mapping is read with read(2), and SIGBUS comes as
+ * there if the file is made shorter meanwhile.
  *
  * Memory: up to jobs + 2 chunks and their output (at most 3 MiB of
  * input read ahead, more only for a line longer than that), and what

@@ -2086,7 +2086,8 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece) != 0)
+	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece,
+	    o != NULL && (o->flags & JENC_READ_MAP)) != 0)
 		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL);
 	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
 		jenc_pipe_end(r.pipe);

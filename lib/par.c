@@ -65,8 +65,11 @@ enum { FILL_OK, FILL_WAIT, FILL_ONE };
 struct slot {
 	int state;		/* SL_*, under par.mu once workers run */
 	uint64_t seq;		/* the chunk's number */
-	char *in;		/* the chunk: in[0..len) */
-	size_t len, cap;
+	const char *in;		/* the chunk: in[0..len), buf's bytes or a
+				 * view of the mapped input */
+	size_t len;
+	char *buf;		/* the chunk's bytes, read(2) into it */
+	size_t cap;
 	uint64_t off;		/* its input offset */
 	int last;		/* the input ends at in[len] */
 	/* the worker's results */
@@ -94,6 +97,13 @@ struct par {
 	/* this thread's */
 	int fd, regular, eof;
 	off_t start;		/* regular file: fd's offset at the call */
+	/* JENC_READ_MAP: the file mapped, map[0..map_len) its bytes from
+	 * start - map_skip on (map[0..map_gone) unmapped already); chunks
+	 * are views of it from map_skip + off on while mapping is set,
+	 * read(2) from the mapping's end on after it */
+	char *map;
+	size_t map_len, map_skip, map_gone;
+	int mapping;
 	uint64_t off;		/* input offset of the next chunk */
 	size_t chunk;
 	size_t piece;		/* the caller's chunk, for jenc_json_pipe */
@@ -313,6 +323,46 @@ queue(struct par *pp, struct slot *s)
 }
 
 /*
+ * The next chunk as a view of the mapping, cut as a chunk read is: FILL_OK
+ * when it is queued in s, FILL_ONE when a line is too long.  Or the
+ * mapping ends within the chunk: what is left of it becomes the carry,
+ * reading goes on with read(2) from its end (so what the file grew by
+ * meanwhile is read, as without the mapping), and FILL_WAIT tells fill.
+ */
+static int
+fill_map(struct par *pp, struct slot *s)
+{
+	size_t at = pp->map_skip + (size_t)pp->off, len = pp->chunk, cut;
+	size_t avail = pp->map_len - at;
+	const char *p = pp->map + at;
+
+	for (; len < avail; len += pp->chunk) {
+		if ((cut = cut_at(p, len)) > 0) {
+			s->in = p;
+			s->len = cut;
+			s->off = pp->off;
+			s->last = 0;
+			pthread_mutex_lock(&pp->mu);
+			s->seq = pp->next_fill;
+			pthread_mutex_unlock(&pp->mu);
+			pp->off += cut;
+			queue(pp, s);
+			return FILL_OK;
+		}
+		if (len >= LINE_CHUNKS * pp->chunk)
+			return FILL_ONE;
+	}
+	if (lseek(pp->fd, pp->start + (off_t)(pp->map_len - pp->map_skip),
+	    SEEK_SET) < 0 ||
+	    reserve(&pp->carry, &pp->carry_cap, avail) != 0)
+		return FILL_ONE;
+	memcpy(pp->carry, p, avail);
+	pp->carry_len = avail;
+	pp->mapping = 0;
+	return FILL_WAIT;
+}
+
+/*
  * Read the next chunk into s (free, or being filled): FILL_OK when it is
  * queued, FILL_WAIT when (block 0, not a regular file) no input is
  * waiting and no line has ended yet, FILL_ONE when the one-thread reader
@@ -322,12 +372,17 @@ static int
 fill(struct par *pp, struct slot *s, int block)
 {
 	size_t cut;
+	int f;
 
+	if (s->state == SL_FREE && pp->mapping &&
+	    (f = fill_map(pp, s)) != FILL_WAIT)
+		return f;
 	if (s->state == SL_FREE) {
-		if (reserve(&s->in, &s->cap, pp->carry_len + pp->chunk) != 0)
+		if (reserve(&s->buf, &s->cap, pp->carry_len + pp->chunk) != 0)
 			return FILL_ONE;
+		s->in = s->buf;
 		if (pp->carry_len > 0)
-			memcpy(s->in, pp->carry, pp->carry_len);
+			memcpy(s->buf, pp->carry, pp->carry_len);
 		s->len = pp->carry_len;
 		pp->carry_len = 0;
 		s->off = pp->off;
@@ -358,9 +413,10 @@ fill(struct par *pp, struct slot *s, int block)
 		size_t want = s->len < pp->chunk ? pp->chunk - s->len :
 		    pp->chunk;
 
-		if (reserve(&s->in, &s->cap, s->len + want) != 0)
+		if (reserve(&s->buf, &s->cap, s->len + want) != 0)
 			return FILL_ONE;
-		ssize_t n = read(pp->fd, s->in + s->len, want);
+		s->in = s->buf;
+		ssize_t n = read(pp->fd, s->buf + s->len, want);
 
 		if (n > 0) {
 			s->len += (size_t)n;
@@ -605,6 +661,10 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
 		    "out of memory");
 	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
+	if (pp->regular && (pp->ro.flags & JENC_READ_MAP) &&
+	    (pp->map = jenc_map(fd, pp->start, &pp->map_len,
+	    &pp->map_skip)) != NULL)
+		pp->mapping = 1;
 	pthread_mutex_init(&pp->mu, NULL);
 	pthread_cond_init(&pp->work, NULL);
 	pthread_cond_init(&pp->done, NULL);
@@ -651,6 +711,9 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 			break;		/* the one-thread reader from s on */
 		rc = write_chunk(pp, s, err);
 		pp->line += s->lines;
+		if (pp->map != NULL && s->in != s->buf)
+			jenc_map_trim(pp->map, &pp->map_gone,
+			    (size_t)(s->in + s->len - pp->map));
 		set_state(pp, s, SL_FREE);
 		pp->next_write++;
 		if (rc != 0 || s->last)
@@ -667,7 +730,7 @@ stop:
 	stop_workers(pp, tid, nt);
 out:
 	for (i = 0; i < pp->nslot; i++) {
-		jenc_mem_free(pp->slot[i].in, pp->slot[i].cap);
+		jenc_mem_free(pp->slot[i].buf, pp->slot[i].cap);
 		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
 		if (pp->slot[i].bad != NULL)
 			jenc_mem_free(pp->slot[i].bad,
@@ -675,6 +738,8 @@ out:
 	}
 	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
 	jenc_mem_free(pp->carry, pp->carry_cap);
+	if (pp->map != NULL)
+		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
 	pthread_mutex_destroy(&pp->mu);
 	pthread_cond_destroy(&pp->done);
 	pthread_cond_destroy(&pp->work);

@@ -77,6 +77,11 @@ struct jenc_pipe {
 	int fd;
 	const char *pre;	/* the caller's bytes before fd's */
 	size_t pre_n;
+	/* fd's file mapped (map), map[map_pos..map_len) its bytes not yet
+	 * taken, map[0..map_gone) unmapped; read(2) from map_end on */
+	char *map;
+	size_t map_len, map_pos, map_gone;
+	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
 	char *carry;		/* text after the last slot's, to tokenize */
@@ -94,9 +99,10 @@ struct jenc_pipe {
 
 /* ---- the scout ------------------------------------------------------- */
 
-/* Up to n bytes of input into dst: the caller's first, then one read(2).
- * Returns the bytes, 0 at the end, -1 with *e.  Cancellation (by
- * jenc_pipe_end) is allowed only while waiting in read or poll. */
+/* Up to n bytes of input into dst: the caller's first, then the mapped
+ * file's (its pages unmapped behind), then one read(2).  Returns the
+ * bytes, 0 at the end, -1 with *e.  Cancellation (by jenc_pipe_end) is
+ * allowed only while waiting in read or poll. */
 static ssize_t
 take(jenc_pipe *pp, char *dst, size_t n, int *e)
 {
@@ -110,6 +116,24 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 	if (pp->fd < 0)
 		return 0;
+	if (pp->map != NULL) {
+		size_t k = pp->map_len - pp->map_pos;
+
+		if (k > 0) {
+			k = k < n ? k : n;
+			memcpy(dst, pp->map + pp->map_pos, k);
+			pp->map_pos += k;
+			jenc_map_trim(pp->map, &pp->map_gone, pp->map_pos);
+			return (ssize_t)k;
+		}
+		/* what the file grew by since: read(2) */
+		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
+		pp->map = NULL;
+		if (lseek(pp->fd, pp->map_end, SEEK_SET) < 0) {
+			*e = errno;
+			return -1;
+		}
+	}
 	for (;;) {
 		ssize_t got;
 		int er;
@@ -390,7 +414,7 @@ scout(void *arg)
 
 int
 jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
-    uint64_t off, size_t piece)
+    uint64_t off, size_t piece, int map)
 {
 	jenc_pipe *pp = jenc_mem_alloc(sizeof(*pp));
 	unsigned i;
@@ -404,6 +428,14 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pp->pre = p;
 	pp->pre_n = p != NULL ? n : 0;
 	pp->off = off;
+	if (map && fd >= 0) {
+		off_t at = lseek(fd, 0, SEEK_CUR);
+
+		if (at >= 0 && (pp->map = jenc_map(fd, at, &pp->map_len,
+		    &pp->map_pos)) != NULL)
+			pp->map_end = at - (off_t)pp->map_pos +
+			    (off_t)pp->map_len;
+	}
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
 	pp->on = 1;
 	pp->carry = jenc_mem_alloc(SLOT_CAP);
@@ -463,6 +495,8 @@ jenc_pipe_end(jenc_pipe *pp)
 	}
 	jenc_mem_free(pp->carry, SLOT_CAP);
 	jenc_mem_free(pp->chain, CHAIN_MAX * sizeof(*pp->chain));
+	if (pp->map != NULL)
+		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
 	jenc_mem_free(pp, sizeof(*pp));
 }
 

@@ -46,13 +46,15 @@ struct jenc_pipe_slot {
  * Start the scout on the input p[0..n) then fd (fd < 0: the input ends
  * at p[n]), p[0] at input offset off and outside any token, reading at
  * most piece bytes at a time (0: the default, 128 KiB; smaller for
- * tests).  p must stay valid, and fd is the scout's, until
+ * tests).  map: fd's bytes may be read from a mapping of its file
+ * (jenc_map, as JENC_READ_MAP), then with read(2) from the mapping's
+ * end.  p must stay valid, and fd is the scout's, until
  * jenc_pipe_end.
  * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start; *pp is
  * NULL).
  */
 int jenc_pipe_start(jenc_pipe **pp, int fd, const char *p, size_t n,
-    uint64_t off, size_t piece);
+    uint64_t off, size_t piece, int map);
 /* Stop the scout (wherever it is, a blocking read included) and free
  * everything.  NULL is a no-op. */
 void jenc_pipe_end(jenc_pipe *pp);

@@ -100,3 +100,38 @@ same_three() {
 	[ "$(cat status)" = 1 ]
 	grep -q '^jenc: victim.json:[0-9]*:[0-9]*: .*found end of input' err
 }
+
+@test "-j 2: a mapped stream's chunks are views of the mapping, the bytes of read(2)" {
+	local c
+	for c in 4096 65536 -; do
+		if [ "$c" = - ]; then unset JENC_CHUNK; else export JENC_CHUNK=$c; fi
+		same_three -j 2 -c big.ndjson
+		same_three -j 2 bad.ndjson
+		[ "$status" = 1 ]
+		same_three -j 2 --on-error=skip bad.ndjson
+		same_three -j 2 --on-error=pass -c bad.ndjson
+		same_three -j 2 big.json
+	done
+	unset JENC_CHUNK
+	# and -j 1 writes the same
+	"$JENC" -c big.ndjson >want
+	"$JENC" -j 2 -c big.ndjson >out
+	same_bytes want out
+	# from the descriptor's offset on
+	{ read -r _; "$JENC" -j 2 -c; } <big.ndjson >out 2>err
+	tail -n +2 big.ndjson | "$JENC" -c >want
+	same_bytes want out
+	[ ! -s err ]
+}
+
+@test "-j 2: a mapped stream made shorter while written to a pipe: exit 3" {
+	# larger than the chunks read ahead, so that some are read after
+	# the cut
+	cat big.ndjson big.ndjson big.ndjson big.ndjson big.ndjson \
+	    big.ndjson >victim.ndjson
+	bash -c '"$1" -j 2 victim.ndjson 2>err | { head -c 1 >/dev/null;
+		truncate -s 0 victim.ndjson; cat >/dev/null; }
+		echo "${PIPESTATUS[0]}" >status' _ "$JENC"
+	[ "$(cat status)" = 3 ]
+	same_bytes <(echo 'jenc: victim.ndjson: the file was made shorter while it was read (see --no-mmap)') err
+}

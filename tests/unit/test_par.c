@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -31,6 +32,8 @@ struct reports {
 		char msg[192];
 	} r[NREP];
 	size_t more;		/* past NREP */
+	int grow_fd;		/* > 0: the first report appends grow to */
+	const char *grow;	/* this file (mapped: read past the map) */
 };
 
 static void
@@ -40,6 +43,13 @@ on_error(void *ctx, const jenc_err *err)
 
 	if (!pthread_equal(pthread_self(), rs->self))
 		rs->other_thread++;
+	if (rs->grow_fd > 0 && rs->n == 0 && rs->more == 0) {
+		struct stat sb;	/* (not lseek: the reader's offset stays) */
+
+		if (fstat(rs->grow_fd, &sb) != 0 || pwrite(rs->grow_fd,
+		    rs->grow, strlen(rs->grow), sb.st_size) < 0)
+			abort();
+	}
 	if (rs->n == NREP) {
 		rs->more++;
 		return;
@@ -73,12 +83,12 @@ temp_file(int *fd)
 /* The stream: JSON lines, a bad line now and then, a pretty-printed
  * value, and a bad one across lines. */
 static int
-make_stream(void)
+make_stream(int nlines)
 {
 	int fd;
 	FILE *f = temp_file(&fd);
 
-	for (int i = 0; i < NLINES; i++) {
+	for (int i = 0; i < nlines; i++) {
 		fprintf(f, "{\"n\": %d, \"s\": \"line \\u00e9 %d\", \"a\": [%d, "
 		    "true, null]}\n", i, i, i * 3);
 		if (i % 97 == 5)
@@ -134,8 +144,11 @@ struct result {
 	struct reports rs;
 };
 
+/* Read fd from offset at; the first report appends grow (if not NULL)
+ * to the file.  *end (if not NULL) gets fd's offset after the call. */
 static void
-run(int fd, unsigned flags, unsigned jobs, size_t chunk, struct result *res)
+run_at(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
+    unsigned jobs, size_t chunk, struct result *res)
 {
 	jenc_opts eo = { 0, JENC_HOLD, 0 };
 	jenc_read_opts ro = { flags, 0, on_error, &res->rs };
@@ -143,7 +156,11 @@ run(int fd, unsigned flags, unsigned jobs, size_t chunk, struct result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->rs.self = pthread_self();
-	if (lseek(fd, 0, SEEK_SET) != 0 || e == NULL)
+	if (grow != NULL) {
+		res->rs.grow_fd = fd;
+		res->rs.grow = grow;
+	}
+	if (lseek(fd, at, SEEK_SET) != at || e == NULL)
 		abort();
 	if (jobs == 1)
 		res->rc = jenc_json_copy_fd(fd, e, &ro, &res->err);
@@ -152,6 +169,14 @@ run(int fd, unsigned flags, unsigned jobs, size_t chunk, struct result *res)
 		    chunk);
 	res->out = jenc_take(e, &res->len);
 	jenc_release(e);
+	if (end != NULL)
+		*end = lseek(fd, 0, SEEK_CUR);
+}
+
+static void
+run(int fd, unsigned flags, unsigned jobs, size_t chunk, struct result *res)
+{
+	run_at(fd, 0, NULL, NULL, flags, jobs, chunk, res);
 }
 
 static void
@@ -186,7 +211,7 @@ main(void)
 	static const unsigned policy[] = { 0, JENC_READ_SKIP, JENC_READ_PASS };
 	static const size_t chunks[] = { 1, 100, 4096, 0 };
 	static const unsigned jobs[] = { 2, 4 };
-	int fd = make_stream();
+	int fd = make_stream(NLINES);
 	struct result want, got;
 	jenc_pool_stats st;
 
@@ -217,6 +242,8 @@ main(void)
 		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
 			int dfd = make_doc(bad[b], b == 3);
 
+			CHECK(lseek(dfd, 0, SEEK_END) > (off_t)(1 << 20));
+
 			for (size_t p = 0; p < 3; p++) {
 				run(dfd, policy[p], 1, 0, &want);
 				if (policy[p] == 0 && bad[b] <= 1)
@@ -227,11 +254,74 @@ main(void)
 					run(dfd, policy[p], 2, dchunks[c], &got);
 					same(&want, &got);
 					jenc_free(got.out, got.len);
+					/* over 1 MiB: the scout reads the
+					 * mapped file */
+					run(dfd, policy[p] | JENC_READ_MAP, 2,
+					    dchunks[c], &got);
+					same(&want, &got);
+					jenc_free(got.out, got.len);
 				}
 				jenc_free(want.out, want.len);
 			}
 			close(dfd);
 		}
+	}
+	TEST("mapped (JENC_READ_MAP): as jenc_json_copy_fd, from an offset") {
+		/* over 1 MiB: chunks are views of the mapping */
+		int mfd = make_stream(24000);
+		off_t size = lseek(mfd, 0, SEEK_END), e1, e2;
+		off_t ats[] = { 0, 0 };
+		char b[256];
+
+		/* the second: a line start past a page (the mapping starts
+		 * at the page before it) */
+		CHECK(size > (off_t)(1 << 20) + 4096);
+		if (pread(mfd, b, sizeof(b), 12299) != (ssize_t)sizeof(b) ||
+		    memchr(b, '\n', sizeof(b)) == NULL)
+			abort();
+		ats[1] = 12299 + (char *)memchr(b, '\n', sizeof(b)) - b + 1;
+		for (size_t a = 0; a < 2; a++)
+			for (size_t p = 0; p < 3; p++) {
+				off_t at = ats[a];
+
+				/* stop: fd's offset is past what was read,
+				 * which differs */
+				run_at(mfd, at, NULL, &e1, policy[p], 1, 0, &want);
+				CHECK(want.len > 0);
+				CHECK(p == 0 || e1 == size);
+				for (size_t c = 1; c < 4; c++) {
+					run_at(mfd, at, NULL, &e2,
+					    policy[p] | JENC_READ_MAP, 2,
+					    chunks[c], &got);
+					same(&want, &got);
+					CHECK(p == 0 || e2 == size);
+					jenc_free(got.out, got.len);
+				}
+				jenc_free(want.out, want.len);
+			}
+		/* what the file grows by during the read is read too (the
+		 * first bad line's report appends it), as without the map */
+		for (size_t p = 1; p < 3; p++) {
+			static const char more[] = "{\"appended\": true}\n";
+
+			run_at(mfd, 0, more, &e1, policy[p], 1, 0, &want);
+			CHECK_EQ(e1, size + (off_t)strlen(more));
+			CHECK(want.len > 19 && memcmp(want.out + want.len - 19,
+			    "\n{\"appended\":true}\n", 19) == 0);
+			for (size_t c = 1; c < 4; c++) {
+				if (ftruncate(mfd, size) != 0)
+					abort();
+				run_at(mfd, 0, more, &e2,
+				    policy[p] | JENC_READ_MAP, 2, chunks[c], &got);
+				same(&want, &got);
+				CHECK_EQ(e2, size + (off_t)strlen(more));
+				jenc_free(got.out, got.len);
+			}
+			jenc_free(want.out, want.len);
+			if (ftruncate(mfd, size) != 0)
+				abort();
+		}
+		close(mfd);
 	}
 	TEST("validating only (e NULL)") {
 		jenc_read_opts ro = { JENC_READ_SKIP, 0, on_error, NULL };
