@@ -104,6 +104,12 @@ $(O)/tests/failmalloc.so: tests/cli/failmalloc.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -fPIC -O2 -shared -o $@ $<
 
+# The LD_PRELOAD shim of tests/cli/mmap.bats that cuts the input file at
+# the first write to the output file (not with the sanitizers either).
+$(O)/tests/cutwrite.so: tests/cli/cutwrite.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -fPIC -O2 -shared -o $@ $<
+
 # ---- tests ----
 
 check: deps
@@ -153,12 +159,14 @@ BATS = bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) --no-paralleli
 CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
 
-check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
+check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
+    $(O)/tests/cutwrite.so
 	$(CLI_ENV) $(BATS) tests/cli
 
 # The CLI suite again with JENC_EXACT=1: jsmn reads the input text itself,
 # not its skeleton (lib/skel.c).  Every test passes both ways.
-check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so
+check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
+    $(O)/tests/cutwrite.so
 	$(CLI_ENV) JENC_EXACT=1 $(BATS) tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that

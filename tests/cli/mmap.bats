@@ -2,9 +2,10 @@
 # mmap.bats - a JSON file of 1 MiB or more is mapped into memory instead
 # of read (jenc(1), --no-mmap): the output, errors and exit status are
 # those of reading it with read(2) or through a pipe, in every output mode
-# and --on-error mode, from the descriptor's offset on; a file made
-# shorter while it is read stops jenc with exit status 3 and says so,
-# --no-mmap reads it instead.
+# and --on-error mode, from the descriptor's offset on, with -j 2 too; a
+# file made shorter while it is read stops jenc with exit status 3 and
+# says so, leaving no temporary file of -o or -w behind (cutwrite.so cuts
+# it at jenc's first write); --no-mmap reads it instead.
 
 load helpers
 
@@ -134,4 +135,51 @@ same_three() {
 		echo "${PIPESTATUS[0]}" >status' _ "$JENC"
 	[ "$(cat status)" = 3 ]
 	same_bytes <(echo 'jenc: victim.ndjson: the file was made shorter while it was read (see --no-mmap)') err
+}
+
+# cut_run ARGS... - jenc ARGS with cutwrite.so, which truncates
+# victim.ndjson at jenc's first write to its output file.
+cut_run() {
+	if nm "$JENC" 2>/dev/null | grep -q ' __asan_init$'; then
+		skip "jenc is built with AddressSanitizer, whose write comes before an LD_PRELOAD one"
+	fi
+	local shim
+	shim=$(dirname "$JENC")/tests/cutwrite.so
+	[ -f "$shim" ] || fail "no $shim (make check-cli builds it)"
+	cp big.ndjson victim.ndjson
+	status=0
+	LD_PRELOAD=$shim JENC_CUT=victim.ndjson "$JENC" "$@" >out 2>err ||
+	    status=$?
+}
+
+@test "mapped file made shorter while -o writes: exit 3, the old output kept, no temporary file" {
+	mkdir d
+	echo old >d/out.json
+	cut_run -c -o d/out.json victim.ndjson
+	expect_status 3
+	same_bytes <(echo 'jenc: victim.ndjson: the file was made shorter while it was read (see --no-mmap)') err
+	[ "$(cat d/out.json)" = old ]
+	[ "$(ls -A d)" = out.json ]
+	[ ! -s victim.ndjson ]
+	# and with -j 2
+	cut_run -j 2 -c -o d/out.json victim.ndjson
+	expect_status 3
+	[ "$(cat d/out.json)" = old ]
+	[ "$(ls -A d)" = out.json ]
+}
+
+@test "mapped file made shorter while -w rewrites it: exit 3, no temporary file" {
+	mkdir d
+	cut_run -c -w victim.ndjson
+	expect_status 3
+	same_bytes <(echo 'jenc: victim.ndjson: the file was made shorter while it was read (see --no-mmap)') err
+	[ "$(ls -A)" = "$(printf 'bad.ndjson\nbig.json\nbig.ndjson\nd\nerr\nout\nvictim.ndjson')" ]
+	[ ! -s victim.ndjson ]
+	# --no-mmap: the input ends where it was cut, a read error or a
+	# syntax error, and the file is not replaced either
+	cp big.ndjson victim.ndjson
+	LD_PRELOAD=$(dirname "$JENC")/tests/cutwrite.so JENC_CUT=victim.ndjson \
+	    "$JENC" --no-mmap -c -w victim.ndjson 2>err && status=0 || status=$?
+	[ "$status" != 0 ] && [ "$status" != 3 ]
+	[ ! -s victim.ndjson ]
 }
