@@ -4,7 +4,9 @@
  * calling thread), for a stream with good and bad lines, in each
  * --on-error policy, with 2 and 4 jobs and several chunk sizes, and for a
  * document (read on two threads: pipe.c), good, bad in places and nested
- * deep; then no block is left once the pools are trimmed.
+ * deep; both again from a mapped file (JENC_READ_MAP), the stream from an
+ * offset and growing while it is read; then no block is left once the
+ * pools are trimmed.
  *
  * Also meant to be run built with -fsanitize=thread (make check-tsan).
  */
