@@ -150,10 +150,10 @@ check-unit: $(UNIT_RUN)
 # library the docs test links the example with (with this CC and LDFLAGS,
 # so that a sanitizer build links), the Go reference.
 # bats runs its files BATS_JOBS at a time (through GNU parallel, which
-# `make deps` installs), the tests of one file in order: many tests wait
-# on pipes and sleeps, so three files at once keep two CPUs busy.
-# BATS_JOBS=1 runs them one after another.
-BATS_JOBS ?= 3
+# `make deps` installs; without it, one at a time), the tests of one file
+# in order: many tests wait on pipes and sleeps, so three files at once
+# keep two CPUs busy.  BATS_JOBS=1 runs them one after another.
+BATS_JOBS ?= $(if $(shell command -v parallel 2>/dev/null),3,1)
 BATS = bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) --no-parallelize-within-files)
 
 CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
