@@ -15,6 +15,8 @@
  *	3 err.c		filling jenc_err: message, excerpt, caret
  *	3 conv.c	input in another encoding converted to UTF-8 with
  *			iconv(3), for in.c
+ *	3 map.c		a regular file mapped read-only, unmapped behind
+ *			its reader (JENC_READ_MAP)
  *	4 in.c color.c jsonc.c pipe.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
@@ -367,7 +369,7 @@ int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
 int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
 /*
- * jenc_map - fd's regular file mapped read-only from offset at (at least
+ * jenc_map (map.c) - fd's regular file mapped read-only from offset at (at least
  * JENC_IN_MAP_MIN bytes from there to its end; else NULL, as when mmap
  * fails): the mapping starts at the page that holds offset at, which is
  * map[*skip]; *len is the mapping's size.  Freed by jenc_map_free.
