@@ -146,9 +146,6 @@ check-unit: $(UNIT_RUN)
 	    pass=$$((pass + p)); fail=$$((fail + f)); \
 	done; echo "unit: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
-# Everything the suites build or use is under $(O): the binary, the
-# library the docs test links the example with (with this CC and LDFLAGS,
-# so that a sanitizer build links), the Go reference.
 # bats runs its files BATS_JOBS at a time (through GNU parallel, which
 # `make deps` installs; without it, one at a time), the tests of one file
 # in order: many tests wait on pipes and sleeps, so three files at once
@@ -156,6 +153,9 @@ check-unit: $(UNIT_RUN)
 BATS_JOBS ?= $(if $(shell command -v parallel 2>/dev/null),3,1)
 BATS = bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) --no-parallelize-within-files)
 
+# Everything the suites build or use is under $(O): the binary, the
+# library the docs test links the example with (with this CC and LDFLAGS,
+# so that a sanitizer build links), the Go reference.
 CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
 

@@ -369,10 +369,11 @@ int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
 int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
 /*
- * jenc_map (map.c) - fd's regular file mapped read-only from offset at (at least
- * JENC_IN_MAP_MIN bytes from there to its end; else NULL, as when mmap
- * fails): the mapping starts at the page that holds offset at, which is
- * map[*skip]; *len is the mapping's size.  Freed by jenc_map_free.
+ * jenc_map (map.c) - fd's regular file mapped read-only from offset at
+ * (at least JENC_IN_MAP_MIN bytes from there to its end; else NULL, as
+ * when mmap fails): the mapping starts at the page that holds offset at,
+ * which is map[*skip]; *len is the mapping's size.  Freed by
+ * jenc_map_free.
  * jenc_map_trim unmaps map[*gone..done) rounded down to a page, once that
  * is JENC_MAP_TRIM bytes or more, and moves *gone.
  */
