@@ -98,15 +98,11 @@ $(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
 
-# The LD_PRELOAD allocator of tests/cli/nomem.bats: never built with the
-# sanitizers (their runtime replaces malloc; the test skips there).
-$(O)/tests/failmalloc.so: tests/cli/failmalloc.c
-	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -fPIC -O2 -shared -o $@ $<
-
-# The LD_PRELOAD shim of tests/cli/mmap.bats that cuts the input file at
-# the first write to the output file (not with the sanitizers either).
-$(O)/tests/cutwrite.so: tests/cli/cutwrite.c
+# The LD_PRELOAD shims of the CLI tests: failmalloc.so (nomem.bats) fails
+# an allocation, cutwrite.so (mmap.bats) cuts the input file at the first
+# write to the output file.  Never built with the sanitizers (their
+# runtime comes first and intercepts those calls; the tests skip there).
+$(O)/tests/%.so: tests/cli/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -fPIC -O2 -shared -o $@ $<
 

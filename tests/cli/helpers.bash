@@ -53,6 +53,18 @@ setup_jenc() {
 	[ -x "$JENC" ] || fail "no jenc binary at $JENC (run 'make all' first)"
 }
 
+# need_shim NAME WHY - set $SHIM to the LD_PRELOAD library NAME.so that
+# make check-cli builds beside jenc; skip, saying WHY, when jenc is built
+# with AddressSanitizer, whose runtime comes first and intercepts the
+# calls a shim would replace.
+need_shim() {
+	if nm "$JENC" 2>/dev/null | grep -q ' __asan_init$'; then
+		skip "jenc is built with AddressSanitizer, $2"
+	fi
+	SHIM=$(dirname "$JENC")/tests/$1.so
+	[ -f "$SHIM" ] || fail "no $SHIM (make check-cli builds it)"
+}
+
 # need_shared - skip when the shared data is not next to the checkout.
 need_shared() {
 	[ -d "$SUITE" ] && [ -d "$CORPUS" ] ||

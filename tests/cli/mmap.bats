@@ -140,15 +140,10 @@ same_three() {
 # cut_run ARGS... - jenc ARGS with cutwrite.so, which truncates
 # victim.ndjson at jenc's first write to its output file.
 cut_run() {
-	if nm "$JENC" 2>/dev/null | grep -q ' __asan_init$'; then
-		skip "jenc is built with AddressSanitizer, whose write comes before an LD_PRELOAD one"
-	fi
-	local shim
-	shim=$(dirname "$JENC")/tests/cutwrite.so
-	[ -f "$shim" ] || fail "no $shim (make check-cli builds it)"
+	need_shim cutwrite "whose write comes before an LD_PRELOAD one"
 	cp big.ndjson victim.ndjson
 	status=0
-	LD_PRELOAD=$shim JENC_CUT=victim.ndjson "$JENC" "$@" >out 2>err ||
+	LD_PRELOAD=$SHIM JENC_CUT=victim.ndjson "$JENC" "$@" >out 2>err ||
 	    status=$?
 }
 
@@ -177,9 +172,7 @@ cut_run() {
 	[ ! -s victim.ndjson ]
 	# --no-mmap: the input ends where it was cut, a read error or a
 	# syntax error, and the file is not replaced either
-	cp big.ndjson victim.ndjson
-	LD_PRELOAD=$(dirname "$JENC")/tests/cutwrite.so JENC_CUT=victim.ndjson \
-	    "$JENC" --no-mmap -c -w victim.ndjson 2>err && status=0 || status=$?
+	cut_run --no-mmap -c -w victim.ndjson
 	[ "$status" != 0 ]
 	[ "$status" != 3 ]
 	[ ! -s victim.ndjson ]

@@ -12,11 +12,7 @@ load helpers
 setup() {
 	setup_jenc
 	# AddressSanitizer replaces malloc itself, and must come first.
-	if nm "$JENC" 2>/dev/null | grep -q ' __asan_init$'; then
-		skip "jenc is built with AddressSanitizer, which replaces malloc: no LD_PRELOAD allocator (test_nomem covers the library there)"
-	fi
-	SHIM=$(dirname "$JENC")/tests/failmalloc.so
-	[ -f "$SHIM" ] || fail "no $SHIM (make check-cli builds it)"
+	need_shim failmalloc "which replaces malloc: no LD_PRELOAD allocator (test_nomem covers the library there)"
 }
 
 # frun N ARGS... - jenc ARGS with allocation N failing (0: none), stdin
