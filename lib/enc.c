@@ -1431,6 +1431,12 @@ jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src)
 }
 
 int
+jenc_enc_is_mem(const jenc_enc *e)
+{
+	return e->kind == K_MEM;
+}
+
+int
 jenc_out_bytes(jenc_enc *e, const char *s, size_t n)
 {
 	if (e->err)
@@ -1452,6 +1458,40 @@ jenc_out_bytes(jenc_enc *e, const char *s, size_t n)
 		return e->err;
 	e->committed = held(e);
 	return 0;
+}
+
+int
+jenc_out_enc(jenc_enc *e, const jenc_enc *from)
+{
+	struct iovec iov[IOV_BATCH];
+	size_t it = 0, len;
+	const char *p;
+	int cnt = 0;
+
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP || e->depth > 0 || e->side)
+		return fail(e, JENC_E_STATE);
+	sync_tail(e);
+	if (e->kind == K_MEM || held(e) > 0) {
+		while ((p = jenc_segments(from, &it, &len)) != NULL)
+			if (jenc_out_bytes(e, p, len) != 0)
+				return e->err;
+		return 0;
+	}
+	while ((p = jenc_segments(from, &it, &len)) != NULL) {
+		if (len == 0)
+			continue;
+		e->top_done = 1;
+		iov[cnt].iov_base = (void *)(uintptr_t)p;
+		iov[cnt].iov_len = len;
+		if (++cnt == IOV_BATCH) {
+			if (write_iov(e, iov, cnt) != 0)
+				return e->err;
+			cnt = 0;
+		}
+	}
+	return cnt > 0 ? write_iov(e, iov, cnt) : 0;
 }
 
 /* ---- strings -------------------------------------------------------------- */

@@ -236,11 +236,18 @@ void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
 void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
 /* dst's colors become src's. */
 void jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src);
+/* 1 if e is a memory encoder (jenc_get_mem): it writes nothing, so it
+ * never cuts a value held past hold_max. */
+int jenc_enc_is_mem(const jenc_enc *e);
 /* s[0..n), output another encoder made like e (complete top-level
  * values, or text passed through), as committed output of e at top
  * level: written straight to the sink when e holds nothing, else held
  * after what it holds.  JENC_E_STATE inside a value. */
 int jenc_out_bytes(jenc_enc *e, const char *s, size_t n);
+/* jenc_out_bytes of all that memory encoder from holds, in one writev(2)
+ * of its segments (IOV_BATCH at a time) when e holds nothing.  from is
+ * not changed. */
+int jenc_out_enc(jenc_enc *e, const jenc_enc *from);
 
 /* ---- a part of a stream (json.c), for the parallel reader ---- */
 /*
@@ -252,13 +259,16 @@ int jenc_out_bytes(jenc_enc *e, const char *s, size_t n);
  * Positions in err and in on_error's reports are the whole input's.  err
  * must not be NULL.  *cut_end (if not NULL) gets 1 when what was read at
  * p[n] was not at an end that more input cannot change: a value or a
- * bad text (SKIP, PASS) still open there; 0 otherwise.
+ * bad text (SKIP, PASS) still open there; 0 otherwise.  *lines (if not
+ * NULL, with fd < 0) gets the line ends in p[0..n), counted as the
+ * reader's window slid past them rather than in a pass of their own.
  */
 int jenc_json_part(int fd, const char *p, size_t n, uint64_t off,
     uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
-    int *cut_end);
+    int *cut_end, uint64_t *lines);
 /*
- * jenc_json_pipe - jenc_json_part(fd, p, n, off, line, e, o, err, NULL)
+ * jenc_json_pipe - jenc_json_part(fd, p, n, off, line, e, o, err, NULL,
+ * NULL)
  * on two threads: a second one reads the input and tokenizes it
  * (pipe.c) while this one checks and encodes.  The same output, result
  * and reports.  p must stay valid until it returns.  piece: the bytes the

@@ -2088,7 +2088,8 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 	memset(&r, 0, sizeof(r));
 	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece,
 	    o != NULL && (o->flags & JENC_READ_MAP)) != 0)
-		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL);
+		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL,
+		    NULL);
 	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
 		jenc_pipe_end(r.pipe);
 		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
@@ -2107,7 +2108,8 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 
 int
 jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
-    jenc_enc *e, const jenc_read_opts *o, jenc_err *err, int *cut_end)
+    jenc_enc *e, const jenc_read_opts *o, jenc_err *err, int *cut_end,
+    uint64_t *lines)
 {
 	struct rd r;
 	int rc;
@@ -2131,6 +2133,17 @@ jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 		*cut_end = r.policy != 0 ? r.cut_end :
 		    (rc == JENC_E_SYNTAX || rc == JENC_E_DEPTH) &&
 		    err->offset == off + n;
+	if (lines != NULL) {
+		/* the lines of the window left, from the reader's count */
+		jenc_where w;
+
+		if (fd < 0 && r.in.off + r.in.len == off + n) {
+			jenc_in_where(&r.in, r.in.len, &w);
+			*lines = w.line - line;
+		} else {
+			*lines = jenc_count_lines(p, n, NULL);
+		}
+	}
 	jenc_in_close(&r.in);
 	return rc;
 }

@@ -4,11 +4,13 @@
  * A stream of top-level values is cut into chunks at line ends, chunk
  * after chunk as it is read (this thread); each chunk is read, checked
  * and encoded on a worker thread of its own by the one-thread reader
- * (json.c, jenc_json_part), into a sink encoder made like the caller's
- * whose sink is the chunk's output buffer; this thread writes the
- * chunks' output in order, and tells the errors each chunk found in
- * order too.  So the output, the errors, their lines and what is written
- * before them are those of jenc_json_copy_fd:
+ * (json.c, jenc_json_part), into an encoder made like the caller's: a
+ * memory encoder the chunk's slot keeps, or, where only a sink encoder
+ * writes what the caller's would (in_mem), one whose sink is the chunk's
+ * output buffer.  This thread writes the chunks' output in order, and
+ * tells the errors each chunk found in order too.  So the output, the
+ * errors, their lines and what is written before them are those of
+ * jenc_json_copy_fd:
  *
  * - A chunk starts at a line start between two values (the chunk before
  *   it ended cleanly, see below), so its errors' offsets and columns are
@@ -73,8 +75,11 @@ struct slot {
 	uint64_t off;		/* its input offset */
 	int last;		/* the input ends at in[len] */
 	/* the worker's results */
-	char *out;		/* output: out[0..out_len) */
+	char *out;		/* output: out[0..out_len), or ... */
 	size_t out_len, out_cap;
+	jenc_enc *mem;		/* ... with in_mem, what this memory encoder
+				 * holds (kept from chunk to chunk) */
+	int in_mem;
 	int rc, cut_end, overflow, nomem;
 	uint64_t lines;		/* line ends in the chunk */
 	jenc_err err;		/* rc's, or the first bad text's */
@@ -176,6 +181,23 @@ bad_keep(void *ctx, const jenc_err *err)
 		s->overflow = 1;
 }
 
+/*
+ * Does chunk s's output go to a memory encoder rather than a sink encoder
+ * (whose output is copied into s->out)?  Whenever the two write the same,
+ * and the memory encoder saves the copy:
+ * - the caller's e is a memory encoder too: neither writes, so neither
+ *   cuts a bad value held past hold_max (a sink encoder would);
+ * - or the output is held (JENC_HOLD) and verbatim: a value's output is
+ *   its input less whitespace plus a separator, and cannot reach
+ *   hold_max within the chunk, where the sink encoder would cut it.
+ */
+static int
+in_mem(const struct par *pp, const struct slot *s)
+{
+	return jenc_enc_is_mem(pp->e) || ((pp->eo.flags & JENC_HOLD) &&
+	    jenc_verbatim(pp->e) && s->len <= pp->eo.hold_max / 2);
+}
+
 /* Read chunk s into its output, as the one-thread reader would. */
 static void
 part_run(struct par *pp, struct slot *s)
@@ -188,23 +210,32 @@ part_run(struct par *pp, struct slot *s)
 	s->out_len = 0;
 	s->nbad = 0;
 	s->overflow = s->nomem = s->cut_end = 0;
-	s->lines = jenc_count_lines(s->in, s->len, NULL);
-	if (pp->e != NULL) {
+	s->in_mem = pp->e != NULL && in_mem(pp, s);
+	if (s->in_mem) {
+		if (s->mem == NULL && (s->mem = jenc_get_mem(&pp->eo)) != NULL)
+			jenc_enc_pal_copy(s->mem, pp->e);
+		else if (s->mem != NULL)
+			jenc_reset(s->mem);	/* the last chunk's output */
+		w = s->mem;
+	} else if (pp->e != NULL) {
 		w = jenc_get_sink(slot_sink, s, &pp->eo);
-		if (w == NULL) {
-			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
-			return;
-		}
-		jenc_enc_pal_copy(w, pp->e);
+		if (w != NULL)
+			jenc_enc_pal_copy(w, pp->e);
+	}
+	if (pp->e != NULL && w == NULL) {
+		s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
+		    "out of memory");
+		return;
 	}
 	s->rc = jenc_json_part(-1, s->in, s->len, s->off, 1, w, &ro, &s->err,
-	    &s->cut_end);
+	    &s->cut_end, &s->lines);
 	if (w != NULL) {
-		/* all of it is complete values: written out to the buffer */
+		/* all of it is complete values: written out to the buffer,
+		 * or held by s->mem */
 		int ee = jenc_error(w);
 
-		(void)jenc_release(w);
+		if (!s->in_mem)
+			(void)jenc_release(w);
 		if (ee != 0 || s->nomem) {
 			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
 			    "out of memory");
@@ -539,7 +570,7 @@ rest_one(struct par *pp, jenc_err *err)
 		    &pp->ro, &one, pp->piece);
 	else
 		rc = jenc_json_part(pp->eof ? -1 : pp->fd, p, n, off,
-		    pp->line, pp->e, &pp->ro, &one, NULL);
+		    pp->line, pp->e, &pp->ro, &one, NULL, NULL);
 	if (rc != 0 || (one.code != 0 && !pp->found))
 		*err = one;
 	jenc_mem_free(buf, n);
@@ -559,7 +590,7 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 		jenc_err one;
 
 		rc = jenc_json_part(-1, s->in, s->len, s->off, pp->line, pp->e,
-		    &pp->ro, &one, NULL);
+		    &pp->ro, &one, NULL, NULL);
 		if (rc != 0 || (one.code != 0 && !pp->found))
 			*err = one;
 		pp->found |= one.code != 0;
@@ -574,8 +605,9 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 	if (rc != 0 || (s->err.code != 0 && !pp->found))
 		*err = s->err;
 	pp->found |= s->err.code != 0;
-	if (pp->e != NULL && s->out_len > 0 &&
-	    jenc_out_bytes(pp->e, s->out, s->out_len) != 0 && rc == 0) {
+	if (pp->e != NULL && (s->in_mem ? jenc_out_enc(pp->e, s->mem) :
+	    s->out_len > 0 ? jenc_out_bytes(pp->e, s->out, s->out_len) : 0) != 0 &&
+	    rc == 0) {
 		int code = jenc_error(pp->e);
 
 		rc = jenc_err_set(err, code, jenc_errno(pp->e), 0, NULL, "%s",
@@ -585,6 +617,10 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 		jenc_mem_free(s->out, s->out_cap);
 		s->out = NULL;
 		s->out_cap = 0;
+	}
+	if (s->in_mem && jenc_len(s->mem) > OUT_KEEP) {
+		(void)jenc_release(s->mem);	/* not kept: its segments */
+		s->mem = NULL;
 	}
 	return rc;
 }
@@ -732,6 +768,7 @@ out:
 	for (i = 0; i < pp->nslot; i++) {
 		jenc_mem_free(pp->slot[i].buf, pp->slot[i].cap);
 		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
+		(void)jenc_release(pp->slot[i].mem);
 		if (pp->slot[i].bad != NULL)
 			jenc_mem_free(pp->slot[i].bad,
 			    BAD_MAX * sizeof(*pp->slot[i].bad));

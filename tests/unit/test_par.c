@@ -146,15 +146,40 @@ struct result {
 	struct reports rs;
 };
 
+/* A sink encoder's output, for run_sink. */
+struct sunk {
+	char *p;
+	size_t len, cap;
+};
+
+static int
+sink_keep(void *ctx, const char *p, size_t n)
+{
+	struct sunk *k = ctx;
+
+	if (k->len + n > k->cap) {
+		k->cap = (k->len + n) * 2;
+		if ((k->p = realloc(k->p, k->cap)) == NULL)
+			abort();
+	}
+	memcpy(k->p + k->len, p, n);
+	k->len += n;
+	return 0;
+}
+
 /* Read fd from offset at; the first report appends grow (if not NULL)
- * to the file.  *end (if not NULL) gets fd's offset after the call. */
+ * to the file.  *end (if not NULL) gets fd's offset after the call.
+ * With sink, the encoder is a sink encoder (it cuts a value held past
+ * hold_max, a memory encoder does not), and res->out is malloc's. */
 static void
-run_at(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
-    unsigned jobs, size_t chunk, struct result *res)
+run_enc(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
+    unsigned jobs, size_t chunk, int sink, struct result *res)
 {
 	jenc_opts eo = { 0, JENC_HOLD, 0 };
 	jenc_read_opts ro = { flags, 0, on_error, &res->rs };
-	jenc_enc *e = jenc_get_mem(&eo);
+	struct sunk k = { NULL, 0, 0 };
+	jenc_enc *e = sink ? jenc_get_sink(sink_keep, &k, &eo) :
+	    jenc_get_mem(&eo);
 
 	memset(res, 0, sizeof(*res));
 	res->rs.self = pthread_self();
@@ -169,10 +194,23 @@ run_at(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
 	else
 		res->rc = jenc_json_copy_fd_par(fd, e, &ro, &res->err, jobs,
 		    chunk);
-	res->out = jenc_take(e, &res->len);
-	jenc_release(e);
+	if (sink) {
+		jenc_release(e);
+		res->out = k.p != NULL ? k.p : malloc(1);
+		res->len = k.len;
+	} else {
+		res->out = jenc_take(e, &res->len);
+		jenc_release(e);
+	}
 	if (end != NULL)
 		*end = lseek(fd, 0, SEEK_CUR);
+}
+
+static void
+run_at(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
+    unsigned jobs, size_t chunk, struct result *res)
+{
+	run_enc(fd, at, grow, end, flags, jobs, chunk, 0, res);
 }
 
 static void
@@ -324,6 +362,52 @@ main(void)
 				abort();
 		}
 		close(mfd);
+	}
+	TEST("long lines, one past hold_max and bad: as jenc_json_copy_fd") {
+		/*
+		 * A chunk of a line over hold_max / 2 goes to a sink encoder
+		 * unless the caller's is a memory encoder, the others to a
+		 * memory encoder.  The 1.5 MB value, then found bad, is cut
+		 * past hold_max (1 MiB) by a sink encoder, and not by a
+		 * memory encoder.
+		 */
+		int lfd;
+		FILE *f = temp_file(&lfd);
+
+		for (int i = 0; i < 3000; i++) {
+			fprintf(f, "{\"n\": %d, \"t\": [1, 2]}\n", i);
+			if (i == 1000 || i == 2000) {
+				fprintf(f, "{\"big\": [");
+				for (int k = 0; k < (i == 1000 ? 70000 : 150000);
+				    k++)
+					fprintf(f, "%s\"abcdefgh\"", k ? ", " : "");
+				fprintf(f, i == 1000 ? "]}\n" : "], oops}\n");
+			}
+		}
+		fclose(f);
+		for (int sink = 0; sink < 2; sink++)
+			for (size_t p = 0; p < 3; p++) {
+				run_enc(lfd, 0, NULL, NULL, policy[p], 1, 0, sink,
+				    &want);
+				CHECK(want.len > (sink ? 2400000u : 800000u));
+				CHECK((strstr(want.err.msg, "was cut") != NULL) ==
+				    sink);
+				for (size_t m = 0; m < 2; m++) {
+					run_enc(lfd, 0, NULL, NULL, policy[p] |
+					    (m ? JENC_READ_MAP : 0), 2, 0, sink,
+					    &got);
+					same(&want, &got);
+					if (sink)
+						free(got.out);
+					else
+						jenc_free(got.out, got.len);
+				}
+				if (sink)
+					free(want.out);
+				else
+					jenc_free(want.out, want.len);
+			}
+		close(lfd);
 	}
 	TEST("validating only (e NULL)") {
 		jenc_read_opts ro = { JENC_READ_SKIP, 0, on_error, NULL };
