@@ -215,10 +215,13 @@ input_hint(const struct rd *r, size_t pos, const jenc_where *w)
 		    (r->st == S_OBJ_KEY && p[pos] == '}'))
 			return " (trailing comma? try --jsonc)";
 	}
-	/* (an error at a '/' is about a comment, whatever the line holds) */
+	/* (an error at a '/' is about a comment, whatever the line holds;
+	 * of the line, only what jenc_in_line reads past the spot however
+	 * the input comes, whole or in pieces) */
 	if (w != NULL && w->line == 1 && !w->text_cut &&
 	    !(pos < r->in.len && p[pos] == '/') &&
-	    looks_csv(w->text, w->avail))
+	    looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ? w->avail :
+	    w->at + JENC_IN_AFTER))
 		return " (is it CSV? try -f csv)";
 	return "";
 }

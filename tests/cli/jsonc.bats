@@ -283,6 +283,37 @@ EOF
 '
 }
 
+@test "CSV given as JSON: the hint reads 1 KiB of the line past the error, however it comes" {
+	# A '[' on the first line says it is not CSV, but only within the
+	# 1 KiB past the error that the reader reads of it from a pipe too:
+	# the same message from a file, a pipe and a slow pipe.
+	local a1000 a2000
+	a1000=$(printf '%01000d' 0 | tr 0 a)
+	a2000=$a1000$a1000
+	local excerpt="  x,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...
+  ^
+"
+	put "x,$a1000["
+	jrun -c in
+	expect_invalid '' "jenc: in:1:1: invalid literal 'x', expected true, false or null
+$excerpt"
+	put "x,$a2000["
+	jrun -c in
+	expect_invalid '' "jenc: in:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
+$excerpt"
+	JCMD="cat in | jenc -c"
+	status=0
+	cat in | "$JENC" -c >"$T/out" 2>"$T/err" || status=$?
+	expect_invalid '' "jenc: <stdin>:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
+$excerpt"
+	JCMD="(1500 bytes, a pause, the rest) | jenc -c"
+	status=0
+	{ head -c 1500 in; sleep 0.2; tail -c +1501 in; } | "$JENC" -c \
+	    >"$T/out" 2>"$T/err" || status=$?
+	expect_invalid '' "jenc: <stdin>:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
+$excerpt"
+}
+
 @test "-w rewrites a jsonc file as strict JSON; --check lists it" {
 	tsconfig
 	settings

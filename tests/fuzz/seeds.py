@@ -67,11 +67,14 @@ OP = {name: i for i, name in enumerate(
 # no text, in several modes; then excerpts the harnesses' model of them
 # once got wrong: a control byte and an invisible character shown as '?',
 # a line cut on both sides ending in "." before the mark, a byte order mark
-# left out of the excerpt; a tab alone, which once drew the CSV hint.
+# left out of the excerpt; a tab alone, which once drew the CSV hint; a
+# first line whose '[' (no CSV, then) was seen from memory and not from
+# the pipe, which had read only 1 KiB past the error.
 REPLAY = {
     "json": [b"", b"x", b"xx", b"\x00", b"\x00 \n", b"\x80", b"\x81 ",
              b"\x03", b"\x00[]", b"\x30\"\"", b"\x00{", b"\x00\xef\xbb\xbf",
-             b"\x00[\x0c]", b"\x31[\xe2\x81\xa0]", b"\xff\t"],
+             b"\x00[\x0c]", b"\x31[\xe2\x81\xa0]", b"\xff\t",
+             b"\x00x," + b"a" * 2000 + b"["],
     "jsonc": [b"", b"x", b"\x00/", b"\x00/*", b"\x00//", b"\x00[1,",
               b"\x00[1,]", b"\x02{\"a\":1,}", b"\x00\"a\\", b"\x40\x1e//\x1e1 "],
     "csv": [b"", b"x", b"xx", b"\x00\x00", b"\x08\x00", b"\x02\x00",
