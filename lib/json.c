@@ -1182,17 +1182,23 @@ pipe_tokenize(struct rd *r, size_t len)
 		size_t base = (size_t)(s->off - r->in.off);
 		size_t k = r->pipe_k > s->first ? r->pipe_k : s->first;
 		size_t m = s->ntok - k, i;
+		const uint32_t *map = s->map;
 
 		if (m > r->ntok - n)
 			m = r->ntok - n;
-		/* positions in the slot's text (the scout turned them from
-		 * its skeleton's) to positions in the window */
+		/* positions in the skeleton to positions in the window, as
+		 * jp_tokenize turns them */
 		for (i = 0; i < m; i++) {
 			jsmntok_t t = s->tok[k + i];
 
-			t.start += (int)base;
-			if (t.type != JSMN_OBJECT && t.type != JSMN_ARRAY)
-				t.end += (int)base;
+			if (t.type == JSMN_STRING) {
+				t.start = (int)(base + map[t.start - 1]) + 1;
+				t.end = (int)(base + map[t.end]);
+			} else {
+				if (t.type == JSMN_PRIMITIVE)
+					t.end = (int)(base + map[t.end]);
+				t.start = (int)(base + map[t.start]);
+			}
 			r->tok[n++] = t;
 		}
 		r->pipe_k = k += m;
@@ -1203,8 +1209,8 @@ pipe_tokenize(struct rd *r, size_t len)
 			 * token's first byte, as jsmn would */
 			const jsmntok_t *t = &s->tok[k];
 
-			r->jp.pos = (unsigned)(base + (size_t)t->start -
-			    (t->type == JSMN_STRING));
+			r->jp.pos = (unsigned)(base + map[t->start -
+			    (t->type == JSMN_STRING)]);
 			return JSMN_ERROR_NOMEM;
 		}
 		r->jp.pos = (unsigned)(base + s->tok_end);

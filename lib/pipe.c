@@ -8,11 +8,10 @@
  * over, makes the skeleton of the slot's text (skel.c), and runs jsmn
  * over it, TOK_CALL new tokens per call, writing them straight into the
  * slot's token array after the chain of open tokens jsmn was left with
- * (compacted as jp_compact does), then turns the positions of the new
- * tokens from the skeleton's into the slot's text (to_text).  The slot
- * covers its text up to the end of the skeleton; the rest starts the next
- * slot.  The reader (see pipe.h) moves the tokens' positions into its
- * window as it takes them.  SLOTS slots make a ring: the scout
+ * (compacted as jp_compact does).  The slot covers its text up to the end
+ * of the skeleton; the rest starts the next slot.  The reader (see
+ * pipe.h) turns the tokens' skeleton positions into its window's through
+ * the slot's map as it takes them.  SLOTS slots make a ring: the scout
  * fills one while the reader takes the others' text and tokens, in order.
  *
  * The scout stops tokenizing where the one-thread reader would leave the
@@ -59,8 +58,7 @@ struct pslot {
 	int eof;		/* the input ends after s.len */
 	int sys_errno;		/* reading after s.len failed */
 	char *text;		/* SLOT_CAP bytes */
-	char *sk;		/* its skeleton, and map: SLOT_CAP + 64 */
-	uint32_t *map;		/* skeleton position -> text position */
+	char *sk;		/* its skeleton, and s.map: SLOT_CAP + 64 */
 	size_t tok_cap;		/* of s.tok; s.chain has CHAIN_MAX */
 	/* the reader's */
 	int seen;		/* it saw the slot ready */
@@ -268,32 +266,6 @@ takeover_start(jenc_pipe *pp, struct pslot *ps)
 }
 
 /*
- * Turn the positions of the slot's tokens tok[from..to) from its skeleton
- * into its text, through the skeleton's map, as jp_tokenize turns them
- * (json.c): here, where the map was just written, rather than on the
- * reader's thread.  jsmn is done with them: it only tells an open token
- * by its end, -1, which a container keeps.
- */
-static void
-to_text(struct pslot *ps, unsigned from, unsigned to)
-{
-	const uint32_t *map = ps->map;
-	jsmntok_t *t = ps->s.tok;
-	unsigned i;
-
-	for (i = from; i < to; i++) {
-		if (t[i].type == JSMN_STRING) {
-			t[i].start = (int)map[t[i].start - 1] + 1;
-			t[i].end = (int)map[t[i].end];
-		} else {
-			if (t[i].type == JSMN_PRIMITIVE)
-				t[i].end = (int)map[t[i].end];
-			t[i].start = (int)map[t[i].start];
-		}
-	}
-}
-
-/*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
  * token array starting with the chain jsmn was left with.  Returns 1
  * where the tokens end for good (the slot carries the state: takeover),
@@ -304,7 +276,7 @@ static int
 tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
-	size_t slen, b = jenc_skel(ps->text, len, ps->sk, ps->map, &slen);
+	size_t slen, b = jenc_skel(ps->text, len, ps->sk, ps->s.map, &slen);
 	unsigned c = pp->cjp.toknext;
 	int open;
 
@@ -326,8 +298,7 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 			if (open_count(ps->s.tok, &jp) > DEEP) {
 				ps->s.first = c;
 				ps->s.ntok = jp.toknext;
-				ps->s.tok_end = ps->map[jp.pos];
-				to_text(ps, c, jp.toknext);
+				ps->s.tok_end = ps->s.map[jp.pos];
 				if (chain_of(ps->s.tok, &jp, ps->s.chain,
 				    &ps->s.jp) < 0) {
 					takeover_start(pp, ps);
@@ -352,7 +323,6 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.ntok = jp.toknext;
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
-	to_text(ps, c, jp.toknext);
 	open = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
 	if (open < 0) {
 		takeover_start(pp, ps);
@@ -476,10 +446,10 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 
 		ps->text = jenc_mem_alloc(SLOT_CAP);
 		ps->sk = jenc_mem_alloc(JENC_SKEL_ROOM(SLOT_CAP));
-		ps->map = jenc_mem_alloc(JENC_SKEL_ROOM(SLOT_CAP) *
-		    sizeof(*ps->map));
+		ps->s.map = jenc_mem_alloc(JENC_SKEL_ROOM(SLOT_CAP) *
+		    sizeof(*ps->s.map));
 		ps->s.chain = jenc_mem_alloc(CHAIN_MAX * sizeof(*ps->s.chain));
-		ok = ps->text != NULL && ps->sk != NULL && ps->map != NULL &&
+		ok = ps->text != NULL && ps->sk != NULL && ps->s.map != NULL &&
 		    ps->s.chain != NULL;
 	}
 	pthread_mutex_init(&pp->mu, NULL);
@@ -518,8 +488,8 @@ jenc_pipe_end(jenc_pipe *pp)
 
 		jenc_mem_free(ps->text, SLOT_CAP);
 		jenc_mem_free(ps->sk, JENC_SKEL_ROOM(SLOT_CAP));
-		jenc_mem_free(ps->map,
-		    JENC_SKEL_ROOM(SLOT_CAP) * sizeof(*ps->map));
+		jenc_mem_free(ps->s.map,
+		    JENC_SKEL_ROOM(SLOT_CAP) * sizeof(*ps->s.map));
 		jenc_mem_free(ps->s.tok, ps->tok_cap * sizeof(*ps->s.tok));
 		jenc_mem_free(ps->s.chain, CHAIN_MAX * sizeof(*ps->s.chain));
 	}

@@ -5,8 +5,8 @@
  * The scout reads the input and tokenizes it as jp_tokenize would (the
  * skeleton of the text, jsmn over it); it hands the reader slots in
  * input order, each a run of text and the tokens jsmn made of its first
- * tok_end bytes, with their positions in the slot's text (the scout
- * turns them from the skeleton's through its map, see skel.c).  The
+ * tok_end bytes, with their positions in the slot's skeleton, and the
+ * skeleton's map back to the slot's text (see skel.c).  The
  * reader pulls the text into its window as it would read(2) it
  * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
  * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
@@ -32,10 +32,9 @@ struct jenc_pipe_slot {
 	size_t len;		/* its bytes */
 	size_t tok_end;		/* the tokens cover [0, tok_end) */
 	jsmntok_t *tok;		/* tok[first..ntok) are the slot's (those
-				 * before, the chain jsmn started with),
-				 * their start and end (a container's start
-				 * only) positions in the text */
+				 * before, the chain jsmn started with) */
 	size_t first, ntok;
+	uint32_t *map;		/* skeleton position -> text position */
 	int open;		/* containers are open at tok_end */
 	int takeover;		/* see above: jp and chain[0..nchain) */
 	jsmn_parser jp;		/* pos: tok_end */
