@@ -153,4 +153,29 @@ harness_done(void)
 	return harness_failed ? 1 : 0;
 }
 
+/*
+ * A growable buffer that output is appended to: harness_buf_put is a
+ * jenc_sink_fn whose ctx is the buffer.  Start it zeroed; free(p).
+ */
+struct harness_buf {
+	char *p;
+	size_t len, cap;
+};
+
+static inline int
+harness_buf_put(void *ctx, const char *p, size_t n)
+{
+	struct harness_buf *b = ctx;
+
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2;
+		if ((b->p = realloc(b->p, b->cap)) == NULL)
+			abort();
+	}
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
 #endif

@@ -146,27 +146,6 @@ struct result {
 	struct reports rs;
 };
 
-/* A sink encoder's output, for run_sink. */
-struct sunk {
-	char *p;
-	size_t len, cap;
-};
-
-static int
-sink_keep(void *ctx, const char *p, size_t n)
-{
-	struct sunk *k = ctx;
-
-	if (k->len + n > k->cap) {
-		k->cap = (k->len + n) * 2;
-		if ((k->p = realloc(k->p, k->cap)) == NULL)
-			abort();
-	}
-	memcpy(k->p + k->len, p, n);
-	k->len += n;
-	return 0;
-}
-
 /* Read fd from offset at; the first report appends grow (if not NULL)
  * to the file.  *end (if not NULL) gets fd's offset after the call.
  * With sink, the encoder is a sink encoder (it cuts a value held past
@@ -176,9 +155,9 @@ run_enc(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
     unsigned jobs, size_t chunk, int sink, struct result *res)
 {
 	jenc_opts eo = { 0, JENC_HOLD, 0 };
-	jenc_read_opts ro = { flags, 0, on_error, &res->rs };
-	struct sunk k = { NULL, 0, 0 };
-	jenc_enc *e = sink ? jenc_get_sink(sink_keep, &k, &eo) :
+	jenc_read_opts ro = { flags, 0, on_error, &res->rs, NULL };
+	struct harness_buf k = { NULL, 0, 0 };
+	jenc_enc *e = sink ? jenc_get_sink(harness_buf_put, &k, &eo) :
 	    jenc_get_mem(&eo);
 
 	memset(res, 0, sizeof(*res));
@@ -410,7 +389,7 @@ main(void)
 		close(lfd);
 	}
 	TEST("validating only (e NULL)") {
-		jenc_read_opts ro = { JENC_READ_SKIP, 0, on_error, NULL };
+		jenc_read_opts ro = { JENC_READ_SKIP, 0, on_error, NULL, NULL };
 		struct reports a, b;
 		jenc_err ea, eb;
 

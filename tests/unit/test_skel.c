@@ -297,27 +297,8 @@ add_damaged(const char *p, size_t n, int copies)
 
 /* ---- the reader, both ways ------------------------------------------ */
 
-struct sink {
-	char *p;
-	size_t n, cap;
-};
-
-static int
-sink_put(void *ctx, const char *buf, size_t len)
-{
-	struct sink *s = ctx;
-
-	if (s->n + len > s->cap) {
-		s->cap = (s->n + len) * 2;
-		s->p = realloc(s->p, s->cap);
-	}
-	memcpy(s->p + s->n, buf, len);
-	s->n += len;
-	return 0;
-}
-
 struct result {
-	struct sink out;
+	struct harness_buf out;
 	int rc;
 	jenc_err err;
 	uint64_t bad;		/* on_error calls */
@@ -342,9 +323,9 @@ run(const char *p, size_t n, const jenc_opts *eo, unsigned rflags,
 	jenc_enc *e;
 
 	memset(&res->err, 0, sizeof(res->err));
-	res->out.n = 0;
+	res->out.len = 0;
 	res->bad = 0;
-	e = jenc_get_sink(sink_put, &res->out, eo);
+	e = jenc_get_sink(harness_buf_put, &res->out, eo);
 	if (from_fd) {
 		int fd = open(tmpname, O_RDONLY);
 
@@ -373,11 +354,11 @@ run_pipe(const char *p, size_t n, const jenc_opts *eo, unsigned rflags,
 	jenc_enc *e;
 
 	memset(&res->err, 0, sizeof(res->err));
-	res->out.n = 0;
+	res->out.len = 0;
 	res->bad = 0;
 	if (fd >= 0)
 		(void)lseek(fd, (off_t)k, SEEK_SET);
-	e = jenc_get_sink(sink_put, &res->out, eo);
+	e = jenc_get_sink(harness_buf_put, &res->out, eo);
 	res->rc = jenc_json_pipe(fd, k > 0 ? p : NULL, k, 0, 1, e, &ro,
 	    &res->err, piece);
 	if (fd >= 0)
@@ -391,8 +372,8 @@ same_result(const struct result *a, const struct result *b)
 {
 	const jenc_err *x = &a->err, *y = &b->err;
 
-	return a->rc == b->rc && a->out.n == b->out.n &&
-	    (a->out.n == 0 || memcmp(a->out.p, b->out.p, a->out.n) == 0) &&
+	return a->rc == b->rc && a->out.len == b->out.len &&
+	    (a->out.len == 0 || memcmp(a->out.p, b->out.p, a->out.len) == 0) &&
 	    a->bad == b->bad &&
 	    x->code == y->code && x->offset == y->offset &&
 	    x->line == y->line && x->col == y->col &&
@@ -456,7 +437,7 @@ diff_input(size_t i, int full)
 				    "bytes, error '%s' / '%s'\n", i, in->n,
 				    in->p, modes[m].name, policies[k],
 				    from_fd ? "fd" : "mem", fast.rc,
-				    exact.rc, fast.out.n, exact.out.n,
+				    exact.rc, fast.out.len, exact.out.len,
 				    fast.err.msg, exact.err.msg);
 				ok = 0;
 			}
@@ -499,7 +480,7 @@ diff_pipe(size_t i, int full)
 			    "policy %#x, piece %zu, how %d: rc %d/%d, "
 			    "%zu/%zu bytes, error '%s' / '%s'\n", i, in->n,
 			    in->p, modes[m].name, policies[k], piece, how,
-			    fast.rc, exact.rc, fast.out.n, exact.out.n,
+			    fast.rc, exact.rc, fast.out.len, exact.out.len,
 			    fast.err.msg, exact.err.msg);
 			ok = 0;
 		}
