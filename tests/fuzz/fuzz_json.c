@@ -34,6 +34,9 @@
  *   the message is one of cli-spec.md's forms naming the byte at offset;
  * - jenc_json_copy_fd on a pipe fed in chunks chosen from the input's
  *   hash gives the same code, error and output as jenc_json_copy_mem;
+ *   so does jenc_json_copy_fd_par on two threads, cut into small chunks,
+ *   with no policy, SKIP or PASS (the same bad texts told), into a
+ *   memory or a sink encoder (see check_par);
  * - with shaping flags chosen from the input's hash (JENC_SORT_KEYS,
  *   JENC_SPLIT, JENC_SLURP, JENC_SEQ, JENC_FLUSH_EACH, JENC_HOLD,
  *   JENC_COLOR; see check_shaping) the result and error are the same; the
@@ -43,16 +46,20 @@
  *   long as the unsorted one, and split and slurped output compacted is
  *   a reference split and slurp of the compact output.
  */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz_util.h"
 #include "jenc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static fz_buf out, plain, comp, tmp, ref;
+static fz_buf out, plain, comp, tmp, ref, pref, pout;
 
 static void
 same_bytes(const fz_buf *a, const fz_buf *b, const char *what)
@@ -293,7 +300,7 @@ check_shaping(const char *p, size_t n, const jenc_opts *eo,
 	q.flags &= ~(unsigned)JENC_SORT_KEYS;
 	if (o.flags & JENC_SORT_KEYS) {
 		jenc_opts so = q;
-		jenc_read_opts r0 = { 0, 0 };
+		jenc_read_opts r0 = { 0, 0, NULL, NULL, NULL };
 
 		(void)shaped(p, n, &q, ro, &d, &e2);
 		if (d.len != c.len)
@@ -310,7 +317,7 @@ check_shaping(const char *p, size_t n, const jenc_opts *eo,
 	}
 	if (shape != 0) {
 		jenc_opts co = q;
-		jenc_read_opts r0 = { 0, 0 };
+		jenc_read_opts r0 = { 0, 0, NULL, NULL, NULL };
 
 		co.indent = 0;
 		co.flags &= ~(unsigned)(JENC_TAB | JENC_SPLIT | JENC_SLURP);
@@ -390,6 +397,106 @@ check_policy(const char *p, size_t n, unsigned pick, unsigned max_depth,
 		fz_fail("bad input with no error told");
 }
 
+/* check_par's reading on threads, through fz_pipe_run. */
+struct par_run {
+	jenc_enc *e;
+	const jenc_read_opts *ro;
+	jenc_err *err;
+	size_t chunk;
+};
+
+static int
+par_run_fn(int fd, void *ctx)
+{
+	struct par_run *r = ctx;
+
+	return jenc_json_copy_fd_par(fd, r->e, r->ro, r->err, 2, r->chunk);
+}
+
+static int
+par_sink(void *ctx, const char *p, size_t n)
+{
+	fz_buf_add(ctx, p, n);
+	return 0;
+}
+
+/*
+ * Half the texts with a line end, from the hash: jenc_json_copy_fd_par
+ * on two threads, over a pipe fed in pieces or a file, cut into chunks
+ * of 16 bytes to a quarter of the text, gives what jenc_json_copy_mem gives: the same
+ * code, error, bad texts told and output.  From the hash: no policy, SKIP
+ * or PASS; a memory encoder or a sink encoder (each side the same, with
+ * JENC_HOLD for a sink encoder: without it, how much of a bad value
+ * reaches the sink depends on the buffers' sizes).
+ */
+static void
+check_par(const char *p, size_t n, const jenc_opts *eo,
+    const jenc_read_opts *ro, uint32_t seed)
+{
+	jenc_opts po = *eo;
+	jenc_read_opts pr = *ro;
+	unsigned long bad_mem = 0, bad_par = 0;
+	int sink = (seed >> 2) & 1, mrc, prc;
+	jenc_err merr, perr;
+	struct par_run r;
+	jenc_enc *e;
+
+	/* threads only for a text with line ends to cut at; and half of
+	 * those, for the time threads take to start */
+	if (n == 0 || memchr(p, '\n', n) == NULL || (seed >> 20) % 2 != 0)
+		return;
+	if (seed & 1)
+		pr.flags |= (seed & 2) ? JENC_READ_PASS : JENC_READ_SKIP;
+	pr.on_error = count_bad;
+	if (sink || ((seed >> 3) & 1))
+		po.flags |= JENC_HOLD;
+	pr.ctx = &bad_mem;
+	pref.len = pout.len = 0;
+	memset(&merr, 0, sizeof(merr));
+	memset(&perr, 0, sizeof(perr));
+	e = sink ? jenc_get_sink(par_sink, &pref, &po) : jenc_get_mem(&po);
+	if (e == NULL)
+		fz_fail("jenc_get_%s returned NULL", sink ? "sink" : "mem");
+	mrc = jenc_json_copy_mem(p, n, e, &pr, &merr);
+	if (!sink)
+		fz_take(e, &pref);
+	(void)jenc_release(e);
+
+	pr.ctx = &bad_par;
+	r.e = sink ? jenc_get_sink(par_sink, &pout, &po) : jenc_get_mem(&po);
+	if (r.e == NULL)
+		fz_fail("jenc_get_%s returned NULL", sink ? "sink" : "mem");
+	r.ro = &pr;
+	r.err = &perr;
+	/* a few chunks at least, or the input is read on one thread */
+	r.chunk = 16 + (seed >> 4) % (n / 4 + 1);
+	if ((seed >> 15) % 4 == 0) {
+		prc = fz_pipe_run(p, n, seed, par_run_fn, &r);
+	} else {
+		/* a regular file: cut where the chunks are full, not where
+		 * the pipe is empty, and faster to run */
+		int fd = memfd_create("fuzz_par", 0);
+
+		if (fd < 0 || (n > 0 && write(fd, p, n) != (ssize_t)n) ||
+		    lseek(fd, 0, SEEK_SET) != 0)
+			fz_fail("memfd: %s", strerror(errno));
+		prc = par_run_fn(fd, &r);
+		close(fd);
+	}
+	if (!sink)
+		fz_take(r.e, &pout);
+	(void)jenc_release(r.e);
+	if (prc != mrc)
+		fz_fail("jenc_json_copy_fd_par returned %d, _mem %d (%s / %s)",
+		    prc, mrc, perr.msg, merr.msg);
+	if (mrc != 0 || merr.code != 0)
+		fz_expect_same_err(&perr, &merr, "jenc_json_copy_fd_par/_mem", 1);
+	if (bad_par != bad_mem)
+		fz_fail("jenc_json_copy_fd_par told %lu bad texts, _mem %lu",
+		    bad_par, bad_mem);
+	same_bytes(&pout, &pref, "jenc_json_copy_fd_par vs _mem output");
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -442,6 +549,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_fail("output held after an error is not valid "
 			    "JSON");
 		check_fd(p, n, &eo, &ro, rc, &err, fz_hash(data, size));
+		check_par(p, n, &eo, &ro, fz_hash(data, size));
 		check_shaping(p, n, &eo, &ro, rc, &err, NULL,
 		    fz_hash(data, size));
 		return 0;
@@ -502,6 +610,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		same_bytes(&comp, &plain, "compact output vs plain compact");
 	}
 	check_fd(p, n, &eo, &ro, rc, &err, fz_hash(data, size));
+	check_par(p, n, &eo, &ro, fz_hash(data, size));
 	check_shaping(p, n, &eo, &ro, rc, &err, &comp, fz_hash(data, size));
 	return 0;
 }

@@ -169,6 +169,15 @@ def json_seeds(shared, out):
             lines = data.split(b"\n")
             ps += [l + b"\n" for l in lines[:20] if len(l) <= MAX_PIECE]
             ps.append(b"\r\n".join(lines[20:26]))
+            # streams of a few lines with a bad one among them (a word,
+            # a line cut short), for the reader on threads (check_par)
+            for j in range(4):
+                block = [l for l in lines[30 + 6 * j:36 + 6 * j]
+                         if 0 < len(l) <= 1200]
+                if len(block) < 4:
+                    continue
+                bad = b"not json" if j % 2 == 0 else block[2][:len(block[2]) // 2]
+                ps.append(b"\n".join(block[:2] + [bad] + block[2:]) + b"\n")
         for p in ps:
             write(d, bytes([JSON_MODES[k % len(JSON_MODES)]]) + p)
             k += 1
