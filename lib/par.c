@@ -77,8 +77,9 @@ struct slot {
 	/* the worker's results */
 	char *out;		/* output: out[0..out_len), or ... */
 	size_t out_len, out_cap;
-	jenc_enc *mem;		/* ... with in_mem, what this memory encoder
-				 * holds (kept from chunk to chunk) */
+	jenc_enc *mem;		/* ... with in_mem, what this memory
+				 * encoder holds (kept from chunk to
+				 * chunk) */
 	int in_mem;
 	int rc, cut_end, overflow, nomem;
 	uint64_t lines;		/* line ends in the chunk */
@@ -577,6 +578,15 @@ rest_one(struct par *pp, jenc_err *err)
 	return rc;
 }
 
+/* Chunk s's output to the caller's encoder. */
+static int
+chunk_out(struct par *pp, const struct slot *s)
+{
+	if (s->in_mem)
+		return jenc_out_enc(pp->e, s->mem);
+	return s->out_len > 0 ? jenc_out_bytes(pp->e, s->out, s->out_len) : 0;
+}
+
 /* Write chunk s, and tell its bad texts; returns what the one-thread
  * reader would have returned at its end (0, or the error, in err). */
 static int
@@ -605,9 +615,7 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 	if (rc != 0 || (s->err.code != 0 && !pp->found))
 		*err = s->err;
 	pp->found |= s->err.code != 0;
-	if (pp->e != NULL && (s->in_mem ? jenc_out_enc(pp->e, s->mem) :
-	    s->out_len > 0 ? jenc_out_bytes(pp->e, s->out, s->out_len) : 0) != 0 &&
-	    rc == 0) {
+	if (pp->e != NULL && chunk_out(pp, s) != 0 && rc == 0) {
 		int code = jenc_error(pp->e);
 
 		rc = jenc_err_set(err, code, jenc_errno(pp->e), 0, NULL, "%s",
