@@ -912,11 +912,11 @@ levels(const jenc_enc *e, unsigned depth, int lw)
 	return lw == LW_LONG ? (size_t)depth + e->ibase : depth;
 }
 
-/* A newline and the indentation of n levels. */
-static int
-newline_indent(jenc_enc *e, size_t lv)
+/* newline_indent past its fast path: n spaces or more than fit. */
+static int __attribute__((noinline))
+newline_fill(jenc_enc *e, size_t n)
 {
-	size_t n = lv * e->indent;
+	char fill[256];
 
 	if (n < 1024) {
 		if (need(e, n + 1) != 0)
@@ -926,7 +926,6 @@ newline_indent(jenc_enc *e, size_t lv)
 		e->p += n;
 		return 0;
 	}
-	char fill[256];
 	memset(fill, e->ichar, sizeof(fill));
 	if (put(e, "\n", 1) != 0)
 		return e->err;
@@ -938,6 +937,26 @@ newline_indent(jenc_enc *e, size_t lv)
 		n -= k;
 	}
 	return 0;
+}
+
+/*
+ * A newline and the indentation of lv levels.  The usual case, under 64
+ * bytes with 64 free in the segment, is one fixed-size fill, which the
+ * compiler writes with a few stores instead of calling memset: the calls
+ * took 3% of indented output's time on the 50 MB document.
+ */
+static inline int
+newline_indent(jenc_enc *e, size_t lv)
+{
+	size_t n = lv * e->indent;
+
+	if (n < 64 && (size_t)(e->end - e->p) >= 64) {
+		*e->p = '\n';
+		memset(e->p + 1, e->ichar, 63);
+		e->p += n + 1;
+		return 0;
+	}
+	return newline_fill(e, n);
 }
 
 static int top_prefix(jenc_enc *e);

@@ -429,6 +429,57 @@ test_indent(void)
 	}
 }
 
+/*
+ * Nested arrays, 16 spaces per level, down to 70 levels: every length of
+ * indentation the encoder writes in a different way (under 64 bytes,
+ * under 1024, longer), and newlines that meet a segment's end, as the
+ * output runs through several segments.  Compared with the same text
+ * built by hand.
+ */
+static void
+test_indent_depths(void)
+{
+	TEST("indentation of every depth to 1120 bytes, across segments") {
+		enum { D = 70, W = 16 };
+		size_t cap = 2 * (size_t)W * D * D + 16 * D, n = 0, it = 0, len;
+		size_t at = 0;
+		char *want = malloc(cap);
+		const char *p;
+		jenc_enc *e = mem(W, 0);
+		int d, ok = 1;
+
+		if (want == NULL)
+			abort();
+		for (d = 0; d < D; d++) {
+			CHECK_EQ(jenc_arr_begin(e), 0);
+			memset(want + n, ' ', (size_t)W * (size_t)d);
+			n += (size_t)W * (size_t)d;
+			want[n++] = '[';
+			want[n++] = '\n';
+		}
+		CHECK_EQ(jenc_str(e, "x", 1), 0);
+		memset(want + n, ' ', (size_t)W * D);
+		n += (size_t)W * D;
+		memcpy(want + n, "\"x\"\n", 4);
+		n += 4;
+		for (d = D - 1; d >= 0; d--) {
+			CHECK_EQ(jenc_arr_end(e), 0);
+			memset(want + n, ' ', (size_t)W * (size_t)d);
+			n += (size_t)W * (size_t)d;
+			want[n++] = ']';
+			want[n++] = '\n';
+		}
+		while ((p = jenc_segments(e, &it, &len)) != NULL) {
+			if (at + len > n || memcmp(p, want + at, len) != 0)
+				ok = 0;
+			at += len;
+		}
+		CHECK(ok && at == n);
+		jenc_release(e);
+		free(want);
+	}
+}
+
 int
 main(void)
 {
@@ -436,5 +487,6 @@ main(void)
 	test_boundary();
 	test_invalid();
 	test_indent();
+	test_indent_depths();
 	return harness_done();
 }
