@@ -728,17 +728,25 @@ jenc_in_enc_where(jenc_in *in, jenc_where *w)
 void
 jenc_in_line(jenc_in *in, size_t at, int cr)
 {
-	size_t k = at;
+	size_t k = at, max = in->max;
 
+	/*
+	 * The window may pass its limit here, by at most JENC_IN_AFTER
+	 * bytes: a window at its limit (a CSV reader's, whose limit is the
+	 * longest record) would otherwise show less of the line than one
+	 * that read in larger pieces, or held the whole input, does.
+	 */
+	if (max < JENC_IN_AFTER || at > max - JENC_IN_AFTER)
+		in->max = at + JENC_IN_AFTER;
 	for (;;) {
-		for (; k < in->len && k - at < JENC_IN_AFTER; k++)
-			if (in->p[k] == '\n' || (cr && in->p[k] == '\r'))
-				return;
-		if (k - at >= JENC_IN_AFTER || in->eof)
-			return;
-		if (jenc_in_fill(in) != 0)
-			return;
+		while (k < in->len && k - at < JENC_IN_AFTER &&
+		    in->p[k] != '\n' && !(cr && in->p[k] == '\r'))
+			k++;
+		if (k < in->len || k - at >= JENC_IN_AFTER || in->eof ||
+		    jenc_in_fill(in) != 0)
+			break;
 	}
+	in->max = max;
 }
 
 void

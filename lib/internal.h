@@ -451,8 +451,9 @@ void jenc_in_enc_where(jenc_in *in, struct jenc_where *w);
  * Before an error at p[at] is reported: read on until the window holds
  * the end of at's line (an LF, with cr a CR too), JENC_IN_AFTER bytes
  * from at, or the end of the input, so that the excerpt is the same
- * however the input arrived.  Nothing is dropped; a read that fails just
- * stops it.
+ * however the input arrived.  For that the window may grow past its
+ * limit (max), to at most at + JENC_IN_AFTER bytes.  Nothing is dropped;
+ * a read that fails just stops it.
  */
 void jenc_in_line(jenc_in *in, size_t at, int cr);
 /* Tell the window that p[at] starts line `line` (a reader that resumes

@@ -69,7 +69,9 @@ OP = {name: i for i, name in enumerate(
 # a line cut on both sides ending in "." before the mark, a byte order mark
 # left out of the excerpt; a tab alone, which once drew the CSV hint; a
 # first line whose '[' (no CSV, then) was seen from memory and not from
-# the pipe, which had read only 1 KiB past the error.
+# the pipe, which had read only 1 KiB past the error; a CSV error near the
+# end of a window from memory, which stopped at its limit (the longest
+# record and 1 KiB) where a pipe read on for the excerpt.
 REPLAY = {
     "json": [b"", b"x", b"xx", b"\x00", b"\x00 \n", b"\x80", b"\x81 ",
              b"\x03", b"\x00[]", b"\x30\"\"", b"\x00{", b"\x00\xef\xbb\xbf",
@@ -84,7 +86,8 @@ REPLAY = {
             b"\x02\x00" + b"a" * 60 + b"\xff" + b"b." * 60 + b"\n",
             b"\xe0\x00sep=;\r\na;b\r\n1;2", b"\xe0\x00a;b\n1;2\n",
             b"\xe2\x00\xef\xbb\xbfSEP=|\r", b"\xe0\x00\"a;b\"|c\n1|2\n",
-            b"\x80\x00a:b\n" + b"x" * 70 + b"\n"],
+            b"\x80\x00a:b\n" + b"x" * 70 + b"\n",
+            b"\x80\x00a:b\n" + b"1:2\n" * 265 + b"x:y\x00" + b"z" * 80 + b"\n"],
     # fuzz_skel.c: two option bytes, then the text (a NUL byte, bad
     # escapes, a number glued to a string, a long repeated value)
     "skel": [b"", b"x", b"xx", b"\x00\x00", b"\x00\x08[1,\"a\"]",

@@ -691,6 +691,35 @@ test_limits(void)
 		CHECK_ERR("a\n123456789\n", "[]\n", 2, 1,
 		    "record longer than 8 bytes");
 	}
+	TEST("max_record: an error's excerpt as long from memory as read") {
+		/* the window from memory stops at its limit (the longest
+		 * record and 1 KiB), the error near it: the excerpt still
+		 * shows the line as far as it would from a file */
+		char in[2048], want[96];
+		size_t n = 0, k;
+
+		memcpy(in, "a,b\n", 4);
+		n = 4;
+		for (k = 0; k < 255; k++) {
+			memcpy(in + n, "1,2\n", 4);
+			n += 4;
+		}
+		memcpy(in + n, "x,y", 3);
+		n += 3;
+		in[n++] = '\0';
+		memset(in + n, 'z', 80);
+		n += 80;
+		in[n++] = '\n';
+		CHECK_EQ(runn(in, n), JENC_E_SYNTAX);
+		CHECK_EQ(err.line, 257);
+		CHECK_EQ(err.col, 4);
+		CHECK_STR(err.msg, strlen(err.msg), "NUL byte in input");
+		memcpy(want, "x,y?", 4);
+		memset(want + 4, 'z', 73);
+		memcpy(want + 77, "...", 4);
+		CHECK_STR(err.excerpt, strlen(err.excerpt), want);
+		check_chunks(in, n);
+	}
 	reset();
 	TEST("delimiters refused: line ends, NUL, non-ASCII; '\"' in CSV, '\\\\' in TSV") {
 		static const char bad[] = { '\n', '\r', '"', (char)0x80 };

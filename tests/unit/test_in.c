@@ -216,13 +216,23 @@ test_mem(void)
 		CHECK_EQ(jenc_in_bom(&in), 0);
 		CHECK_EQ(in.off, 0);
 	}
-	TEST("jenc_in_line: over a buffer, up to the line end or max bytes") {
+	TEST("jenc_in_line: over a buffer, to the line end, past max") {
+		static char line[3000];
+
 		jenc_in_open_mem(&in, "ab\ncdefgh\nij", 12, 5);
 		jenc_in_line(&in, 1, 0);
 		CHECK_EQ(in.len, 5);	/* the LF is in */
 		jenc_in_drop(&in, 3);
+		CHECK_STR(in.p, in.len, "cd");
 		jenc_in_line(&in, 1, 0);
-		CHECK_STR(in.p, in.len, "cdefg");	/* max bytes */
+		/* past max to the LF: a buffer shows all it can at once */
+		CHECK_STR(in.p, in.len, "cdefgh\nij");
+		CHECK_EQ(in.max, 5);
+		memset(line, 'x', sizeof(line));
+		jenc_in_open_mem(&in, line, sizeof(line), 5);
+		jenc_in_line(&in, 1, 0);
+		CHECK_EQ(in.len, 1 + JENC_IN_AFTER);	/* no LF: 1 KiB */
+		CHECK_EQ(in.max, 5);
 	}
 }
 
