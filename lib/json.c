@@ -216,10 +216,12 @@ input_hint(const struct rd *r, size_t pos, const jenc_where *w)
 			return " (trailing comma? try --jsonc)";
 	}
 	/* (an error at a '/' is about a comment, whatever the line holds;
-	 * of the line, only what jenc_in_line reads past the spot however
-	 * the input comes, whole or in pieces) */
+	 * of the line, only what every window holds however the input
+	 * comes, whole or in pieces: its start when the spot is at most
+	 * JENC_IN_CONTEXT bytes into it, and what jenc_in_line reads past
+	 * the spot) */
 	if (w != NULL && w->line == 1 && !w->text_cut &&
-	    !(pos < r->in.len && p[pos] == '/') &&
+	    w->at <= JENC_IN_CONTEXT && !(pos < r->in.len && p[pos] == '/') &&
 	    looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ? w->avail :
 	    w->at + JENC_IN_AFTER))
 		return " (is it CSV? try -f csv)";

@@ -314,6 +314,36 @@ $excerpt"
 $excerpt"
 }
 
+@test "CSV given as JSON: the hint needs the error within 256 bytes of the first line's start" {
+	# Only then does every window still hold the line's start, however
+	# the input comes: a pipe that pauses has dropped the values before.
+	local v1000 a253
+	v1000=$(printf '"x" %.0s' $(seq 1000))
+	a253=$(printf '%0253d' 0 | tr 0 a)
+	put "\"a$a253\",b"
+	jrun -c in
+	expect_status 1
+	[ "$(head -n 1 "$T/err")" = "jenc: in:1:257: expected value or end of input, found ',' (is it CSV? try -f csv)" ] ||
+	    fail "$(cat "$T/err")"
+	put "\"aa$a253\",b"
+	jrun -c in
+	expect_status 1
+	[ "$(head -n 1 "$T/err")" = "jenc: in:1:258: expected value or end of input, found ','" ] ||
+	    fail "$(cat "$T/err")"
+	put "${v1000}zz,b"
+	jrun -c in
+	expect_status 1
+	[ "$(head -n 1 "$T/err")" = "jenc: in:1:4001: invalid literal 'zz', expected true, false or null" ] ||
+	    fail "$(cat "$T/err")"
+	JCMD="(3000 bytes, a pause, the rest) | jenc -c"
+	status=0
+	{ head -c 3000 in; sleep 0.2; tail -c +3001 in; } | "$JENC" -c \
+	    >"$T/out" 2>"$T/err" || status=$?
+	expect_status 1
+	[ "$(head -n 1 "$T/err")" = "jenc: <stdin>:1:4001: invalid literal 'zz', expected true, false or null" ] ||
+	    fail "$(cat "$T/err")"
+}
+
 @test "-w rewrites a jsonc file as strict JSON; --check lists it" {
 	tsconfig
 	settings

@@ -69,14 +69,17 @@ OP = {name: i for i, name in enumerate(
 # a line cut on both sides ending in "." before the mark, a byte order mark
 # left out of the excerpt; a tab alone, which once drew the CSV hint; a
 # first line whose '[' (no CSV, then) was seen from memory and not from
-# the pipe, which had read only 1 KiB past the error; a CSV error near the
-# end of a window from memory, which stopped at its limit (the longest
-# record and 1 KiB) where a pipe read on for the excerpt.
+# the pipe, which had read only 1 KiB past the error; a first line whose
+# start, 4000 bytes before the error, only memory still held (the hint
+# came from memory alone); a CSV error near the end of a window from
+# memory, which stopped at its limit (the longest record and 1 KiB) where
+# a pipe read on for the excerpt.
 REPLAY = {
     "json": [b"", b"x", b"xx", b"\x00", b"\x00 \n", b"\x80", b"\x81 ",
              b"\x03", b"\x00[]", b"\x30\"\"", b"\x00{", b"\x00\xef\xbb\xbf",
              b"\x00[\x0c]", b"\x31[\xe2\x81\xa0]", b"\xff\t",
-             b"\x00x," + b"a" * 2000 + b"["],
+             b"\x00x," + b"a" * 2000 + b"[",
+             b"\x00" + b'"x" ' * 1000 + b"zz,b"],
     "jsonc": [b"", b"x", b"\x00/", b"\x00/*", b"\x00//", b"\x00[1,",
               b"\x00[1,]", b"\x02{\"a\":1,}", b"\x00\"a\\", b"\x40\x1e//\x1e1 "],
     "csv": [b"", b"x", b"xx", b"\x00\x00", b"\x08\x00", b"\x02\x00",
