@@ -1669,13 +1669,17 @@ csv_sep_open(const char *p, size_t n)
 /*
  * JENC_CSV_DETECT (jenc.h): an Excel "sep=X" first line, dropped, or the
  * delimiter found from the first line that is not blank.  Reads until
- * that line is in the window; nothing is dropped but the sep= line.
+ * that line is in the window; nothing is dropped but the sep= line.  Of
+ * a longer line only the first max_rec + 2 bytes of the input count
+ * (csv_detect_more reads no further): a window that holds more, from
+ * memory or after a large read, decides as one that holds just those.
  */
 static int
 csv_detect(struct csv *c)
 {
 	static const unsigned char cand[4] = { ',', ';', '\t', '|' };
-	size_t cnt[4] = { 0, 0, 0, 0 }, i = 0, best = 0, j;
+	size_t cnt[4] = { 0, 0, 0, 0 }, i = 0, best = 0, j, n;
+	size_t lim = c->max_rec < SIZE_MAX - 2 ? c->max_rec + 2 : SIZE_MAX;
 	const unsigned char *u;
 	unsigned char d = ',';
 	int inq = 0, after = 1, started = 0, r;
@@ -1704,16 +1708,18 @@ csv_detect(struct csv *c)
 	/* the first line that is not blank, the state kept across reads */
 	for (;;) {
 		u = (const unsigned char *)c->in.p;
-		for (; i < c->in.len; i++) {
+		n = c->in.len < lim ? c->in.len : lim;
+		for (; i < n; i++) {
 			unsigned char b = u[i];
 			const unsigned char *p;
 
 			if (inq) {
 				if (b != '"')
 					continue;
-				if (i + 1 == c->in.len && !c->in.eof)
+				if (i + 1 == c->in.len && !c->in.eof &&
+				    i + 1 < lim)
 					break;
-				if (i + 1 < c->in.len && u[i + 1] == '"') {
+				if (i + 1 < n && u[i + 1] == '"') {
 					i++;
 					continue;
 				}
@@ -1734,7 +1740,7 @@ csv_detect(struct csv *c)
 				cnt[p - cand]++;
 			after = p != NULL;
 		}
-		if (c->in.eof)
+		if (c->in.eof || i >= lim)
 			break;
 		if ((r = csv_detect_more(c)) < 0)
 			return r;

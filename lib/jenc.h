@@ -642,7 +642,8 @@ JENC_API unsigned jenc_cpus_usable(void);
  * those bytes; "" inside quotes is one quote): ',' if there is a comma or
  * none of the four; else the most frequent of ; tab |, a tie going to the
  * first of them in that order.  So a line of one column (no such byte, or
- * only inside quotes) stays one column.
+ * only inside quotes) stays one column.  Of a line longer than max_record
+ * + 2 bytes, only those first bytes count, however the input is read.
  *
  * A delimiter is one byte other than NUL, LF, CR and the bytes >= 0x80; in
  * CSV not '"', in TSV not '\\' (it starts an escape).  Another one makes

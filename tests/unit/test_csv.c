@@ -686,6 +686,12 @@ test_limits(void)
 		copts.flags = JENC_CSV_DETECT;
 		CHECK_ERR("aaaa;bbbb;cccc\n", "[]\n", 1, 1,
 		    "record longer than 8 bytes");
+		/* the delimiter from the first max_record + 2 bytes only,
+		 * from memory as in pieces: ';' (a ',' comes later) */
+		copts.max_record = 16;
+		CHECK_ERR("b;\" s \";\"q\nr\";\ta 1;,\r\n2,;\t, ,\r\n", "[]\n",
+		    1, 1, "record longer than 16 bytes");
+		copts.max_record = 8;
 		copts.flags = JENC_CSV_TSV;
 		CHECK_OUT("a\n1234567\r\n", "[{\"a\":\"1234567\"}]\n");
 		CHECK_ERR("a\n123456789\n", "[]\n", 2, 1,
