@@ -335,6 +335,8 @@ $excerpt"
 	expect_status 1
 	[ "$(head -n 1 "$T/err")" = "jenc: in:1:4001: invalid literal 'zz', expected true, false or null" ] ||
 	    fail "$(cat "$T/err")"
+	[ "$(grep -c -x '"x"' "$T/out")" = 1000 ] && [ "$(wc -l < "$T/out")" = 1000 ] ||
+	    fail "the 1000 values before the error: $(wc -l < "$T/out") lines"
 	JCMD="(3000 bytes, a pause, the rest) | jenc -c"
 	status=0
 	{ head -c 3000 in; sleep 0.2; tail -c +3001 in; } | "$JENC" -c \
@@ -342,6 +344,8 @@ $excerpt"
 	expect_status 1
 	[ "$(head -n 1 "$T/err")" = "jenc: <stdin>:1:4001: invalid literal 'zz', expected true, false or null" ] ||
 	    fail "$(cat "$T/err")"
+	[ "$(grep -c -x '"x"' "$T/out")" = 1000 ] && [ "$(wc -l < "$T/out")" = 1000 ] ||
+	    fail "the 1000 values before the error: $(wc -l < "$T/out") lines"
 }
 
 @test "-w rewrites a jsonc file as strict JSON; --check lists it" {
