@@ -397,22 +397,6 @@ check_policy(const char *p, size_t n, unsigned pick, unsigned max_depth,
 		fz_fail("bad input with no error told");
 }
 
-/* check_par's reading on threads, through fz_pipe_run. */
-struct par_run {
-	jenc_enc *e;
-	const jenc_read_opts *ro;
-	jenc_err *err;
-	size_t chunk;
-};
-
-static int
-par_run_fn(int fd, void *ctx)
-{
-	struct par_run *r = ctx;
-
-	return jenc_json_copy_fd_par(fd, r->e, r->ro, r->err, 2, r->chunk);
-}
-
 static int
 par_sink(void *ctx, const char *p, size_t n)
 {
@@ -438,7 +422,7 @@ check_par(const char *p, size_t n, const jenc_opts *eo,
 	unsigned long bad_mem = 0, bad_par = 0;
 	int sink = (seed >> 2) & 1, mrc, prc;
 	jenc_err merr, perr;
-	struct par_run r;
+	struct fz_json_fd r;
 	jenc_enc *e;
 
 	/* threads only for a text with line ends to cut at; and half of
@@ -469,9 +453,9 @@ check_par(const char *p, size_t n, const jenc_opts *eo,
 	r.ro = &pr;
 	r.err = &perr;
 	/* a few chunks at least, or the input is read on one thread */
-	r.chunk = 16 + (seed >> 4) % (n / 4 + 1);
+	r.n = 16 + (seed >> 4) % (n / 4 + 1);
 	if ((seed >> 15) % 4 == 0) {
-		prc = fz_pipe_run(p, n, seed, par_run_fn, &r);
+		prc = fz_pipe_run(p, n, seed, fz_json_par_run, &r);
 	} else {
 		/* a regular file: cut where the chunks are full, not where
 		 * the pipe is empty, and faster to run */
@@ -480,7 +464,7 @@ check_par(const char *p, size_t n, const jenc_opts *eo,
 		if (fd < 0 || (n > 0 && write(fd, p, n) != (ssize_t)n) ||
 		    lseek(fd, 0, SEEK_SET) != 0)
 			fz_fail("memfd: %s", strerror(errno));
-		prc = par_run_fn(fd, &r);
+		prc = fz_json_par_run(fd, &r);
 		close(fd);
 	}
 	if (!sink)

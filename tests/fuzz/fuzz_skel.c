@@ -60,21 +60,14 @@ on_bad(void *ctx, const jenc_err *err)
 	fz_buf_add(&s->reports, err, sizeof(*err));
 }
 
-/* fz_pipe_run's job: the reader on two threads over fd. */
-struct two_fd {
-	jenc_enc *e;
-	const jenc_read_opts *ro;
-	jenc_err *err;
-	size_t piece;
-};
-
+/* fz_pipe_run's job: the reader on two threads over fd, the scout
+ * reading t->n bytes at a time. */
 static int
 two_fd_run(int fd, void *ctx)
 {
-	struct two_fd *t = ctx;
+	struct fz_json_fd *t = ctx;
 
-	return jenc_json_pipe(fd, NULL, 0, 0, 1, t->e, t->ro, t->err,
-	    t->piece);
+	return jenc_json_pipe(fd, NULL, 0, 0, 1, t->e, t->ro, t->err, t->n);
 }
 
 /* One reading of the text into s: from memory or the pipe; on one
@@ -96,11 +89,11 @@ run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
 	if (e == NULL)
 		fz_fail("jenc_get_sink failed");
 	if (pipe && two) {
-		struct two_fd t = { e, &ro, &s->err, piece };
+		struct fz_json_fd t = { e, &ro, &s->err, piece };
 
 		s->rc = fz_pipe_run(text.p, text.len, seed, two_fd_run, &t);
 	} else if (pipe) {
-		struct fz_json_fd fr = { e, &ro, &s->err };
+		struct fz_json_fd fr = { e, &ro, &s->err, 0 };
 
 		s->rc = fz_pipe_run(text.p, text.len, seed, fz_json_fd_run,
 		    &fr);

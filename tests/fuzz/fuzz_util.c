@@ -979,3 +979,11 @@ fz_json_fd_run(int fd, void *ctx)
 
 	return jenc_json_copy_fd(fd, r->e, r->ro, r->err);
 }
+
+int
+fz_json_par_run(int fd, void *ctx)
+{
+	struct fz_json_fd *r = ctx;
+
+	return jenc_json_copy_fd_par(fd, r->e, r->ro, r->err, 2, r->n);
+}

@@ -119,14 +119,18 @@ int fz_same_err(const jenc_err *a, const jenc_err *b);
 void fz_expect_same_err(const jenc_err *a, const jenc_err *b,
     const char *what, int prefix);
 
-/* fz_pipe_run's job for the JSON reader: jenc_json_copy_fd(fd, e, ro,
- * err) with ctx a struct fz_json_fd. */
+/* fz_pipe_run's jobs for the JSON reader, ctx a struct fz_json_fd:
+ * jenc_json_copy_fd(fd, e, ro, err), and jenc_json_copy_fd_par(fd, e,
+ * ro, err, 2, n) on two threads in chunks of n bytes.  (A harness's own
+ * job may use n as it needs.) */
 struct fz_json_fd {
 	jenc_enc *e;
 	const jenc_read_opts *ro;
 	jenc_err *err;
+	size_t n;
 };
 int fz_json_fd_run(int fd, void *ctx);
+int fz_json_par_run(int fd, void *ctx);
 
 /*
  * fz_pipe_run - call fn(fd, ctx) with fd the read end of a pipe that a
