@@ -174,20 +174,104 @@ classify_sse2(const unsigned char *b, struct masks *m, const void *kv)
 	    _mm_cmpeq_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8, mm16);
 }
 
-__attribute__((target("avx2"))) static inline uint64_t
+/*
+ * The AVX2 classifier looks each byte's class up in two 16-byte tables,
+ * by its low and by its high nibble (vpshufb), and ANDs the two: a
+ * class is a set of bytes whose high nibbles, crossed with their low
+ * ones, give the set again.  Bit by bit:
+ */
+#define C_SP	0x01	/* ' ': high 2, low 0 */
+#define C_TNR	0x02	/* \t \n \r: high 0, low 9 a d */
+#define C_OPEN	0x04	/* [ {: high 5 7, low b */
+#define C_CLOSE	0x08	/* ] }: high 5 7, low d */
+#define C_COMMA	0x10	/* ',': high 2, low c */
+#define C_COLON	0x20	/* ':': high 3, low a */
+#define C_CTL	0x80	/* below 0x20: high 0 1 */
+static const unsigned char nib_lo[16] = {
+	C_CTL | C_SP, C_CTL, C_CTL, C_CTL, C_CTL, C_CTL, C_CTL, C_CTL, C_CTL,
+	C_CTL | C_TNR, C_CTL | C_TNR | C_COLON, C_CTL | C_OPEN,
+	C_CTL | C_COMMA, C_CTL | C_TNR | C_CLOSE, C_CTL, C_CTL,
+};
+static const unsigned char nib_hi[16] = {
+	C_CTL | C_TNR, C_CTL, C_SP | C_COMMA, C_COLON, 0, C_OPEN | C_CLOSE, 0,
+	C_OPEN | C_CLOSE,
+};
+
+/* The masks of 32 bytes v: bit i of each about v's byte i. */
+struct masks32 {
+	uint32_t q, bs, ws, st, glue, ctl, hi, del;
+};
+
+__attribute__((target("avx2"))) static inline uint32_t
 mm32(__m256i v)
 {
-	return (uint64_t)(uint32_t)_mm256_movemask_epi8(v);
+	return (uint32_t)_mm256_movemask_epi8(v);
 }
+
+/* Bytes of c with none of the bits b. */
+__attribute__((target("avx2"))) static inline uint32_t
+none32(__m256i c, __m256i b)
+{
+	return mm32(_mm256_cmpeq_epi8(_mm256_and_si256(c, b),
+	    _mm256_setzero_si256()));
+}
+
+__attribute__((target("avx2"))) static inline struct masks32
+classify32(__m256i v, const __m256i *k)
+{
+	struct masks32 m;
+	/* vpshufb gives 0 for a byte from 0x80: no class */
+	__m256i c = _mm256_and_si256(_mm256_shuffle_epi8(k[0], v),
+	    _mm256_shuffle_epi8(k[1], _mm256_and_si256(
+	    _mm256_srli_epi16(v, 4), k[2])));
+
+	m.q = mm32(_mm256_cmpeq_epi8(v, k[3]));
+	m.bs = mm32(_mm256_cmpeq_epi8(v, k[4]));
+	m.del = mm32(_mm256_cmpeq_epi8(v, k[5]));
+	m.ws = ~none32(c, k[6]);
+	m.st = ~none32(c, k[7]);
+	m.glue = ~none32(c, k[8]);
+	m.ctl = mm32(c);
+	m.hi = mm32(v);
+	return m;
+}
+
+/* The constants of classify_avx2, k[9]. */
+#define AVX2_CONSTS(k)							\
+	do {								\
+		(k)[0] = _mm256_broadcastsi128_si256(_mm_loadu_si128(	\
+		    (const __m128i *)(const void *)nib_lo));		\
+		(k)[1] = _mm256_broadcastsi128_si256(_mm_loadu_si128(	\
+		    (const __m128i *)(const void *)nib_hi));		\
+		(k)[2] = _mm256_set1_epi8(0x0f);			\
+		(k)[3] = _mm256_set1_epi8('"');				\
+		(k)[4] = _mm256_set1_epi8('\\');			\
+		(k)[5] = _mm256_set1_epi8(0x7f);			\
+		(k)[6] = _mm256_set1_epi8(C_SP | C_TNR);		\
+		(k)[7] = _mm256_set1_epi8(C_OPEN | C_CLOSE | C_COMMA |	\
+		    C_COLON);						\
+		(k)[8] = _mm256_set1_epi8(C_OPEN | C_COLON);		\
+	} while (0)
+
+#define JOIN64(a, b) ((uint64_t)(a) | (uint64_t)(b) << 32)
 
 __attribute__((target("avx2"))) static void
 classify_avx2(const unsigned char *b, struct masks *m, const void *kv)
 {
 	const __m256i *k = kv;
+	struct masks32 l = classify32(_mm256_loadu_si256(
+	    (const __m256i *)(const void *)b), k);
+	struct masks32 h = classify32(_mm256_loadu_si256(
+	    (const __m256i *)(const void *)(b + 32)), k);
 
-	CLASSIFY_VECTORS(b, m, k, 32, __m256i, _mm256_loadu_si256,
-	    _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_sub_epi8,
-	    _mm256_cmpgt_epi8, mm32);
+	m->q = JOIN64(l.q, h.q);
+	m->bs = JOIN64(l.bs, h.bs);
+	m->ws = JOIN64(l.ws, h.ws);
+	m->st = JOIN64(l.st, h.st);
+	m->glue = JOIN64(l.glue, h.glue);
+	m->hi = JOIN64(l.hi, h.hi);
+	m->lt = JOIN64(l.ctl, h.ctl) | m->hi;
+	m->del = JOIN64(l.del, h.del);
 }
 
 __attribute__((target("avx512f,avx512bw"))) static void
@@ -477,9 +561,9 @@ skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 __attribute__((target("avx2,pclmul"), flatten)) static size_t
 skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	__m256i k[NK];
+	__m256i k[9];
 
-	SET_CONSTS(k, _mm256_set1_epi8);
+	AVX2_CONSTS(k);
 	return skel_run(p, n, s, map, slen, classify_avx2, k,
 	    prefix_xor_clmul, extract_bits);
 }

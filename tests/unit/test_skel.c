@@ -548,6 +548,41 @@ main(void)
 		}
 	}
 
+	TEST("jenc_skel: every byte, at every place of two blocks, in and "
+	    "out of strings") {
+		/* the byte takes the place of '@' in each; the run of spaces
+		 * before it moves it through 128 offsets */
+		static const char *const ctx[] = {
+			"[\"@\"]", "[@]", "[1@2]", "{\"a\"@1}", "[\"\\@\"]",
+			"[1,@", "[\"a\"@\"b\"]", "[t@ ]",
+		};
+		char t[256];
+		size_t j, sp;
+		int c;
+
+		ok = 1;
+		for (c = 0; c < 256 && ok; c++)
+			for (j = 0; j < sizeof(ctx) / sizeof(ctx[0]); j++)
+				for (sp = 0; sp < 128 && ok; sp++) {
+					const char *x = ctx[j], *at = strchr(x, '@');
+					size_t n = 0, a = (size_t)(at - x);
+
+					memset(t, ' ', sp);
+					n = sp;
+					memcpy(t + n, x, a);
+					n += a;
+					t[n++] = (char)c;
+					memcpy(t + n, at + 1, strlen(at + 1));
+					n += strlen(at + 1);
+					ok = skel_same(t, n);
+					if (!ok)
+						fprintf(stderr, "byte 0x%02x in "
+						    "%s after %zu spaces\n", c,
+						    x, sp);
+				}
+		CHECK(ok);
+	}
+
 	/* inputs: the corpus (up to 1 MiB of each, and a 3 MiB one through
 	 * several windows), the JSONTestSuite, the samples */
 	snprintf(dir, sizeof(dir), "%s/corpus", shared());
