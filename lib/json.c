@@ -1403,6 +1403,159 @@ jp_cut_ends(struct rd *r)
 
 /* ---- the token walk -------------------------------------------------------- */
 
+/* 1 if the string body p[0..n) (room >= n bytes readable) holds no raw
+ * control byte and is valid UTF-8: body_ok's test, without a report. */
+static inline int
+body_clean(const unsigned char *p, size_t n, size_t room)
+{
+	size_t i = plain_run(p, n, room);
+
+	while (i < n) {
+		uint32_t cp;
+		size_t k;
+
+		if (p[i] < 0x20 || (k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
+			return 0;
+		i += k;
+		i += plain_run(p + i, n - i, room - i);
+	}
+	return 1;
+}
+
+/* A string or a primitive in each state: the state after it, or G_FAIL
+ * (a key only where one may come; a value where one may). */
+static const unsigned char str_next[] = {
+	[S_TOP] = G_FAIL, [S_ARR_FIRST] = S_ARR_NEXT,
+	[S_ARR_VAL] = S_ARR_NEXT, [S_ARR_NEXT] = G_FAIL,
+	[S_OBJ_FIRST] = S_OBJ_COLON, [S_OBJ_KEY] = S_OBJ_COLON,
+	[S_OBJ_COLON] = G_FAIL, [S_OBJ_VAL] = S_OBJ_NEXT,
+	[S_OBJ_NEXT] = G_FAIL,
+};
+static const unsigned char prim_next[] = {
+	[S_TOP] = G_FAIL, [S_ARR_FIRST] = S_ARR_NEXT,
+	[S_ARR_VAL] = S_ARR_NEXT, [S_ARR_NEXT] = G_FAIL,
+	[S_OBJ_FIRST] = G_FAIL, [S_OBJ_KEY] = G_FAIL,
+	[S_OBJ_COLON] = G_FAIL, [S_OBJ_VAL] = S_OBJ_NEXT,
+	[S_OBJ_NEXT] = G_FAIL,
+};
+
+/*
+ * The walk's common case in bulk mode: the tokens inside a top-level
+ * value, from tok[*ip] on, while all is well.  Nothing is written there
+ * but the runs of text between whitespace (skip_ws), so the state (st,
+ * depth, cur) lives in locals, which the compiler keeps in registers:
+ * through r it is stored and loaded again around every step, since a
+ * store through a char pointer may alias it.  Each step does what
+ * walk's does for a valid token; at anything else (a close at depth 1,
+ * any error, the stack full, a bad string body or primitive) it stops
+ * before it, with r's state as walk's would be there, and walk takes
+ * that token with the code that reports errors.  *ip: the next token;
+ * *gp: how far the gap before it was taken (r->cur is where the last
+ * token ended, as in walk, where errors read it).  Returns 0, or
+ * JENC_E_SYNTAX when the encoder failed (as gap does).
+ */
+static inline int
+walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
+{
+	const unsigned char *p = (const unsigned char *)r->in.p;
+	const jsmntok_t *tok = r->tok;
+	unsigned char *stk = r->stk;
+	size_t cur = *gp, tcur = r->cur, lo = r->sk_ok_lo, hi = r->sk_ok_hi;
+	size_t len = r->in.len;
+	unsigned i = *ip, depth = r->depth, room = (unsigned)r->stk_cap;
+	unsigned maxd = r->max_depth;
+	int st = r->st, rc = 0;
+
+	if (room > maxd)
+		room = maxd;
+	for (; i < n; i++) {
+		const jsmntok_t *t = &tok[i];
+		size_t first, end;
+		unsigned next;
+
+		if (t->start < 0)
+			break;
+		first = (size_t)t->start - (t->type == JSMN_STRING);
+		while (cur < first) {
+			unsigned cls = gap_class[p[cur]];
+
+			if (cls == G_WS) {
+				size_t b = ws_end(r, cur + 1, first);
+
+				r->cur = tcur;
+				r->st = st;
+				r->depth = depth;
+				if (skip_ws(r, cur, b) != 0) {
+					rc = JENC_E_SYNTAX;
+					goto out;
+				}
+				cur = b;
+				continue;
+			}
+			next = gap_next[st][cls];
+			if (next < G_CLOSE) {
+				st = (int)next;
+			} else if (next == G_FAIL || depth == 1) {
+				goto out;
+			} else {
+				depth--;
+				st = stk[depth - 1] == '{' ? S_OBJ_NEXT :
+				    S_ARR_NEXT;
+			}
+			cur++;
+		}
+		end = (size_t)t->end;
+		switch (t->type) {
+		case JSMN_OBJECT:
+		case JSMN_ARRAY:
+			if (prim_next[st] == G_FAIL || depth >= room)
+				goto out;
+			if (t->type == JSMN_OBJECT) {
+				stk[depth++] = '{';
+				st = S_OBJ_FIRST;
+			} else {
+				stk[depth++] = '[';
+				st = S_ARR_FIRST;
+			}
+			tcur = cur = first + 1;
+			break;
+		case JSMN_STRING:
+			next = str_next[st];
+			if (next == G_FAIL || (!(first >= lo && end < hi) &&
+			    !body_clean(p + first + 1, end - first - 1,
+			    len - first - 1)))
+				goto out;
+			st = (int)next;
+			tcur = cur = end + 1;
+			break;
+		default:
+			next = prim_next[st];
+			if (next == G_FAIL)
+				goto out;
+			if (p[first] == 't' || p[first] == 'f' ||
+			    p[first] == 'n') {
+				if (!literal_ok((const char *)p + first,
+				    end - first))
+					goto out;
+			} else if (!number_ok((const char *)p + first,
+			    end - first, len - first)) {
+				goto out;
+			}
+			st = (int)next;
+			tcur = cur = end;
+			break;
+		}
+	}
+out:
+	r->cur = tcur;
+	*gp = cur;
+	r->st = st;
+	r->depth = depth;
+	*ip = i;
+	return rc;
+}
+
+
 /*
  * The walk is one function with every check inlined (flatten), kept apart
  * from jsmn's loop (noinline), and the error reporters it calls are cold
@@ -1415,13 +1568,20 @@ walk(struct rd *r)
 	unsigned i, n = jp_count(r);
 
 	for (i = r->done; i < n; i++) {
-		const jsmntok_t *t = &r->tok[i];
-		size_t first;
+		const jsmntok_t *t;
+		size_t first, from = r->cur;
 
+		if (r->bulk && r->depth > 0) {
+			if (walk_bulk(r, &i, n, &from) != 0)
+				return JENC_E_SYNTAX;
+			if (i == n)
+				break;
+		}
+		t = &r->tok[i];
 		if (t->start < 0)	/* allocated just before an error */
 			break;
 		first = (size_t)t->start - (t->type == JSMN_STRING);
-		if (gap(r, r->cur, first) != 0)
+		if (gap(r, from, first) != 0)
 			return JENC_E_SYNTAX;
 		switch (t->type) {
 		case JSMN_OBJECT:
