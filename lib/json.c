@@ -1440,31 +1440,46 @@ static const unsigned char prim_next[] = {
 };
 
 /*
- * The walk's common case in bulk mode: the tokens inside a top-level
- * value, from tok[*ip] on, while all is well.  Nothing is written there
- * but the runs of text between whitespace (skip_ws), so the state (st,
- * depth, cur) lives in locals, which the compiler keeps in registers:
- * through r it is stored and loaded again around every step, since a
- * store through a char pointer may alias it.  Each step does what
- * walk's does for a valid token; at anything else (a close at depth 1,
- * any error, the stack full, a bad string body or primitive) it stops
- * before it, with r's state as walk's would be there, and walk takes
- * that token with the code that reports errors.  *ip: the next token;
- * *gp: how far the gap before it was taken (r->cur is where the last
- * token ended, as in walk, where errors read it).  Returns 0, or
- * JENC_E_SYNTAX when the encoder failed (as gap does).
+ * The walk's common case: the tokens inside a top-level value, from
+ * tok[*ip] on, while all is well, with the state (st, depth, cur) in
+ * locals, which the compiler keeps in registers: through r it is stored
+ * and loaded again around every step, since a store through a char
+ * pointer (the stack's) may alias it, and so each token waits on the
+ * last one's stores.  Each step does what walk's does for a valid token,
+ * with the same checks and the same calls to the encoder (bulk: none
+ * but the runs of text between whitespace, skip_ws; e may be NULL); at
+ * anything else (a close at depth 1, any error, the stack full, a string
+ * body or a primitive to report) it stops before it, with r's state as
+ * walk's would be there, and walk takes that token with the code that
+ * reports.  *ip: the next token; *gp: how far the gap before it was
+ * taken (r->cur is where the last token ended, as in walk: errors read
+ * it).  Returns 0, or JENC_E_SYNTAX when the encoder failed, as walk
+ * does.
  */
-static inline int
-walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
+#define FAST_EMIT(call) do { \
+	if (e != NULL && (call) != 0) { \
+		r->cur = tcur; \
+		r->st = st; \
+		r->depth = depth; \
+		*ip = i; \
+		*gp = cur; \
+		(void)enc_fail(r); \
+		return JENC_E_SYNTAX; \
+	} \
+} while (0)
+
+static inline __attribute__((always_inline)) int
+walk_fast(struct rd *r, unsigned *ip, unsigned n, size_t *gp, const int bulk)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
 	const jsmntok_t *tok = r->tok;
 	unsigned char *stk = r->stk;
+	jenc_enc *e = r->e;
 	size_t cur = *gp, tcur = r->cur, lo = r->sk_ok_lo, hi = r->sk_ok_hi;
 	size_t len = r->in.len;
 	unsigned i = *ip, depth = r->depth, room = (unsigned)r->stk_cap;
 	unsigned maxd = r->max_depth;
-	int st = r->st, rc = 0;
+	int st = r->st;
 
 	if (room > maxd)
 		room = maxd;
@@ -1477,17 +1492,20 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 			break;
 		first = (size_t)t->start - (t->type == JSMN_STRING);
 		while (cur < first) {
-			unsigned cls = gap_class[p[cur]];
+			unsigned c = p[cur], cls = gap_class[c];
 
 			if (cls == G_WS) {
 				size_t b = ws_end(r, cur + 1, first);
 
-				r->cur = tcur;
-				r->st = st;
-				r->depth = depth;
-				if (skip_ws(r, cur, b) != 0) {
-					rc = JENC_E_SYNTAX;
-					goto out;
+				if (bulk) {
+					r->cur = tcur;
+					r->st = st;
+					r->depth = depth;
+					if (skip_ws(r, cur, b) != 0) {
+						*ip = i;
+						*gp = cur;
+						return JENC_E_SYNTAX;
+					}
 				}
 				cur = b;
 				continue;
@@ -1499,6 +1517,9 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 				goto out;
 			} else {
 				depth--;
+				if (!bulk)
+					FAST_EMIT(c == '}' ? jenc_obj_end(e) :
+					    jenc_arr_end(e));
 				st = stk[depth - 1] == '{' ? S_OBJ_NEXT :
 				    S_ARR_NEXT;
 			}
@@ -1511,9 +1532,13 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 			if (prim_next[st] == G_FAIL || depth >= room)
 				goto out;
 			if (t->type == JSMN_OBJECT) {
+				if (!bulk)
+					FAST_EMIT(jenc_obj_begin(e));
 				stk[depth++] = '{';
 				st = S_OBJ_FIRST;
 			} else {
+				if (!bulk)
+					FAST_EMIT(jenc_arr_begin(e));
 				stk[depth++] = '[';
 				st = S_ARR_FIRST;
 			}
@@ -1525,6 +1550,12 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 			    !body_clean(p + first + 1, end - first - 1,
 			    len - first - 1)))
 				goto out;
+			if (!bulk)
+				FAST_EMIT(next == S_OBJ_COLON ?
+				    jenc_raw_key(e, (const char *)p + first + 1,
+				    end - first - 1) :
+				    jenc_raw_str(e, (const char *)p + first + 1,
+				    end - first - 1));
 			st = (int)next;
 			tcur = cur = end + 1;
 			break;
@@ -1541,6 +1572,9 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 			    end - first, len - first)) {
 				goto out;
 			}
+			if (!bulk)
+				FAST_EMIT(jenc_raw(e, (const char *)p + first,
+				    end - first));
 			st = (int)next;
 			tcur = cur = end;
 			break;
@@ -1548,12 +1582,13 @@ walk_bulk(struct rd *r, unsigned *ip, unsigned n, size_t *gp)
 	}
 out:
 	r->cur = tcur;
-	*gp = cur;
 	r->st = st;
 	r->depth = depth;
 	*ip = i;
-	return rc;
+	*gp = cur;
+	return 0;
 }
+#undef FAST_EMIT
 
 
 /*
@@ -1571,8 +1606,9 @@ walk(struct rd *r)
 		const jsmntok_t *t;
 		size_t first, from = r->cur;
 
-		if (r->bulk && r->depth > 0) {
-			if (walk_bulk(r, &i, n, &from) != 0)
+		if (r->depth > 0) {
+			if ((r->bulk ? walk_fast(r, &i, n, &from, 1) :
+			    walk_fast(r, &i, n, &from, 0)) != 0)
 				return JENC_E_SYNTAX;
 			if (i == n)
 				break;
