@@ -62,6 +62,7 @@ $(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 
 $(O)/obj/num.o: lib/num_tab.h
 $(O)/obj/err.o: lib/width_tab.h
+$(O)/obj/skel.o: lib/skel_tab.h
 
 $(O)/libjenc.a: $(LIB_OBJ)
 	@rm -f $@

@@ -48,6 +48,9 @@
 #endif
 
 #include "internal.h"
+#ifdef SKEL_X86
+#include "skel_tab.h"
+#endif
 
 /* Bit i of each mask is about byte i of a 64-byte block. */
 struct masks {
@@ -558,14 +561,49 @@ skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	    extract_bits);
 }
 
-__attribute__((target("avx2,pclmul"), flatten)) static size_t
+/*
+ * extract_bits for AVX2: a block with more than eight bytes to keep goes
+ * eight bytes at a time, each eight moved to the front by the shuffle
+ * skel_lut gives for its byte of keep (vpshufb), their indices widened
+ * to the map's; these steps depend on each other only through the count
+ * written, where extract_bits's wait on one another.  Eight or fewer
+ * take one round of extract_bits.
+ */
+__attribute__((target("avx2,popcnt,bmi"))) static inline size_t
+extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
+    uint32_t *map)
+{
+	size_t cnt = (size_t)__builtin_popcountll(keep), k = 0;
+	__m256i base = _mm256_set1_epi32((int)i);
+	int c;
+
+	if (cnt <= 8)
+		return extract_bits(blk, keep, i, s, map);
+	for (c = 0; c < 8; c++) {
+		unsigned m = (unsigned)(keep >> (8 * c)) & 0xff;
+		__m128i ix = _mm_loadl_epi64((const __m128i *)(const void *)
+		    skel_lut[m]);
+		__m128i d = _mm_loadl_epi64((const __m128i *)(const void *)
+		    (blk + 8 * c));
+
+		_mm_storel_epi64((__m128i *)(void *)(s + k),
+		    _mm_shuffle_epi8(d, ix));
+		_mm256_storeu_si256((__m256i *)(void *)(map + k),
+		    _mm256_add_epi32(_mm256_cvtepu8_epi32(ix),
+		    _mm256_add_epi32(base, _mm256_set1_epi32(8 * c))));
+		k += (size_t)__builtin_popcount(m);
+	}
+	return cnt;
+}
+
+__attribute__((target("avx2,pclmul,popcnt,bmi"), flatten)) static size_t
 skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
 	__m256i k[9];
 
 	AVX2_CONSTS(k);
 	return skel_run(p, n, s, map, slen, classify_avx2, k,
-	    prefix_xor_clmul, extract_bits);
+	    prefix_xor_clmul, extract_avx2);
 }
 
 __attribute__((target("avx512f,avx512bw,pclmul"), flatten)) static size_t
@@ -652,7 +690,9 @@ skel_supported(int isa)
 	case JENC_SKEL_AVX2:
 		__builtin_cpu_init();
 		return __builtin_cpu_supports("avx2") &&
-		    __builtin_cpu_supports("pclmul");
+		    __builtin_cpu_supports("pclmul") &&
+		    __builtin_cpu_supports("popcnt") &&
+		    __builtin_cpu_supports("bmi");
 	case JENC_SKEL_AVX512:
 		__builtin_cpu_init();
 		return __builtin_cpu_supports("avx512f") &&
