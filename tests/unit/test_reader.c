@@ -394,10 +394,86 @@ nested(void)
 	jenc_release(e);
 }
 
+/*
+ * An error inside a nested value, at each kind of place where the walk's
+ * fast loop stops and hands the token to the code that reports: a bad
+ * literal, a bad separator or bracket, a missing ':', a bad string body,
+ * the depth limit, a separator after whitespace, a value glued to the
+ * last, a trailing comma after closes.  Written unheld to a file, what
+ * had been checked of the bad value is out: compact, up to the end of
+ * its last token (the brackets after it go only with what follows
+ * them); indented, whatever the encoder was given.
+ */
+static void
+cut_values(void)
+{
+	static const struct {
+		const char *in;
+		unsigned max_depth;
+		uint64_t col;
+		const char *msg, *compact, *indented;
+	} c[] = {
+		{ "[[1,tru]]", 0, 5, "invalid literal 'tru', expected true, "
+		    "false or null", "[[1\n", "[\n  [\n    1\n" },
+		{ "[[1,2}]", 0, 6, "expected ',' or ']' after array element, "
+		    "found '}'", "[[1,2\n", "[\n  [\n    1,\n    2\n" },
+		{ "{\"a\":{\"b\" 1}}", 0, 11, "expected ':' after object key, "
+		    "found '1'", "{\"a\":{\"b\"\n", "{\n  \"a\": {\n    \"b\": \n" },
+		{ "[[\"a\x01\"]]", 0, 5, "unescaped control character 0x01 in "
+		    "string", "[[\n", "[\n  [\n" },
+		{ "[[[1]]]", 2, 3, "nesting deeper than 2 levels (see "
+		    "--max-depth)", "[[\n", "[\n  [\n" },
+		{ "[ [ 1 , 2 ,, 3 ] ]", 0, 12, "expected value after ',', "
+		    "found ','", "[[1,2\n", "[\n  [\n    1,\n    2\n" },
+		{ "{\"a\": [{\"b\": [1, 2]} {}]}", 0, 22, "expected ',' or ']' "
+		    "after array element, found '{'", "{\"a\":[{\"b\":[1,2]}\n",
+		    "{\n  \"a\": [\n    {\n      \"b\": [\n        1,\n"
+		    "        2\n      ]\n    }\n" },
+		{ "[[1,2],[3,[4,5]],]", 0, 18, "expected value after ',', "
+		    "found ']' (trailing comma? try --jsonc)",
+		    "[[1,2],[3,[4,5\n", "[\n  [\n    1,\n    2\n  ],\n  [\n"
+		    "    3,\n    [\n      4,\n      5\n    ]\n  ]\n" },
+	};
+	size_t i;
+	int ind;
+
+	TEST("an error inside a nested value: what was checked of it is out") {
+		for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			for (ind = 0; ind <= 2; ind += 2) {
+				jenc_opts o = { .indent = (unsigned)ind };
+				jenc_read_opts ro = { .max_depth = c[i].max_depth };
+				char want[256], buf[512];
+				FILE *f = tmpfile();
+				jenc_enc *e = jenc_get_fd(fileno(f), &o);
+				jenc_err err;
+				int rc = jenc_json_copy_mem(c[i].in, strlen(c[i].in),
+				    e, &ro, &err);
+				size_t n;
+
+				jenc_release(e);
+				rewind(f);
+				n = fread(buf, 1, sizeof(buf), f);
+				fclose(f);
+				CHECK_EQ(rc, c[i].max_depth ? JENC_E_DEPTH :
+				    JENC_E_SYNTAX);
+				CHECK_EQ(err.line, 1);
+				CHECK_EQ(err.col, c[i].col);
+				CHECK_EQ(err.cut, 1);
+				snprintf(want, sizeof(want), "%s (output of this "
+				    "value was cut)", c[i].msg);
+				CHECK(strcmp(err.msg, want) == 0);
+				CHECK_STR(buf, n, ind ? c[i].indented :
+				    c[i].compact);
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
 	nested();
+	cut_values();
 	numbers();
 	strings();
 	compact();
