@@ -71,11 +71,11 @@ two_fd_run(int fd, void *ctx)
 }
 
 /* One reading of the text into s: from memory or the pipe; on one
- * thread, or on two (two), the second reading 1 to 4096 bytes at a
+ * thread, or on two (threads), the second reading 1 to 4096 bytes at a
  * time. */
 static void
 run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
-    uint32_t seed, int two)
+    uint32_t seed, int threads)
 {
 	size_t piece = 1 + seed % 4096;
 	jenc_enc *e;
@@ -88,7 +88,7 @@ run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
 	e = jenc_get_sink(sink, &s->out, eo);
 	if (e == NULL)
 		fz_fail("jenc_get_sink failed");
-	if (pipe && two) {
+	if (pipe && threads) {
 		struct fz_json_fd t = { e, &ro, &s->err, piece };
 
 		s->rc = fz_pipe_run(text.p, text.len, seed, two_fd_run, &t);
@@ -97,7 +97,7 @@ run(struct side *s, const jenc_opts *eo, jenc_read_opts ro, int pipe,
 
 		s->rc = fz_pipe_run(text.p, text.len, seed, fz_json_fd_run,
 		    &fr);
-	} else if (two) {
+	} else if (threads) {
 		s->rc = jenc_json_pipe(-1, text.p, text.len, 0, 1, e, &ro,
 		    &s->err, piece);
 	} else {
