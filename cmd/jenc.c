@@ -141,6 +141,7 @@ struct config {
 	int validate;
 	int on_error, quiet;	/* ON_ERROR_*, -q */
 	uint64_t bad_lines;	/* skipped or passed, over all inputs */
+	uint64_t dropped_lines;	/* --on-error=pass: of those, not passed */
 	int bad_valid;		/* --validate found bad input */
 	const char *output;	/* -o FILE, or NULL */
 	int write, check;	/* -w, --check */
@@ -782,11 +783,36 @@ on_bad(void *ctx, const jenc_err *err)
 	struct bad_ctx *b = ctx;
 
 	b->c->bad_lines += err->lines;
+	if (b->c->on_error == ON_ERROR_PASS && !b->c->validate && !err->passed)
+		b->c->dropped_lines += err->lines;
 	/* --validate, and --seq under stop (see convert): exit status 1 */
 	if (b->c->validate || b->c->on_error == ON_ERROR_STOP)
 		b->c->bad_valid = 1;
 	if (!b->c->quiet && !err->passed)
 		print_error(b->name, err);
+}
+
+/* The count that ends the standard error under skip and pass: "jenc: 3
+ * invalid lines skipped", "... passed through", "... passed through, 1
+ * dropped", "jenc: 1 invalid line dropped". */
+static void
+bad_count(const struct config *c)
+{
+	uint64_t n = c->bad_lines, d = c->dropped_lines;
+
+	if (c->on_error != ON_ERROR_PASS || c->validate)
+		fprintf(stderr, "jenc: %llu invalid line%s skipped\n",
+		    (unsigned long long)n, n == 1 ? "" : "s");
+	else if (d == 0)
+		fprintf(stderr, "jenc: %llu invalid line%s passed through\n",
+		    (unsigned long long)n, n == 1 ? "" : "s");
+	else if (d == n)
+		fprintf(stderr, "jenc: %llu invalid line%s dropped\n",
+		    (unsigned long long)n, n == 1 ? "" : "s");
+	else
+		fprintf(stderr, "jenc: %llu invalid line%s passed through, "
+		    "%llu dropped\n", (unsigned long long)(n - d),
+		    n - d == 1 ? "" : "s", (unsigned long long)d);
 }
 
 /* Standard input was closed when jenc started (see main). */
@@ -988,10 +1014,7 @@ main(int argc, char **argv)
 		(void)jenc_release(c.all);
 	}
 	if (c.bad_lines > 0 && !c.quiet)
-		fprintf(stderr, "jenc: %llu invalid line%s %s\n",
-		    (unsigned long long)c.bad_lines, c.bad_lines == 1 ? "" : "s",
-		    c.on_error == ON_ERROR_PASS && !c.validate ? "passed through" :
-		    "skipped");
+		bad_count(&c);
 	if (c.bad_valid && status == 0)
 		status = EXIT_INVALID;
 	status = output_close(c.out, status);

@@ -65,6 +65,7 @@ struct jenc_enc {
 	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (x_sync) */
 	unsigned char xv, xo, xa;
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
+	unsigned char split_out; /* ... and an element of it was written */
 	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
 	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
 	unsigned ibase;		/* indentation levels of top-level values */
@@ -571,7 +572,7 @@ state_reset(jenc_enc *e)
 	e->st = ST_TOP;
 	e->top_done = e->cut = 0;
 	e->committed = 0;
-	e->split = e->slurp = 0;
+	e->split = e->slurp = e->split_out = 0;
 }
 
 static jenc_enc *
@@ -864,7 +865,7 @@ jenc_discard(jenc_enc *e)
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->cut = 0;
-	e->split = 0;
+	e->split = e->split_out = 0;
 	if (cut)	/* a JENC_SLURP array's '[' went out with it */
 		e->slurp |= (e->flags & JENC_SLURP) != 0;
 	return cut;
@@ -1012,6 +1013,7 @@ value_done(jenc_enc *e, int lw)
 	if (e->depth > 0)
 		return 0;
 	e->top_done = 1;
+	e->split_out = e->split;
 	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH))
 		return top_end(e);
 	if (!(e->flags & JENC_NO_NEWLINE)) {
@@ -1062,6 +1064,7 @@ begin(jenc_enc *e, char c, int lw)
 	if (lw == LW_LONG && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
 	    !e->split && e->err == 0) {
 		e->split = 1;	/* its elements are the top-level values */
+		e->split_out = 0;
 		return 0;
 	}
 	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
@@ -1178,6 +1181,12 @@ jenc_arr_end(jenc_enc *e)
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
+
+int
+jenc_split_written(const jenc_enc *e)
+{
+	return e->split && e->split_out;
+}
 
 int
 jenc_verbatim(const jenc_enc *e)

@@ -151,6 +151,9 @@ int jenc_flush_cb(void *ctx);
  * valid JSON value with its insignificant whitespace removed is exactly
  * what the structure calls would write. */
 int jenc_verbatim(const jenc_enc *e);
+/* 1 if e is inside a JENC_SPLIT array of which an element was written
+ * (committed): part of the array's text is out. */
+int jenc_split_written(const jenc_enc *e);
 /* A top-level value written as fragments of its compact text: begin (at
  * top level only), any number of fragments, end (the newline, and with
  * JENC_HOLD the commit point).  Between begin and end e is inside a value:

@@ -111,6 +111,8 @@ struct rd {
 	int nobom;		/* a part after the input's start */
 	int cut_end;		/* recover: the error was at the end, or
 				 * the bad text ran into it */
+	int split_out;		/* recover: the error was in a JENC_SPLIT
+				 * array some elements of which are out */
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -309,6 +311,7 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 		(void)jenc_frag(r->e, r->in.p + r->from, end - r->from);
 	if (r->e != NULL) {
 		(void)jenc_flush(r->e);
+		r->split_out = jenc_split_written(r->e);
 		cut = jenc_discard(r->e);
 		/* what was written of bad input ends its line, as a value
 		 * would, so that what follows is not glued to it (a read
@@ -1962,7 +1965,10 @@ recover(struct rd *r)
 	jenc_err *err = r->err;
 	size_t spot, from, i;
 	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, dropped = 0, rc;
-	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut;
+	/* (text part of which is out is not passed: not a value cut short,
+	 * nor a split array some elements of which were written) */
+	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut &&
+	    !r->split_out;
 	uint64_t lines = 1, resume_line = err->line;
 
 	spot = (size_t)(err->offset - r->in.off);
@@ -2116,7 +2122,7 @@ done:
 		size_t k = strlen(err->msg);
 
 		snprintf(err->msg + k, sizeof(err->msg) - k, "%s",
-		    err->cut ? " (not passed through)" :
+		    err->cut || r->split_out ? " (not passed through)" :
 		    " (too long to pass through, dropped)");
 	}
 	/* on at in.p[i]; the window slides as usual (dropping here would

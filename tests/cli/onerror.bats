@@ -163,7 +163,7 @@ jenc: 2 invalid lines skipped
 	grep -q '(output of this value was cut) (not passed through)$' err ||
 	    fail "pass does not say the cut value was not passed: $(cat err)"
 	tail -n 1 err >last
-	printf 'jenc: 1 invalid line passed through\n' >want
+	printf 'jenc: 1 invalid line dropped\n' >want
 	same_bytes want last "count"
 }
 
@@ -174,7 +174,7 @@ jenc: 2 invalid lines skipped
 	expect_out $'{"ok":1}\n'
 	head -n 1 err | grep -q "^jenc: big.json:1:1100004: expected value after ',', found ',' (too long to pass through, dropped)$" ||
 	    fail "no 'too long' message: $(cat err)"
-	tail -n 1 err | grep -qx 'jenc: 1 invalid line passed through' ||
+	tail -n 1 err | grep -qx 'jenc: 1 invalid line dropped' ||
 	    fail "no count: $(cat err)"
 	# under 1 MiB it is passed whole
 	python3 -c 'import sys; sys.stdout.write("[1," + " " * 900000 + ",]\n{\"ok\":1}\n")' >mid.json
@@ -182,6 +182,31 @@ jenc: 2 invalid lines skipped
 	expect_status 0
 	python3 -c 'import sys; sys.stdout.write("[1," + " " * 900000 + ",]\n{\"ok\":1}\n")' >want
 	same_bytes want out stdout
+}
+
+@test "--on-error=pass: passed and dropped lines are counted apart" {
+	python3 -c 'import sys; sys.stdout.write("[1," + " " * 1100000 + ",]\nnot json\n{\"ok\":1}\nnor this\n")' >some.json
+	jrun -c --on-error=pass some.json
+	expect_status 0
+	expect_out $'not json\n{"ok":1}\nnor this\n'
+	tail -n 1 err | grep -qx 'jenc: 2 invalid lines passed through, 1 dropped' ||
+	    fail "no count: $(cat err)"
+}
+
+@test "--on-error=pass --split: an array some elements of which are out is dropped, not passed" {
+	printf '[{"id":1},{"id":2},{"id":3]\n[3]\n[{"id":4]\nnot json\n' >in
+	for j in 1 2; do
+		jrun --split -c --on-error=pass -j $j in
+		expect_status 0
+		# the elements written once; the array that failed before any
+		# element was out is passed as it was
+		expect_out $'{"id":1}\n{"id":2}\n3\n[{"id":4]\nnot json\n'
+		expect_err "jenc: in:1:27: expected ',' or '}' after object member, found ']' (not passed through)
+  [{\"id\":1},{\"id\":2},{\"id\":3]
+                            ^
+jenc: 2 invalid lines passed through, 1 dropped
+"
+	done
 }
 
 @test "--on-error=pass: bad text at the end of input without a newline gets one" {
