@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jenc.h"
@@ -769,11 +770,35 @@ print_error(const char *name, const jenc_err *err)
 	fprintf(stderr, "  %s\n  %*s^\n", err->excerpt, (int)err->caret, "");
 }
 
-/* What on_error needs: the input's name and the run's settings. */
+/* What on_error needs: the input's name and the run's settings; for a
+ * file that may be mapped, its descriptor and size when reading began
+ * (else size -1). */
 struct bad_ctx {
 	struct config *c;
 	const char *name;
+	int fd;
+	off_t size;
 };
+
+/*
+ * A mapped file made shorter while it is read: past the new end, the
+ * rest of its last page reads as zero bytes (SIGBUS comes only from the
+ * pages after it), which the reader takes for bad input.  So before bad
+ * input of such a file is told, see whether the file shrank, and if so
+ * say that and stop as on_sigbus does.
+ */
+static void
+check_shrunk(const struct bad_ctx *b)
+{
+	struct stat st;
+
+	if (b->size < 0 || fstat(b->fd, &st) != 0 || st.st_size >= b->size)
+		return;
+	output_abandon();
+	fprintf(stderr, "jenc: %s: the file was made shorter while it was "
+	    "read (see --no-mmap)\n", b->name);
+	exit(EXIT_IO);
+}
 
 /* jenc_read_opts.on_error: report bad input that was skipped (or passed
  * only in part), count its lines. */
@@ -782,6 +807,7 @@ on_bad(void *ctx, const jenc_err *err)
 {
 	struct bad_ctx *b = ctx;
 
+	check_shrunk(b);
 	b->c->bad_lines += err->lines;
 	if (b->c->on_error == ON_ERROR_PASS && !b->c->validate && !err->passed)
 		b->c->dropped_lines += err->lines;
@@ -859,7 +885,8 @@ convert(struct config *c, const char *path)
 	jenc_enc *e = c->all;
 	jenc_err err;
 	jenc_read_opts ro = c->ropts;
-	struct bad_ctx bad = { c, NULL };
+	struct bad_ctx bad = { c, NULL, -1, -1 };
+	struct stat st;
 
 	if (is_stdin) {
 		name = "<stdin>";
@@ -881,6 +908,11 @@ convert(struct config *c, const char *path)
 		from = input_format(c, path);
 
 	out_opts(c, &o);
+	if (from == FROM_JSON && (ro.flags & JENC_READ_MAP) &&
+	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		bad.fd = fd;
+		bad.size = st.st_size;
+	}
 	if (from == FROM_JSON) {
 		o.flags |= JENC_HOLD;
 		if (!c->validate && e == NULL)
@@ -939,6 +971,8 @@ convert(struct config *c, const char *path)
 	}
 	if (rc == JENC_E_NOMEM)
 		out_of_memory();
+	if (rc == JENC_E_SYNTAX || rc == JENC_E_DEPTH)
+		check_shrunk(&bad);
 	if (rc != 0) {
 		print_error(name, &err);
 		status = rc == JENC_E_IO ? EXIT_IO : EXIT_INVALID;

@@ -493,7 +493,10 @@ typedef struct jenc_read_opts {
  * as without it (unless an error stopped the read first).  If the file is
  * made shorter while it is mapped (truncated, rewritten in place), the
  * process gets SIGBUS on reading a page that is gone: a caller that
- * cannot rule that out catches it, or leaves the flag off.
+ * cannot rule that out catches it, or leaves the flag off.  The rest of
+ * the last page past the new end reads as zero bytes, without the
+ * signal, which the reader reports as bad input: on an error, fstat(2)
+ * tells whether the file shrank.
  *
  * With JENC_READ_SKIP or JENC_READ_PASS, bad input (JENC_E_SYNTAX,
  * JENC_E_DEPTH) does not end the read: each bad text (see above) is

@@ -93,6 +93,22 @@ same_three() {
 	same_bytes <(echo 'jenc: victim.json: the file was made shorter while it was read (see --no-mmap)') err
 }
 
+@test "mapped file made shorter, not to a page boundary: exit 3, not the zeros as bad input" {
+	# the rest of the last page past the new end reads as zero bytes,
+	# without SIGBUS; the cut is near the end, ahead of the reader
+	# (held back by the pipe after about 1 MiB)
+	local size
+	size=$(( $(wc -c <big.json) / 4096 * 4096 - 4095 ))
+	for args in "" "-c --on-error=skip" "-j 2 -c"; do
+		cp big.json victim.json
+		bash -c '"$1" $2 victim.json 2>err | { head -c 1 >/dev/null;
+			truncate -s "$3" victim.json; cat >/dev/null; }
+			echo "${PIPESTATUS[0]}" >status' _ "$JENC" "$args" "$size"
+		[ "$(cat status)" = 3 ] || fail "jenc $args: exit status $(cat status): $(cat err)"
+		same_bytes <(echo 'jenc: victim.json: the file was made shorter while it was read (see --no-mmap)') err "stderr of jenc $args"
+	done
+}
+
 @test "--no-mmap: a file made shorter while read ends where it was cut" {
 	cp big.json victim.json
 	bash -c '"$1" --no-mmap victim.json 2>err | { head -c 1 >/dev/null;
