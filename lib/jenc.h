@@ -602,7 +602,9 @@ JENC_API int jenc_encoding_check(const char *name);
  * is inside a value, has an error, or writes with JENC_SLURP,
  * JENC_NO_NEWLINE or JENC_FLUSH_EACH.  From a pipe or a terminal, a
  * chunk is cut as soon as no more input is waiting, and what is read is
- * written before the call waits for more.
+ * written before the call waits for more; input in which no line has
+ * ended when it first pauses (values one after another on one line) is
+ * read on the calling thread alone, which writes each value as it ends.
  *
  * With JENC_READ_MAP, a regular file of 1 MiB or more from fd's offset
  * on is mapped as for jenc_json_copy_fd: the chunks are views of the

@@ -398,7 +398,8 @@ fill_map(struct par *pp, struct slot *s)
  * Read the next chunk into s (free, or being filled): FILL_OK when it is
  * queued, FILL_WAIT when (block 0, not a regular file) no input is
  * waiting and no line has ended yet, FILL_ONE when the one-thread reader
- * must take over (a read failed, a line too long, no memory).
+ * must take over (a read failed, a line too long, no memory, or from a
+ * pipe no line end at all before the input paused).
  */
 static int
 fill(struct par *pp, struct slot *s, int block)
@@ -438,6 +439,12 @@ fill(struct par *pp, struct slot *s, int block)
 			if ((cut = cut_at(s->in, s->len)) > 0)
 				break;
 			if (s->len >= LINE_CHUNKS * pp->chunk)
+				return FILL_ONE;
+			/* no line has ended since the input began, and no
+			 * more input is waiting: values not on lines of their
+			 * own (`{"a":1} {"b":2}` from a pipe) go to the
+			 * one-thread reader, which writes each as it ends */
+			if (idle && pp->off == 0)
 				return FILL_ONE;
 		}
 		if (idle && !block)

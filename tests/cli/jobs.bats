@@ -275,6 +275,28 @@ bad_stream() {
 	same_bytes want.txt out.txt
 }
 
+@test "-j: values not on lines of their own, from a slow pipe, come out before its end" {
+	# no line end at all: the one-thread reader takes the stream and
+	# writes each value as it ends, as -j 1 does (the writer gives up
+	# waiting after 10 s, which fails the test)
+	local i
+	mkfifo fifo
+	(
+		printf '{"a": 1} {"b": 2}'
+		for i in $(seq 200); do
+			grep -q '"b"' out.txt 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -q '"b"' out.txt 2>/dev/null || touch late
+		printf ' [3]'
+	) >fifo &
+	"$JENC" -j 2 -c <fifo >out.txt
+	wait
+	[ ! -e late ] || fail "the values before the pause came out only at the end"
+	printf '{"a":1}\n{"b":2}\n[3]\n' >want.txt
+	same_bytes want.txt out.txt
+}
+
 @test "-j, --jobs: a number from 1 to 1024, or auto" {
 	put '{"a": [1]}'
 	jrun --jobs=2 -c in
