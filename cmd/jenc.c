@@ -778,6 +778,7 @@ struct bad_ctx {
 	const char *name;
 	int fd;
 	off_t size;
+	uint64_t told;		/* 1 + the offset of the last error told */
 };
 
 /*
@@ -814,8 +815,11 @@ on_bad(void *ctx, const jenc_err *err)
 	/* --validate, and --seq under stop (see convert): exit status 1 */
 	if (b->c->validate || b->c->on_error == ON_ERROR_STOP)
 		b->c->bad_valid = 1;
-	if (!b->c->quiet && !err->passed)
+	/* a bad value's later lines that start values are read again, and
+	 * may run into the same error: it is told once */
+	if (!b->c->quiet && !err->passed && b->told != err->offset + 1)
 		print_error(b->name, err);
+	b->told = err->offset + 1;
 }
 
 /* The count that ends the standard error under skip and pass: "jenc: 3
@@ -885,7 +889,7 @@ convert(struct config *c, const char *path)
 	jenc_enc *e = c->all;
 	jenc_err err;
 	jenc_read_opts ro = c->ropts;
-	struct bad_ctx bad = { c, NULL, -1, -1 };
+	struct bad_ctx bad = { c, NULL, -1, -1, 0 };
 	struct stat st;
 
 	if (is_stdin) {

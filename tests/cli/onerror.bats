@@ -184,6 +184,23 @@ jenc: 2 invalid lines skipped
 	same_bytes want out stdout
 }
 
+@test "--on-error: lines read again that run into the same error tell it once" {
+	# lines 3 and 4 start values, so each is read again after the bad
+	# text before it, and each reading fails at x
+	printf '{\n"a":\n{"b":\n[1,\nx]\n}}\n' >dup.json
+	for args in "--validate --on-error=skip" "-c --on-error=skip" "-c --on-error=skip -j 2"; do
+		jrun $args dup.json
+		expect_err "jenc: dup.json:5:1: invalid literal 'x', expected true, false or null
+  x]
+  ^
+jenc: dup.json:6:1: expected value or end of input, found '}'
+  }}
+  ^
+jenc: 6 invalid lines skipped
+"
+	done
+}
+
 @test "--on-error=pass: passed and dropped lines are counted apart" {
 	python3 -c 'import sys; sys.stdout.write("[1," + " " * 1100000 + ",]\nnot json\n{\"ok\":1}\nnor this\n")' >some.json
 	jrun -c --on-error=pass some.json
