@@ -718,6 +718,25 @@ plain_run(const unsigned char *p, size_t n, size_t room)
 	return i;
 }
 
+/* The index in the string body p[0..n) (room >= n bytes readable) of
+ * its first raw control byte or invalid UTF-8 sequence, n if none. */
+static inline size_t
+body_bad(const unsigned char *p, size_t n, size_t room)
+{
+	size_t i = plain_run(p, n, room);
+
+	while (i < n) {
+		uint32_t cp;
+		size_t k;
+
+		if (p[i] < 0x20 || (k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
+			return i;
+		i += k;
+		i += plain_run(p + i, n - i, room - i);
+	}
+	return n;
+}
+
 /*
  * Check the body win[b..end) of a complete string token, whose escapes
  * are known to be valid (jsmn checks them, as str_scan does): no raw
@@ -727,23 +746,15 @@ static inline int
 body_ok(struct rd *r, size_t b, size_t end)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p + b;
-	size_t n = end - b, room = r->in.len - b, i;
+	size_t n = end - b, i = body_bad(p, n, r->in.len - b);
 
-	i = plain_run(p, n, room);
-	while (i < n) {
-		uint32_t cp;
-		size_t k;
-
-		if (p[i] < 0x20)
-			return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-			    "unescaped control character 0x%02x in string", p[i]);
-		if ((k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
-			return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-			    "invalid UTF-8 byte 0x%02x in string", p[i]);
-		i += k;
-		i += plain_run(p + i, n - i, room - i);
-	}
-	return 0;
+	if (i == n)
+		return 0;
+	if (p[i] < 0x20)
+		return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+		    "unescaped control character 0x%02x in string", p[i]);
+	return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+	    "invalid UTF-8 byte 0x%02x in string", p[i]);
 }
 
 /* A string token: quote at q, body [q+1, end), closing quote at end;
@@ -1406,25 +1417,6 @@ jp_cut_ends(struct rd *r)
 
 /* ---- the token walk -------------------------------------------------------- */
 
-/* 1 if the string body p[0..n) (room >= n bytes readable) holds no raw
- * control byte and is valid UTF-8: body_ok's test, without a report. */
-static inline int
-body_clean(const unsigned char *p, size_t n, size_t room)
-{
-	size_t i = plain_run(p, n, room);
-
-	while (i < n) {
-		uint32_t cp;
-		size_t k;
-
-		if (p[i] < 0x20 || (k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
-			return 0;
-		i += k;
-		i += plain_run(p + i, n - i, room - i);
-	}
-	return 1;
-}
-
 /* A string or a primitive in each state: the state after it, or G_FAIL
  * (a key only where one may come; a value where one may). */
 static const unsigned char str_next[] = {
@@ -1479,9 +1471,8 @@ walk_fast(struct rd *r, unsigned *ip, unsigned n, size_t *gp, const int bulk)
 	unsigned char *stk = r->stk;
 	jenc_enc *e = r->e;
 	size_t cur = *gp, tcur = r->cur, lo = r->sk_ok_lo, hi = r->sk_ok_hi;
-	size_t len = r->in.len;
-	unsigned i = *ip, depth = r->depth, room = (unsigned)r->stk_cap;
-	unsigned maxd = r->max_depth;
+	size_t len = r->in.len, room = r->stk_cap;
+	unsigned i = *ip, depth = r->depth, maxd = r->max_depth;
 	int st = r->st;
 
 	if (room > maxd)
@@ -1550,8 +1541,8 @@ walk_fast(struct rd *r, unsigned *ip, unsigned n, size_t *gp, const int bulk)
 		case JSMN_STRING:
 			next = str_next[st];
 			if (next == G_FAIL || (!(first >= lo && end < hi) &&
-			    !body_clean(p + first + 1, end - first - 1,
-			    len - first - 1)))
+			    body_bad(p + first + 1, end - first - 1,
+			    len - first - 1) != end - first - 1))
 				goto out;
 			if (!bulk)
 				FAST_EMIT(next == S_OBJ_COLON ?
@@ -1592,7 +1583,6 @@ out:
 	return 0;
 }
 #undef FAST_EMIT
-
 
 /*
  * The walk is one function with every check inlined (flatten), kept apart
