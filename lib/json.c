@@ -2023,9 +2023,14 @@ recover(struct rd *r)
 			if (pass && i - from > PASS_MAX)
 				pass = 0;
 			if (!pass) {
-				/* nothing before i is needed any more */
-				jenc_in_drop(&r->in, i);
-				from = spot = i = 0;
+				/* nothing before i is needed any more, but
+				 * with --seq reading may resume mid-line: keep
+				 * that line's start (up to JENC_IN_CONTEXT
+				 * bytes), which a later excerpt shows */
+				size_t k = r->seq ? jenc_in_keep(&r->in, i) : i;
+
+				jenc_in_drop(&r->in, k);
+				from = spot = i = i - k;
 				dropped = 1;
 			}
 			if ((rc = jenc_in_fill(&r->in)) != 0)

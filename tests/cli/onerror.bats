@@ -353,6 +353,42 @@ jenc: 1 invalid line skipped
 '
 }
 
+@test "--seq: the excerpt of a text resumed mid-line keeps the line's start at a window end" {
+	# the bad text "\036]\n, x" runs to the end of the first 256 KiB
+	# window (a mapped file's) or of a 4-byte read (JENC_CHUNK, -j 2);
+	# the next text starts mid-line, and its error's excerpt starts
+	# where its line does, whatever was dropped before it
+	local b m
+	printf '\036[1]\n\036[2]\n\036]\n, x\036[1\0362\n\036[3]\n' >in
+	for m in -1 -2; do
+		JENC_CHUNK=4 jrun -j ${m#-} --seq -c in
+		expect_status 1
+		seq_out '[1]' '[2]' 2 '[3]' >want
+		same_bytes want out "stdout of -j ${m#-}"
+		expect_err 'jenc: in:3:2: expected value or end of input, found '"']'"'
+  ?]
+   ^
+jenc: in:4:7: truncated JSON text before RS
+  , x?[1?2
+        ^
+jenc: 3 invalid lines skipped
+'
+	done
+	for b in 1 2 3; do
+		{ printf '\036[1]\n\036]'; head -c $((262144 - b - 6 - 1)) /dev/zero |
+		    tr '\0' x; printf '\n, x\036[1\0362\n'; } >in
+		for m in "" --no-mmap "-j 2"; do
+			jrun $m --seq -c -q --on-error=skip in </dev/null
+			expect_status 0
+			jrun $m --seq -c --on-error=skip in </dev/null
+			[ "$(sed -n 5p err)" = '  , x?[1?2' ] ||
+			    { echo "b=$b mode '$m':"; cat err; false; }
+		done
+		jrun --seq -c --on-error=skip <in
+		[ "$(sed -n 5p err)" = '  , x?[1?2' ] || { cat err; false; }
+	done
+}
+
 @test "--seq: a top-level number or literal needs whitespace before RS (RFC 7464 2.4)" {
 	printf '\036123\036true \n\036nul\036null' >in
 	jrun -c --seq -q --on-error=skip in
