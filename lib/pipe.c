@@ -5,7 +5,8 @@
  *
  * The scout does what the one-thread reader's jp_tokenize does, a slot at
  * a time: it reads up to SLOT_READ bytes after what the last slot left
- * over, makes the skeleton of the slot's text (skel.c), and runs jsmn
+ * over (from a mapped file, the slot's text is the mapping's, not a
+ * copy), makes the skeleton of the slot's text (skel.c), and runs jsmn
  * over it, TOK_CALL new tokens per call, writing them straight into the
  * slot's token array after the chain of open tokens jsmn was left with
  * (compacted as jp_compact does).  The slot covers its text up to the end
@@ -49,6 +50,7 @@
 #define TOK_CALL 4096u		/* new tokens per jsmn call */
 #define CHAIN_MAX JENC_PIPE_CHAIN_MAX	/* open tokens carried over */
 #define DEEP 256u		/* open containers json.c feeds in pieces */
+#define NO_MAP SIZE_MAX
 
 enum { PS_FREE, PS_FILL, PS_READY };
 
@@ -58,6 +60,8 @@ struct pslot {
 	int eof;		/* the input ends after s.len */
 	int sys_errno;		/* reading after s.len failed */
 	char *text;		/* SLOT_CAP bytes */
+	const char *src;	/* the slot's text: text, or in the mapping */
+	size_t map_at;		/* src is map + map_at; NO_MAP: text */
 	char *sk;		/* its skeleton, and s.map: SLOT_CAP + 64 */
 	size_t tok_cap;		/* of s.tok; s.chain has CHAIN_MAX */
 	/* the reader's */
@@ -81,6 +85,8 @@ struct jenc_pipe {
 	 * taken, map[0..map_gone) unmapped; read(2) from map_end on */
 	char *map;
 	size_t map_len, map_pos, map_gone;
+	size_t map_keep;	/* slots may read map[map_keep..): kept */
+	int map_done;		/* all of it taken: read(2) on */
 	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
@@ -116,19 +122,21 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 	if (pp->fd < 0)
 		return 0;
-	if (pp->map != NULL) {
+	if (pp->map != NULL && !pp->map_done) {
 		size_t k = pp->map_len - pp->map_pos;
 
 		if (k > 0) {
 			k = k < n ? k : n;
 			memcpy(dst, pp->map + pp->map_pos, k);
 			pp->map_pos += k;
-			jenc_map_trim(pp->map, &pp->map_gone, pp->map_pos);
+			jenc_map_trim(pp->map, &pp->map_gone,
+			    pp->map_pos < pp->map_keep ? pp->map_pos :
+			    pp->map_keep);
 			return (ssize_t)k;
 		}
-		/* what the file grew by since: read(2) */
-		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
-		pp->map = NULL;
+		/* what the file grew by since: read(2); the mapping stays
+		 * for the slots that hold its text, until jenc_pipe_end */
+		pp->map_done = 1;
 		if (lseek(pp->fd, pp->map_end, SEEK_SET) < 0) {
 			*e = errno;
 			return -1;
@@ -276,7 +284,7 @@ static int
 tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
-	size_t slen, b = jenc_skel(ps->text, len, ps->sk, ps->s.map, &slen);
+	size_t slen, b = jenc_skel(ps->src, len, ps->sk, ps->s.map, &slen);
 	unsigned c = pp->cjp.toknext;
 	int open;
 
@@ -356,6 +364,8 @@ scout(void *arg)
 	while (!eof) {
 		struct pslot *ps = &pp->slot[wi++ % SLOTS];
 		size_t len;
+		unsigned j;
+		int inmap;
 
 		pthread_mutex_lock(&pp->mu);
 		while (ps->state != PS_FREE && !pp->quit)
@@ -367,9 +377,32 @@ scout(void *arg)
 		if (pp->raw)
 			stopped = 1;
 		ps->state = PS_FILL;
+		/* what the slots the reader has not freed may still read */
+		pp->map_keep = pp->map_pos;
+		for (j = 0; j < SLOTS; j++)
+			if (pp->slot[j].state == PS_READY &&
+			    pp->slot[j].map_at < pp->map_keep)
+				pp->map_keep = pp->slot[j].map_at;
 		pthread_mutex_unlock(&pp->mu);
 
-		memcpy(ps->text, pp->carry, pp->carry_len);
+		/*
+		 * A slot within the mapping, short of its end, is the mapping's
+		 * text itself: nothing is copied, and the text after its
+		 * tokens starts the next slot where it is.  Anything else (the
+		 * caller's bytes, a carry from them, the mapping's end and what
+		 * is read after it) is copied into the slot's buffer.
+		 */
+		inmap = pp->map != NULL && pp->pre_n == 0 &&
+		    pp->carry_len == 0 && pp->map_len - pp->map_pos > SLOT_CAP;
+		if (inmap) {
+			jenc_map_trim(pp->map, &pp->map_gone, pp->map_keep);
+			ps->src = pp->map + pp->map_pos;
+			ps->map_at = pp->map_pos;
+		} else {
+			memcpy(ps->text, pp->carry, pp->carry_len);
+			ps->src = ps->text;
+			ps->map_at = NO_MAP;
+		}
 		len = pp->carry_len;
 		pp->carry_len = 0;
 		ps->s.off = pp->off;
@@ -379,8 +412,18 @@ scout(void *arg)
 		for (;;) {
 			int e = 0, t;
 			size_t room = SLOT_CAP - len;
-			ssize_t got = take(pp, ps->text + len,
-			    room < pp->piece ? room : pp->piece, &e);
+			ssize_t got;
+
+			if (inmap) {
+				/* (the mapping has more than SLOT_CAP bytes
+				 * after the slot's start) */
+				got = (ssize_t)(room < pp->piece ? room :
+				    pp->piece);
+				pp->map_pos += (size_t)got;
+			} else {
+				got = take(pp, ps->text + len,
+				    room < pp->piece ? room : pp->piece, &e);
+			}
 
 			if (got <= 0) {
 				eof = 1;
@@ -397,9 +440,13 @@ scout(void *arg)
 		}
 		if (!stopped) {
 			/* the text after the tokens starts the next slot */
-			pp->carry_len = len - ps->s.tok_end;
-			memcpy(pp->carry, ps->text + ps->s.tok_end,
-			    pp->carry_len);
+			if (inmap) {
+				pp->map_pos -= len - ps->s.tok_end;
+			} else {
+				pp->carry_len = len - ps->s.tok_end;
+				memcpy(pp->carry, ps->text + ps->s.tok_end,
+				    pp->carry_len);
+			}
 			len = ps->s.tok_end;
 		}
 		ps->s.len = len;
@@ -566,7 +613,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			if (k > n - got)
 				k = n - got;
 		}
-		memcpy(dst + got, ps->text + ps->pulled, k);
+		memcpy(dst + got, ps->src + ps->pulled, k);
 		got += k;
 		ps->pulled += k;
 		if (ps->pulled < ps->s.len)
