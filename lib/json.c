@@ -1203,19 +1203,34 @@ pipe_tokenize(struct rd *r, size_t len)
 		if (m > r->ntok - n)
 			m = r->ntok - n;
 		/* positions in the skeleton to positions in the window, as
-		 * jp_tokenize turns them */
-		for (i = 0; i < m; i++) {
-			jsmntok_t t = s->tok[k + i];
+		 * jp_tokenize turns them; or, when the scout turned them into
+		 * the slot text's (s->mapped), only moved */
+		if (s->mapped) {
+			for (i = 0; i < m; i++) {
+				jsmntok_t t = s->tok[k + i];
 
-			if (t.type == JSMN_STRING) {
-				t.start = (int)(base + map[t.start - 1]) + 1;
-				t.end = (int)(base + map[t.end]);
-			} else {
-				if (t.type == JSMN_PRIMITIVE)
-					t.end = (int)(base + map[t.end]);
-				t.start = (int)(base + map[t.start]);
+				t.start += (int)base;
+				if (t.type != JSMN_OBJECT &&
+				    t.type != JSMN_ARRAY)
+					t.end += (int)base;
+				r->tok[n++] = t;
 			}
-			r->tok[n++] = t;
+		} else {
+			for (i = 0; i < m; i++) {
+				jsmntok_t t = s->tok[k + i];
+
+				if (t.type == JSMN_STRING) {
+					t.start = (int)(base +
+					    map[t.start - 1]) + 1;
+					t.end = (int)(base + map[t.end]);
+				} else {
+					if (t.type == JSMN_PRIMITIVE)
+						t.end = (int)(base +
+						    map[t.end]);
+					t.start = (int)(base + map[t.start]);
+				}
+				r->tok[n++] = t;
+			}
 		}
 		r->pipe_k = k += m;
 		r->jp.toknext = n;
@@ -1225,8 +1240,9 @@ pipe_tokenize(struct rd *r, size_t len)
 			 * token's first byte, as jsmn would */
 			const jsmntok_t *t = &s->tok[k];
 
-			r->jp.pos = (unsigned)(base + map[t->start -
-			    (t->type == JSMN_STRING)]);
+			r->jp.pos = (unsigned)(base + (s->mapped ?
+			    (size_t)t->start - (t->type == JSMN_STRING) :
+			    map[t->start - (t->type == JSMN_STRING)]));
 			return JSMN_ERROR_NOMEM;
 		}
 		r->jp.pos = (unsigned)(base + s->tok_end);
@@ -2288,8 +2304,11 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 	int rc;
 
 	memset(&r, 0, sizeof(r));
+	/* (the scout maps the tokens' positions when this thread encodes,
+	 * and so has more to do than the scout: see jenc_pipe_start) */
 	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece,
-	    o != NULL && (o->flags & JENC_READ_MAP)) != 0)
+	    o != NULL && (o->flags & JENC_READ_MAP),
+	    e != NULL && !(jenc_verbatim(e) && jenc_depth(e) == 0)) != 0)
 		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL,
 		    NULL);
 	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {

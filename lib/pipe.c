@@ -90,6 +90,7 @@ struct jenc_pipe {
 	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
+	int map_tok;		/* tokens' positions into the slot text's */
 	char *carry;		/* text after the last slot's, to tokenize */
 	size_t carry_len;
 	/* jsmn's state between slots: the chain of open tokens (positions
@@ -274,6 +275,31 @@ takeover_start(jenc_pipe *pp, struct pslot *ps)
 }
 
 /*
+ * The positions of tokens t[a..b) from the skeleton's to the slot text's
+ * through map, as jp_tokenize turns them: a string's are those of its
+ * quotes (start after the opening one), a primitive's those of its first
+ * byte and of the byte that ends it, a container's start that of its
+ * bracket (its end is not used).  Done here, while the map is in this
+ * core's cache, the reader only adds the slot's place in its window.
+ */
+static void
+map_tokens(jsmntok_t *t, unsigned a, unsigned b, const uint32_t *map)
+{
+	unsigned i;
+
+	for (i = a; i < b; i++) {
+		if (t[i].type == JSMN_STRING) {
+			t[i].start = (int)map[t[i].start - 1] + 1;
+			t[i].end = (int)map[t[i].end];
+		} else {
+			if (t[i].type == JSMN_PRIMITIVE)
+				t[i].end = (int)map[t[i].end];
+			t[i].start = (int)map[t[i].start];
+		}
+	}
+}
+
+/*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
  * token array starting with the chain jsmn was left with.  Returns 1
  * where the tokens end for good (the slot carries the state: takeover),
@@ -285,7 +311,7 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
 	size_t slen, b = jenc_skel(ps->src, len, ps->sk, ps->s.map, &slen);
-	unsigned c = pp->cjp.toknext;
+	unsigned c = pp->cjp.toknext, mapped = c;
 	int open;
 
 	if (b == 0 && !eof && len < SLOT_CAP)
@@ -301,6 +327,10 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
 		    jp.toknext + TOK_CALL);
 
+		if (pp->map_tok) {
+			map_tokens(ps->s.tok, mapped, jp.toknext, ps->s.map);
+			mapped = jp.toknext;
+		}
 		if (res == JSMN_ERROR_NOMEM) {
 			/* deep: json.c reads on in small pieces */
 			if (open_count(ps->s.tok, &jp) > DEEP) {
@@ -461,7 +491,7 @@ scout(void *arg)
 
 int
 jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
-    uint64_t off, size_t piece, int map)
+    uint64_t off, size_t piece, int map, int map_tok)
 {
 	jenc_pipe *pp = jenc_mem_alloc(sizeof(*pp));
 	unsigned i;
@@ -484,6 +514,9 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 			    (off_t)pp->map_len;
 	}
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
+	pp->map_tok = map_tok;
+	for (i = 0; i < SLOTS; i++)
+		pp->slot[i].s.mapped = map_tok;
 	pp->on = 1;
 	pp->carry = jenc_mem_alloc(SLOT_CAP);
 	pp->chain = jenc_mem_alloc(CHAIN_MAX * sizeof(*pp->chain));

@@ -5,8 +5,9 @@
  * The scout reads the input and tokenizes it as jp_tokenize would (the
  * skeleton of the text, jsmn over it); it hands the reader slots in
  * input order, each a run of text and the tokens jsmn made of its first
- * tok_end bytes, with their positions in the slot's skeleton, and the
- * skeleton's map back to the slot's text (see skel.c).  The
+ * tok_end bytes, with their positions in the slot's skeleton and the
+ * skeleton's map back to the slot's text (see skel.c), or, with mapped
+ * set, their positions turned into the slot text's already.  The
  * reader pulls the text into its window as it would read(2) it
  * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
  * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
@@ -35,6 +36,9 @@ struct jenc_pipe_slot {
 				 * before, the chain jsmn started with) */
 	size_t first, ntok;
 	uint32_t *map;		/* skeleton position -> text position */
+	int mapped;		/* tok[first..ntok) have text positions (a
+				 * string's after its opening quote, a
+				 * container's start only) */
 	int open;		/* containers are open at tok_end */
 	int takeover;		/* see above: jp and chain[0..nchain) */
 	jsmn_parser jp;		/* pos: tok_end */
@@ -48,13 +52,16 @@ struct jenc_pipe_slot {
  * most piece bytes at a time (0: the default, 128 KiB; smaller for
  * tests).  map: fd's bytes may be read from a mapping of its file
  * (jenc_map, as JENC_READ_MAP), then with read(2) from the mapping's
- * end.  p must stay valid, and fd is the scout's, until
- * jenc_pipe_end.
+ * end.  map_tok: the scout turns the tokens' positions into the slot
+ * text's (mapped), which costs it about as much as it saves the reader:
+ * worth it when the reader has more to do (it encodes), not when the
+ * scout is the slower (the reader copies text verbatim, or only checks).
+ * p must stay valid, and fd is the scout's, until jenc_pipe_end.
  * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start; *pp is
  * NULL).
  */
 int jenc_pipe_start(jenc_pipe **pp, int fd, const char *p, size_t n,
-    uint64_t off, size_t piece, int map);
+    uint64_t off, size_t piece, int map, int map_tok);
 /* Stop the scout (wherever it is, a blocking read included) and free
  * everything.  NULL is a no-op. */
 void jenc_pipe_end(jenc_pipe *pp);
