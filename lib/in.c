@@ -166,6 +166,31 @@ in_resize(jenc_in *in, size_t ncap)
 	return 0;
 }
 
+/* A window that was a view (jenc_in.view) into our buffer, from where on
+ * the input is pulled.  Returns 0 or JENC_E_NOMEM. */
+static int
+in_unview(jenc_in *in)
+{
+	size_t cap = in->cap;
+
+	while (cap <= in->len && cap < in->max)
+		cap = cap > in->max / 2 ? in->max : cap * 2;
+	if (cap != in->cap) {
+		char *nb = jenc_mem_alloc(cap);
+
+		if (nb == NULL)
+			return JENC_E_NOMEM;
+		jenc_mem_free(in->buf, in->cap);
+		in->buf = nb;
+		in->cap = cap;
+	}
+	if (in->len > 0)
+		memcpy(in->buf, in->p, in->len);
+	in->p = in->buf;
+	in->viewing = 0;
+	return 0;
+}
+
 /* Free room a conversion wants after p[len): a character's UTF-8 (and
  * some encodings make two characters of one sequence). */
 #define CONV_ROOM 16
@@ -305,6 +330,25 @@ jenc_in_fill(jenc_in *in)
 		if ((rc = in_show(in, in->rest)) == 0)
 			in->eof = in->rest == 0;
 		return rc;
+	}
+	if (in->view != NULL && (in->viewing || in->len == 0)) {
+		/* the source's bytes where they are, while they follow on */
+		const char *q;
+		size_t k = 0;
+
+		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
+			return JENC_IN_OUT;
+		q = in->view(in->pull_ctx, in->off, in->viewing && in->len > 0 ?
+		    in->p + in->len : NULL, in->max - in->len, &k);
+		if (q != NULL) {
+			if (!in->viewing || in->len == 0)
+				in->p = q;
+			in->viewing = 1;
+			in->len += k;
+			return 0;
+		}
+		if (in->viewing && (rc = in_unview(in)) != 0)
+			return rc;
 	}
 	if (in->conv == NULL ? in->len == in->cap :
 	    in->cap - in->len < CONV_ROOM) {
@@ -511,7 +555,7 @@ jenc_in_drop(jenc_in *in, size_t n)
 	in->mark = in->mark > n ? in->mark - n : 0;
 	in->off += n;
 	in->len -= n;
-	if (in->buf != NULL) {
+	if (in->buf != NULL && !in->viewing) {
 		memmove(in->buf, in->buf + n, in->len);
 	} else {
 		in->p += n;

@@ -326,9 +326,17 @@ typedef struct jenc_in {
 	 * input's raw bytes); NULL: read(2) on fd */
 	ssize_t (*pull)(void *, char *, size_t, size_t *, int *);
 	void *pull_ctx;
+	/* with pull, or NULL: view(pull_ctx, off, end, room, &n) as
+	 * jenc_pipe_view gives the next n bytes where they are, if they
+	 * follow end (the window's end; NULL: the window is empty) and n <=
+	 * room, so that the window is a view of them, not a copy; else NULL,
+	 * and they are pulled.  off: the input offset the window starts at
+	 * (what is before it the source may free) */
+	const char *(*view)(void *, uint64_t, const char *, size_t, size_t *);
 	/* the rest is in.c's own */
 	char *buf;		/* fd input: our buffer, p == buf; NULL for
 				 * buffer input (unless converted) */
+	int viewing;		/* p is a view from view(), not buf */
 	jenc_conv *conv;	/* input in another encoding, NULL: UTF-8 */
 	const char *wide;	/* JENC_IN_WIDE: "UTF-16LE", ... */
 	const char *enc;	/* JENC_IN_NAME: the encoding asked for */

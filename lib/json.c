@@ -2318,6 +2318,7 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 	}
 	r.in.pull = jenc_pipe_pull;
 	r.in.pull_ctx = r.pipe;
+	r.in.view = jenc_pipe_view;
 	r.in.off = r.in.lstart = off;
 	r.in.line = line;
 	r.nobom = off > 0;

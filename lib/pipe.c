@@ -6,7 +6,8 @@
  * The scout does what the one-thread reader's jp_tokenize does, a slot at
  * a time: it reads up to SLOT_READ bytes after what the last slot left
  * over (from a mapped file, the slot's text is the mapping's, not a
- * copy), makes the skeleton of the slot's text (skel.c), and runs jsmn
+ * copy, and the reader's window is a view of it too: jenc_pipe_view),
+ * makes the skeleton of the slot's text (skel.c), and runs jsmn
  * over it, TOK_CALL new tokens per call, writing them straight into the
  * slot's token array after the chain of open tokens jsmn was left with
  * (compacted as jp_compact does).  The slot covers its text up to the end
@@ -28,7 +29,8 @@
  * one-thread code, at the same positions and with the same output before
  * it.
  *
- * Memory: SLOTS slots of SLOT_CAP bytes of text, as much skeleton and
+ * Memory: SLOTS slots of SLOT_CAP bytes of text (unused for a mapped
+ * file's text, but its last slots'), as much skeleton and
  * four times as much map, CHAIN_MAX chain tokens, and the tokens of each
  * slot; about 6.5 MiB of which 4 are touched on token-dense input.
  */
@@ -87,6 +89,11 @@ struct jenc_pipe {
 	size_t map_len, map_pos, map_gone;
 	size_t map_keep;	/* slots may read map[map_keep..): kept */
 	int map_done;		/* all of it taken: read(2) on */
+	int64_t map_delta;	/* a slot's map_at less its s.off */
+	/* under mu: the reader's window, a view of the mapping
+	 * (jenc_pipe_view), starts at this input offset; UINT64_MAX: it is
+	 * no view */
+	uint64_t win_off;
 	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
@@ -413,6 +420,13 @@ scout(void *arg)
 			if (pp->slot[j].state == PS_READY &&
 			    pp->slot[j].map_at < pp->map_keep)
 				pp->map_keep = pp->slot[j].map_at;
+		if (pp->win_off != UINT64_MAX) {
+			int64_t w = (int64_t)pp->win_off + pp->map_delta;
+
+			w = w < 0 ? 0 : w;
+			if ((uint64_t)w < pp->map_keep)
+				pp->map_keep = (size_t)w;
+		}
 		pthread_mutex_unlock(&pp->mu);
 
 		/*
@@ -428,6 +442,7 @@ scout(void *arg)
 			jenc_map_trim(pp->map, &pp->map_gone, pp->map_keep);
 			ps->src = pp->map + pp->map_pos;
 			ps->map_at = pp->map_pos;
+			pp->map_delta = (int64_t)pp->map_pos - (int64_t)pp->off;
 		} else {
 			memcpy(ps->text, pp->carry, pp->carry_len);
 			ps->src = ps->text;
@@ -515,6 +530,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	}
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
 	pp->map_tok = map_tok;
+	pp->win_off = UINT64_MAX;
 	for (i = 0; i < SLOTS; i++)
 		pp->slot[i].s.mapped = map_tok;
 	pp->on = 1;
@@ -618,6 +634,13 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 	jenc_pipe *pp = ctx;
 	size_t got = 0;
 
+	if (pp->win_off != UINT64_MAX) {
+		/* the reader copied its window out of the mapping, and pulls
+		 * from here on: the scout may unmap what it viewed */
+		pthread_mutex_lock(&pp->mu);
+		pp->win_off = UINT64_MAX;
+		pthread_mutex_unlock(&pp->mu);
+	}
 	while (!pp->end && got < n) {
 		struct pslot *ps = &pp->slot[pp->pull_i % SLOTS];
 		size_t k;
@@ -663,6 +686,32 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 		return -1;
 	}
 	return (ssize_t)got;
+}
+
+const char *
+jenc_pipe_view(void *ctx, uint64_t off, const char *end, size_t room,
+    size_t *n)
+{
+	jenc_pipe *pp = ctx;
+	struct pslot *ps = &pp->slot[pp->pull_i % SLOTS];
+	const char *q;
+
+	if (pp->end || pp->pull_i - pp->free_i == SLOTS ||
+	    !slot_ready(pp, ps, 1))
+		return NULL;
+	q = ps->src + ps->pulled;
+	if (ps->map_at == NO_MAP || ps->eof || ps->pulled == ps->s.len ||
+	    (end != NULL && q != end) || ps->s.len - ps->pulled > room)
+		return NULL;
+	/* (before the slot is freed: the scout may unmap behind it then) */
+	pthread_mutex_lock(&pp->mu);
+	pp->win_off = off;
+	pthread_mutex_unlock(&pp->mu);
+	*n = ps->s.len - ps->pulled;
+	ps->pulled = ps->s.len;
+	pp->pull_i++;
+	release(pp);
+	return q;
 }
 
 const struct jenc_pipe_slot *

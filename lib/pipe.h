@@ -76,6 +76,18 @@ void jenc_pipe_end(jenc_pipe *pp);
  */
 ssize_t jenc_pipe_pull(void *pp, char *dst, size_t n, size_t *need,
     int *sys_errno);
+/*
+ * The reader's view (jenc_in.view): the next slot's text where it is, in
+ * a mapped file, if it starts at end (the window's end; NULL: the window
+ * is empty) and is at most room bytes; *n its bytes.  It stays mapped
+ * while the window, which starts at input offset off, holds it: the
+ * scout unmaps only before the off of the last call, until the reader
+ * pulls again (jenc_pipe_pull, which means it copied its window).  NULL
+ * (nothing taken) if the slot's text is a copy, or any other way: pull
+ * it.  Waits for the slot to be filled.
+ */
+const char *jenc_pipe_view(void *pp, uint64_t off, const char *end,
+    size_t room, size_t *n);
 /* The slot whose tokens come next, once its tokenized text is pulled;
  * NULL while none is. */
 const struct jenc_pipe_slot *jenc_pipe_next(jenc_pipe *pp);

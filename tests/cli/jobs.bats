@@ -177,6 +177,19 @@ bad_stream() {
 		CHUNKS="4096 -" same_as_j1 --on-error=skip bad.json
 		CHUNKS="4096 -" same_as_j1 --on-error=pass -c bad.json
 	done
+	# one line of 1.7 MB, bad in slots past the first four (the window
+	# a view of the mapping there), near its end, and just past it
+	"$JENC" -c "$CORPUS/citm_catalog.json" >line.json
+	n=$(stat -c %s line.json)
+	for at in $((n / 2 + 5)) $((n - 3)); do
+		cp line.json bad1.json
+		printf ']' | dd of=bad1.json bs=1 seek="$at" conv=notrunc \
+		    status=none
+		CHUNKS="4096 -" same_as_j1 -c bad1.json
+		CHUNKS="-" same_as_j1 --on-error=skip bad1.json
+	done
+	{ cat line.json; printf '{"k": tru}\n'; } >bad1.json
+	CHUNKS="-" same_as_j1 bad1.json
 	# a bad document through a pipe: the same output, error and status
 	"$JENC" -j 1 -c <bad.json >want.out 2>want.err && want=0 || want=$?
 	status=0
