@@ -1136,25 +1136,8 @@ jp_tokenize(struct rd *r, size_t len)
 		r->jp.pos = (unsigned)r->sk_next;
 		res = jp_parse(r, r->sk, r->sk_len);
 		base = (size_t)(r->sk_base - r->in.off);
-		for (i = t0; i < r->jp.toknext; i++) {
-			jsmntok_t *t = &r->tok[i];
-
-			if (t->start < 0)
-				continue;
-			if (t->type == JSMN_STRING) {
-				t->start = (int)(base + r->sk_map[t->start - 1]) + 1;
-				t->end = (int)(base + r->sk_map[t->end]);
-				continue;
-			}
-			/* a primitive ends at the byte after its first
-			 * one in the skeleton, a container after its
-			 * bracket */
-			if (t->type == JSMN_PRIMITIVE)
-				t->end = (int)(base + r->sk_map[t->end]);
-			else if (t->end >= 0)
-				t->end = (int)(base + r->sk_map[t->end - 1]) + 1;
-			t->start = (int)(base + r->sk_map[t->start]);
-		}
+		for (i = t0; i < r->jp.toknext; i++)
+			jenc_tok_text(&r->tok[i], r->sk_map, base);
 		sp = r->jp.pos;
 		if (sp >= r->sk_len) {
 			r->jp.pos = (unsigned)(r->sk_end - r->in.off);
@@ -1205,32 +1188,17 @@ pipe_tokenize(struct rd *r, size_t len)
 		/* positions in the skeleton to positions in the window, as
 		 * jp_tokenize turns them; or, when the scout turned them into
 		 * the slot text's (s->mapped), only moved */
-		if (s->mapped) {
-			for (i = 0; i < m; i++) {
-				jsmntok_t t = s->tok[k + i];
+		for (i = 0; i < m; i++) {
+			jsmntok_t t = s->tok[k + i];
 
+			if (!s->mapped) {
+				jenc_tok_text(&t, map, base);
+			} else {
 				t.start += (int)base;
-				if (t.type != JSMN_OBJECT &&
-				    t.type != JSMN_ARRAY)
+				if (t.end >= 0)
 					t.end += (int)base;
-				r->tok[n++] = t;
 			}
-		} else {
-			for (i = 0; i < m; i++) {
-				jsmntok_t t = s->tok[k + i];
-
-				if (t.type == JSMN_STRING) {
-					t.start = (int)(base +
-					    map[t.start - 1]) + 1;
-					t.end = (int)(base + map[t.end]);
-				} else {
-					if (t.type == JSMN_PRIMITIVE)
-						t.end = (int)(base +
-						    map[t.end]);
-					t.start = (int)(base + map[t.start]);
-				}
-				r->tok[n++] = t;
-			}
+			r->tok[n++] = t;
 		}
 		r->pipe_k = k += m;
 		r->jp.toknext = n;

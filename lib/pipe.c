@@ -282,31 +282,6 @@ takeover_start(jenc_pipe *pp, struct pslot *ps)
 }
 
 /*
- * The positions of tokens t[a..b) from the skeleton's to the slot text's
- * through map, as jp_tokenize turns them: a string's are those of its
- * quotes (start after the opening one), a primitive's those of its first
- * byte and of the byte that ends it, a container's start that of its
- * bracket (its end is not used).  Done here, while the map is in this
- * core's cache, the reader only adds the slot's place in its window.
- */
-static void
-map_tokens(jsmntok_t *t, unsigned a, unsigned b, const uint32_t *map)
-{
-	unsigned i;
-
-	for (i = a; i < b; i++) {
-		if (t[i].type == JSMN_STRING) {
-			t[i].start = (int)map[t[i].start - 1] + 1;
-			t[i].end = (int)map[t[i].end];
-		} else {
-			if (t[i].type == JSMN_PRIMITIVE)
-				t[i].end = (int)map[t[i].end];
-			t[i].start = (int)map[t[i].start];
-		}
-	}
-}
-
-/*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
  * token array starting with the chain jsmn was left with.  Returns 1
  * where the tokens end for good (the slot carries the state: takeover),
@@ -334,10 +309,10 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
 		    jp.toknext + TOK_CALL);
 
-		if (pp->map_tok) {
-			map_tokens(ps->s.tok, mapped, jp.toknext, ps->s.map);
-			mapped = jp.toknext;
-		}
+		/* (done here, while the map is in this core's cache, the
+		 * reader only adds the slot's place in its window) */
+		for (; pp->map_tok && mapped < jp.toknext; mapped++)
+			jenc_tok_text(&ps->s.tok[mapped], ps->s.map, 0);
 		if (res == JSMN_ERROR_NOMEM) {
 			/* deep: json.c reads on in small pieces */
 			if (open_count(ps->s.tok, &jp) > DEEP) {

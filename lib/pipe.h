@@ -7,7 +7,8 @@
  * input order, each a run of text and the tokens jsmn made of its first
  * tok_end bytes, with their positions in the slot's skeleton and the
  * skeleton's map back to the slot's text (see skel.c), or, with mapped
- * set, their positions turned into the slot text's already.  The
+ * set, their positions turned into the slot text's already
+ * (jenc_tok_text).  The
  * reader pulls the text into its window as it would read(2) it
  * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
  * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
@@ -45,6 +46,32 @@ struct jenc_pipe_slot {
 	jsmntok_t *chain;
 	unsigned nchain;
 };
+
+/*
+ * A token's positions in a skeleton to its text's, through the
+ * skeleton's map (skel.c), base added: a string's are those of its quotes
+ * (start after the opening one), a primitive's those of its first byte
+ * and of the byte that ends it (the one kept after it), a container's
+ * those of its brackets (end once it is closed: after the closing one).
+ * A token allocated but not filled (start < 0) is left.  The one-thread
+ * reader (jp_tokenize) and both sides of the pipe use it.
+ */
+static inline void
+jenc_tok_text(jsmntok_t *t, const uint32_t *map, size_t base)
+{
+	if (t->start < 0)
+		return;
+	if (t->type == JSMN_STRING) {
+		t->start = (int)(base + map[t->start - 1]) + 1;
+		t->end = (int)(base + map[t->end]);
+		return;
+	}
+	if (t->type == JSMN_PRIMITIVE)
+		t->end = (int)(base + map[t->end]);
+	else if (t->end >= 0)
+		t->end = (int)(base + map[t->end - 1]) + 1;
+	t->start = (int)(base + map[t->start]);
+}
 
 /*
  * Start the scout on the input p[0..n) then fd (fd < 0: the input ends
