@@ -52,7 +52,9 @@ struct jenc_pipe_slot {
  * skeleton's map (skel.c), base added: a string's are those of its quotes
  * (start after the opening one), a primitive's those of its first byte
  * and of the byte that ends it (the one kept after it), a container's
- * those of its brackets (end once it is closed: after the closing one).
+ * those of its brackets (its end only if it was closed when this is
+ * called, after the closing one: one closed by a later call of jsmn keeps
+ * its skeleton end; the reader reads no container's end).
  * A token allocated but not filled (start < 0) is left.  The one-thread
  * reader (jp_tokenize) and both sides of the pipe use it.
  */
