@@ -24,6 +24,7 @@ LDLIBS += -lpthread
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/obj/%.o)
 CMD_SRC := $(sort $(wildcard cmd/*.c))
+CMD_OBJ := $(CMD_SRC:cmd/%.c=$(O)/cmd/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 # UNIT_SKIP: unit tests left out (the package build leaves out those
 # that read ../shared).
@@ -55,14 +56,16 @@ DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 
 all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
 
-# Hidden by default: libjenc.so exports only what jenc.h marks JENC_API.
-$(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(JCFLAGS) -fvisibility=hidden -c -o $@ $<
+# Each compile writes the headers it read into a .d file beside its
+# output (-MMD; -MP adds an empty rule per header, so that a header
+# removed does not stop the build); they are included at the end of this
+# file, so that a change to any header rebuilds what includes it.
+DEPFLAGS = -MMD -MP
 
-$(O)/obj/num.o: lib/num_tab.h
-$(O)/obj/err.o: lib/width_tab.h
-$(O)/obj/skel.o: lib/skel_tab.h
+# Hidden by default: libjenc.so exports only what jenc.h marks JENC_API.
+$(O)/obj/%.o: lib/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(DEPFLAGS) -fvisibility=hidden -c -o $@ $<
 
 $(O)/libjenc.a: $(LIB_OBJ)
 	@rm -f $@
@@ -92,12 +95,16 @@ $(O)/libjenc.pc:
 	    'Version: $(VERSION)' 'Libs: -L$${libdir} -ljenc' \
 	    'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
 
-$(O)/jenc: $(CMD_SRC) $(wildcard cmd/*.h) lib/jenc.h $(O)/libjenc.a
-	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -o $@ $(CMD_SRC) $(O)/libjenc.a $(LDLIBS)
-
-$(O)/tests/%: tests/unit/%.c tests/unit/harness.h $(O)/libjenc.a
+$(O)/cmd/%.o: cmd/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(JCFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(O)/jenc: $(CMD_OBJ) $(O)/libjenc.a
+	$(CC) $(JCFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(O)/libjenc.a $(LDLIBS)
+
+$(O)/tests/%: tests/unit/%.c $(O)/libjenc.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(JCFLAGS) $(DEPFLAGS) -MF $@.d $(LDFLAGS) -Itests/unit -o $@ $< $(O)/libjenc.a $(LDLIBS) -lm
 
 # The LD_PRELOAD shims of the CLI tests: failmalloc.so (nomem.bats) fails
 # an allocation, cutwrite.so (mmap.bats) cuts the input file at the first
@@ -305,3 +312,6 @@ clean:
 
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
+
+# The header dependencies the compiler wrote (see DEPFLAGS).
+-include $(wildcard $(O)/obj/*.d $(O)/cmd/*.d $(O)/tests/*.d)
