@@ -349,6 +349,44 @@ JENC_API void jenc_pool_stats_get(jenc_pool_stats *st);
  * per-thread caches, the calling thread's, and the cache itself). */
 JENC_API void jenc_pool_trim(void);
 
+/* ---- work counters ----------------------------------------------------- */
+
+/*
+ * What the readers did, counted since the program started, over every
+ * reader and thread (JSON, CSV/TSV, -j's chunks and scout): a measure of
+ * work that does not depend on the machine, for tests that prove a bound
+ * per input byte ("the bytes handed to jsmn stay under 3 per input byte
+ * at 4 MiB and at 32 MiB") where a CPU time would vary with the load.
+ * Each counter is added to once per read, per window move, per skeleton
+ * or per call of jsmn, never per byte, so keeping them costs nothing
+ * measurable.  Take two snapshots and subtract.
+ */
+typedef struct jenc_read_stats {
+	uint64_t bytes_in;    /* bytes that entered a window: read(2),
+				 converted, or shown of a mapping or a
+				 caller's buffer */
+	uint64_t reads;       /* read(2) calls that returned data or the
+				 end of input, windows shown of a mapping
+				 or a buffer */
+	uint64_t waits;       /* poll(2) waits for input not ready (EAGAIN) */
+	uint64_t grows;       /* windows enlarged for a long token or record */
+	uint64_t moved;       /* bytes copied inside a window: kept bytes
+				 slid to its front, or copied when it grew */
+	uint64_t skel_bytes;  /* bytes of text made into skeletons (skel.c) */
+	uint64_t jsmn_calls;  /* calls of jsmn_parse */
+	uint64_t jsmn_bytes;  /* bytes handed to jsmn_parse: skeleton or text
+				 from its position to the end of what it may
+				 read, at each call */
+	uint64_t cut_bytes;   /* bytes of a token cut by a window's end
+				 scanned for its end as they arrive */
+	uint64_t slow_bytes;  /* bytes read by the reader's own exact
+				 scanner (an error's spot, the last token) */
+} jenc_read_stats;
+
+/* jenc_read_stats_get - the counters since start (thread-safe snapshot;
+ * counts of calls still running may be in part). */
+JENC_API void jenc_read_stats_get(jenc_read_stats *st);
+
 /* ---- the allocator ------------------------------------------------------ */
 
 /*
