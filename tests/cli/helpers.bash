@@ -306,3 +306,24 @@ for arg in sys.argv[1:]:
 sys.exit(1 if bad else 0)
 PY
 }
+
+# work_check STATS BOUND WHAT - STATS is the file jenc wrote at exit with
+# JENC_STATS=STATS (the counters of jenc_read_stats_get): the bytes its
+# readers scanned or copied (skeletons, jsmn, the end of a cut token
+# looked for, the exact scanner, the window's moves) per byte they read
+# must be under BOUND.  A constant bound that holds at two sizes proves
+# work linear in the input, whatever the machine's load: a path quadratic
+# in the length of a token or a container passes any constant on a long
+# enough one.
+work_check() {
+	local w
+	w=$(awk '{ v[$1] = $2 } END {
+		if (v["bytes_in"] == 0) { print "none"; exit }
+		w = v["skel_bytes"] + v["jsmn_bytes"] + v["cut_bytes"]
+		w += v["slow_bytes"] + v["moved"]
+		printf "%.2f\n", w / v["bytes_in"] }' "$1")
+	echo "# $3: $w bytes scanned or copied per byte read ($(tr '\n' ' ' <"$1"))" >&3
+	[ "$w" != none ] || fail "$3: no input counted in $1"
+	awk -v w="$w" -v b="$2" 'BEGIN { exit !(w < b) }' ||
+	    fail "$3: $w bytes scanned or copied per byte read, over $2: $(tr '\n' ' ' <"$1")"
+}
