@@ -1056,6 +1056,11 @@ main(int argc, char **argv)
 	 * run, which must give the same bytes) */
 	if (getenv("JENC_EXACT") != NULL && getenv("JENC_EXACT")[0] != '\0')
 		c.ropts.flags |= JENC_READ_EXACT;
+	/* JENC_FORCE_THREADS: -j starts its threads even on one usable CPU
+	 * (the test suite's way to test them on any machine) */
+	if (getenv("JENC_FORCE_THREADS") != NULL &&
+	    getenv("JENC_FORCE_THREADS")[0] != '\0')
+		c.ropts.flags |= JENC_READ_THREADS;
 	if ((stats_path = getenv("JENC_STATS")) != NULL &&
 	    stats_path[0] != '\0')
 		(void)atexit(write_stats);

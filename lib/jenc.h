@@ -472,6 +472,10 @@ typedef struct jenc_err {
 				 file may be mapped into memory, not
 				 read (see there); SIGBUS if it is made
 				 shorter meanwhile */
+#define JENC_READ_THREADS 0x80 /* jenc_json_copy_fd_par: start the
+				 threads even when fewer than two CPUs
+				 are usable (for tests of the threaded
+				 path on any machine) */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -635,7 +639,9 @@ JENC_API int jenc_encoding_check(const char *name);
  * chunk read twice.
  *
  * It is jenc_json_copy_fd itself, with no thread started, when jobs is 1,
- * when fewer than two CPUs are usable, with JENC_READ_SINGLE or
+ * when fewer than two CPUs are usable (unless o->flags has
+ * JENC_READ_THREADS: then jobs threads start anyway, taking turns on the
+ * one CPU, with the same result), with JENC_READ_SINGLE or
  * JENC_READ_JSONC, with an o->encoding other than UTF-8, and when e
  * is inside a value, has an error, or writes with JENC_SLURP,
  * JENC_NO_NEWLINE or JENC_FLUSH_EACH.  From a pipe or a terminal, a

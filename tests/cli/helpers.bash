@@ -327,3 +327,23 @@ work_check() {
 	awk -v w="$w" -v b="$2" 'BEGIN { exit !(w < b) }' ||
 	    fail "$3: $w bytes scanned or copied per byte read, over $2: $(tr '\n' ' ' <"$1")"
 }
+
+# Tests wait for events (a file appears, a line arrives, a process
+# sleeps), never for a time; HANG_LIMIT seconds is only how long they wait
+# before they call it a hang, far more than any busy machine needs.
+HANG_LIMIT=${HANG_LIMIT:-300}
+
+# wait_until WHAT CMD... - run CMD (its output discarded) every 10 ms until
+# it succeeds; after HANG_LIMIT seconds say that WHAT never happened on
+# stderr and return 1.
+wait_until() {
+	local what=$1 end=$((SECONDS + HANG_LIMIT))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "waited $HANG_LIMIT s for $what" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
