@@ -198,7 +198,9 @@ jenc: missing.json: No such file or directory
 	# /proc/PID/wchan names where a process sleeps (0 while it runs)
 	sleep 1000 &
 	PIDS=$!
-	wait_until "sleep(1) to sleep" grep -q '[a-z]' "/proc/$PIDS/wchan" ||
+	wait_until "sleep(1) to sleep" grep -q '^[^ ]* ([^)]*) S' \
+	    "/proc/$PIDS/stat" || fail "sleep(1) never slept"
+	grep -q '[a-z]' "/proc/$PIDS/wchan" ||
 	    skip "/proc/PID/wchan does not name where a process sleeps"
 	kill "$PIDS"
 	mkfifo in.fifo out.fifo

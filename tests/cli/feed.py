@@ -11,13 +11,15 @@ ERR, and standard input, by MODE:
   tty       a pseudo-terminal without echo, O_NONBLOCK; the input ends
             with ^D at the start of a line
 
-Each PIECE (printf-like: Python's backslash escapes, \\xHH for a byte) is
+Each PIECE (printf-like: Python's backslash escapes, \\xHH for a byte; or
+@FILE:START:END, the bytes [START, END) of FILE, END empty for its end) is
 written only once CMD has read everything written before it and sleeps,
 waiting for more: the bytes in the pipe or terminal are none and CMD is
 in state S (/proc/PID/stat).  So each piece arrives after CMD found no
 more input, whatever the machine's load, with no fixed delay.  Then the
 input ends; prints CMD's exit status.  Gives up, with exit status 2, if
-CMD has not waited after 60 seconds (a hang, not a slow machine).
+CMD has not waited after $HANG_LIMIT seconds (300 if unset): a hang, not
+a slow machine.
 """
 
 import fcntl
@@ -27,7 +29,7 @@ import sys
 import termios
 import time
 
-LIMIT = 60.0
+LIMIT = float(os.environ.get("HANG_LIMIT") or 300)
 
 
 def state(pid):
@@ -55,12 +57,20 @@ def wait_idle(p, fd):
              (p.args[0], LIMIT))
 
 
+def piece_bytes(arg):
+    if arg.startswith("@"):
+        name, start, end = arg[1:].rsplit(":", 2)
+        with open(name, "rb") as f:
+            data = f.read()
+        return data[int(start):int(end) if end else len(data)]
+    return arg.encode().decode("unicode_escape").encode("latin-1")
+
+
 def main():
     mode, out, err = sys.argv[1:4]
     rest = sys.argv[4:]
     sep = rest.index("--")
-    pieces = [a.encode().decode("unicode_escape").encode("latin-1")
-              for a in rest[:sep]]
+    pieces = [piece_bytes(a) for a in rest[:sep]]
     cmd = rest[sep + 1:]
     if mode == "tty":
         import pty

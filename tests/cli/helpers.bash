@@ -347,3 +347,21 @@ wait_until() {
 		sleep 0.01
 	done
 }
+
+# feed MODE PIECE... -- CMD ARGS... - run CMD (jenc) ARGS with stdout to
+# out, stderr to err and standard input a pipe (MODE pipe), a non-blocking
+# pipe (nonblock) or a non-blocking terminal (tty), writing each PIECE
+# (printf escapes, or @FILE:START:END for bytes of a file) only once CMD
+# has read all before it and waits for more (feed.py); jenc's work
+# counters go to stats.  Sets $status.
+feed() {
+	local mode=$1 cmd
+	shift
+	cmd="$* "
+	cmd=${cmd##* -- }
+	cmd=${cmd#* }
+	JCMD="jenc ${cmd}($mode input in pieces)"
+	status=$(JENC_STATS=stats HANG_LIMIT=$HANG_LIMIT \
+	    python3 "$BATS_TEST_DIRNAME/feed.py" "$mode" out err "$@") ||
+	    fail "$JCMD: feed.py failed"
+}

@@ -13,26 +13,6 @@ setup() {
 	command -v python3 >/dev/null || fail "python3 is needed"
 }
 
-FEED=$BATS_TEST_DIRNAME/feed.py
-
-# feed MODE PIECE... -- ARGS... - run jenc ARGS with standard input a pipe
-# (MODE pipe), a non-blocking pipe (nonblock) or a non-blocking terminal
-# (tty), writing each PIECE (printf format) only once jenc has read all
-# before it and waits for more (feed.py); its work counters go to stats.
-# Sets $status.
-feed() {
-	local mode=$1 a
-	shift
-	JCMD="jenc"
-	for a in "$@"; do
-		[ "$a" = -- ] && JCMD="jenc" && continue
-		JCMD="$JCMD $a"
-	done
-	JCMD="$JCMD ($mode input in pieces)"
-	status=$(JENC_STATS=stats python3 "$FEED" "$mode" out err "$@") ||
-	    fail "$JCMD: feed.py failed"
-}
-
 # waited - jenc found its non-blocking input empty and waited in poll(2)
 # (the waits of its work counters), as the test means it to.
 waited() {
