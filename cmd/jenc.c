@@ -273,10 +273,10 @@ write_stats(void)
 	fprintf(f, "bytes_in %" PRIu64 "\nreads %" PRIu64 "\nwaits %" PRIu64
 	    "\ngrows %" PRIu64 "\nmoved %" PRIu64 "\nskel_bytes %" PRIu64
 	    "\njsmn_calls %" PRIu64 "\njsmn_bytes %" PRIu64
-	    "\ncut_bytes %" PRIu64 "\nslow_bytes %" PRIu64 "\n",
-	    st.bytes_in, st.reads, st.waits, st.grows, st.moved,
+	    "\ncut_bytes %" PRIu64 "\nslow_bytes %" PRIu64 "\nthreads %" PRIu64
+	    "\n", st.bytes_in, st.reads, st.waits, st.grows, st.moved,
 	    st.skel_bytes, st.jsmn_calls, st.jsmn_bytes, st.cut_bytes,
-	    st.slow_bytes);
+	    st.slow_bytes, st.threads);
 	if (fclose(f) != 0)
 		fprintf(stderr, "jenc: JENC_STATS: %s: %s\n", stats_path,
 		    strerror(errno));

@@ -59,7 +59,7 @@ void jenc_mem_free(void *p, size_t n);
 enum {
 	JENC_W_BYTES_IN, JENC_W_READS, JENC_W_WAITS, JENC_W_GROWS,
 	JENC_W_MOVED, JENC_W_SKEL, JENC_W_JSMN_CALLS, JENC_W_JSMN_BYTES,
-	JENC_W_CUT, JENC_W_SLOW, JENC_W_N
+	JENC_W_CUT, JENC_W_SLOW, JENC_W_THREADS, JENC_W_N
 };
 void jenc_work_add(int k, uint64_t n);
 

@@ -381,6 +381,8 @@ typedef struct jenc_read_stats {
 				 scanned for its end as they arrive */
 	uint64_t slow_bytes;  /* bytes read by the reader's own exact
 				 scanner (an error's spot, the last token) */
+	uint64_t threads;     /* threads started to read: -j's workers
+				 and a document's scout */
 } jenc_read_stats;
 
 /* jenc_read_stats_get - the counters since start (thread-safe snapshot;

@@ -734,6 +734,7 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		for (nt = 0; nt < jobs; nt++)
 			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
 				break;
+	jenc_work_add(JENC_W_THREADS, nt);
 	if (f != FILL_OK || nt == 0) {
 		rc = rest_one(pp, err);
 		goto out;

@@ -537,6 +537,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
 	}
+	jenc_work_add(JENC_W_THREADS, 1);
 	*out = pp;
 	return 0;
 }

@@ -348,6 +348,7 @@ jenc_read_stats_get(jenc_read_stats *st)
 	st->jsmn_bytes = atomic_load(&work[JENC_W_JSMN_BYTES]);
 	st->cut_bytes = atomic_load(&work[JENC_W_CUT]);
 	st->slow_bytes = atomic_load(&work[JENC_W_SLOW]);
+	st->threads = atomic_load(&work[JENC_W_THREADS]);
 }
 
 void

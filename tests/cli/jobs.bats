@@ -261,22 +261,31 @@ bad_stream() {
 	taskset -c 0 true 2>/dev/null || skip "taskset cannot pin here"
 	good_stream >a.json
 	bad_stream >b.json
-	local j f force
+	local j f force threads
 	for f in a.json b.json; do
 		"$JENC" -j 1 --on-error=skip "$f" >want.out 2>want.err || true
 		# without JENC_FORCE_THREADS: on one thread; with it, -j 2 and
-		# 4 start their threads on the one CPU
+		# 4 start their threads on the one CPU (the threads of jenc's
+		# work counters say which)
 		for force in '' 1; do
 			for j in auto 2 4; do
 				JCMD="JENC_FORCE_THREADS=$force taskset -c 0 jenc -j $j --on-error=skip $f"
 				status=0
 				JENC_FORCE_THREADS=$force JENC_CHUNK=7 \
-				    taskset -c 0 "$JENC" -j "$j" \
-				    --on-error=skip "$f" >"$T/out" 2>"$T/err" ||
-				    status=$?
+				    JENC_STATS=stats taskset -c 0 "$JENC" \
+				    -j "$j" --on-error=skip "$f" >"$T/out" \
+				    2>"$T/err" || status=$?
 				expect_status 0
 				same_bytes want.out "$T/out" stdout
 				same_bytes want.err "$T/err" stderr
+				threads=$(awk '$1 == "threads" { print $2 }' stats)
+				if [ -n "$force" ] && [ "$j" != auto ]; then
+					[ "$threads" -ge 1 ] ||
+					    fail "$JCMD: $threads threads started"
+				else
+					[ "$threads" = 0 ] ||
+					    fail "$JCMD: $threads threads started"
+				fi
 			done
 		done
 	done

@@ -298,6 +298,7 @@ main(void)
 	fd = make_stream(NLINES);
 	TEST("one usable CPU: one thread, or threads with JENC_READ_THREADS") {
 		cpu_set_t all, one;
+		jenc_read_stats ws0, ws1;
 		size_t c = 0;
 
 		if (sched_getaffinity(0, sizeof(all), &all) != 0)
@@ -312,13 +313,21 @@ main(void)
 		run(fd, JENC_READ_SKIP, 1, 0, &want);
 		par_flags = 0;
 		before = atomic_load(&other_allocs);
-		run(fd, JENC_READ_SKIP, 4, 100, &got);
+		jenc_read_stats_get(&ws0);
+		run(fd, JENC_READ_SKIP, 4, 4096, &got);
+		jenc_read_stats_get(&ws1);
 		CHECK_EQ(atomic_load(&other_allocs), before);
+		CHECK_EQ(ws1.threads - ws0.threads, 0);
 		same(&want, &got);
 		jenc_free(got.out, got.len);
 		par_flags = JENC_READ_THREADS;
-		run(fd, JENC_READ_SKIP, 4, 100, &got);
+		run(fd, JENC_READ_SKIP, 4, 4096, &got);
+		jenc_read_stats_get(&ws0);
 		CHECK(atomic_load(&other_allocs) > before);
+		/* four workers (chunks of 4096 bytes hold lines enough to
+		 * look like a stream), and the scout of a document if a chunk
+		 * ends inside a value */
+		CHECK(ws0.threads - ws1.threads >= 4);
 		same(&want, &got);
 		jenc_free(got.out, got.len);
 		jenc_free(want.out, want.len);
