@@ -355,8 +355,8 @@ JENC_API void jenc_pool_trim(void);
  * What the readers did, counted since the program started, over every
  * reader and thread (JSON, CSV/TSV, -j's chunks and scout): a measure of
  * work that does not depend on the machine, for tests that prove a bound
- * per input byte ("the bytes handed to jsmn stay under 3 per input byte
- * at 4 MiB and at 32 MiB") where a CPU time would vary with the load.
+ * per input byte ("the bytes jsmn reads stay under 3 per input byte at
+ * 4 MiB and at 32 MiB") where a CPU time would vary with the load.
  * Each counter is added to once per read, per window move, per skeleton
  * or per call of jsmn, never per byte, so keeping them costs nothing
  * measurable.  Take two snapshots and subtract.
@@ -374,9 +374,10 @@ typedef struct jenc_read_stats {
 				 slid to its front, or copied when it grew */
 	uint64_t skel_bytes;  /* bytes of text made into skeletons (skel.c) */
 	uint64_t jsmn_calls;  /* calls of jsmn_parse */
-	uint64_t jsmn_bytes;  /* bytes handed to jsmn_parse: skeleton or text
-				 from its position to the end of what it may
-				 read, at each call */
+	uint64_t jsmn_bytes;  /* bytes jsmn_parse read, skeleton or text:
+				 from its position to where it stopped, and
+				 on to the end of what it was given for a
+				 token that end cut (read again next call) */
 	uint64_t cut_bytes;   /* bytes of a token cut by a window's end
 				 scanned for its end as they arrive */
 	uint64_t slow_bytes;  /* bytes read by the reader's own exact
