@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -248,6 +249,37 @@ chunk_env(struct config *c)
 		exit(EXIT_USAGE);
 	}
 	c->chunk = v;
+}
+
+/*
+ * JENC_STATS=FILE, for tests: at exit the readers' work counters
+ * (jenc_read_stats_get) go to FILE, one "name value" line each, so that
+ * a test bounds the work per input byte instead of timing it.
+ */
+static const char *stats_path;
+
+static void
+write_stats(void)
+{
+	jenc_read_stats st;
+	FILE *f = fopen(stats_path, "w");
+
+	if (f == NULL) {
+		fprintf(stderr, "jenc: JENC_STATS: %s: %s\n", stats_path,
+		    strerror(errno));
+		return;
+	}
+	jenc_read_stats_get(&st);
+	fprintf(f, "bytes_in %" PRIu64 "\nreads %" PRIu64 "\nwaits %" PRIu64
+	    "\ngrows %" PRIu64 "\nmoved %" PRIu64 "\nskel_bytes %" PRIu64
+	    "\njsmn_calls %" PRIu64 "\njsmn_bytes %" PRIu64
+	    "\ncut_bytes %" PRIu64 "\nslow_bytes %" PRIu64 "\nthreads %" PRIu64
+	    "\n", st.bytes_in, st.reads, st.waits, st.grows, st.moved,
+	    st.skel_bytes, st.jsmn_calls, st.jsmn_bytes, st.cut_bytes,
+	    st.slow_bytes, st.threads);
+	if (fclose(f) != 0)
+		fprintf(stderr, "jenc: JENC_STATS: %s: %s\n", stats_path,
+		    strerror(errno));
 }
 
 /* Split "a,b,c" into the names array (pointers into s, which is kept). */
@@ -1024,6 +1056,14 @@ main(int argc, char **argv)
 	 * run, which must give the same bytes) */
 	if (getenv("JENC_EXACT") != NULL && getenv("JENC_EXACT")[0] != '\0')
 		c.ropts.flags |= JENC_READ_EXACT;
+	/* JENC_FORCE_THREADS: -j starts its threads even on one usable CPU
+	 * (the test suite's way to test them on any machine) */
+	if (getenv("JENC_FORCE_THREADS") != NULL &&
+	    getenv("JENC_FORCE_THREADS")[0] != '\0')
+		c.ropts.flags |= JENC_READ_THREADS;
+	if ((stats_path = getenv("JENC_STATS")) != NULL &&
+	    stats_path[0] != '\0')
+		(void)atexit(write_stats);
 	chunk_env(&c);
 	setup_output(&c, argc - optind, argv + optind);
 	warn_unused(&c, argc - optind, argv + optind);

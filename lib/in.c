@@ -122,6 +122,7 @@ jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max)
 	in->len = n < max ? n : max;
 	in->rest = n - in->len;
 	in->eof = in->rest == 0;
+	jenc_work_add(JENC_W_BYTES_IN, in->len);
 }
 
 int
@@ -160,6 +161,10 @@ in_resize(jenc_in *in, size_t ncap)
 
 	if (nb == NULL)
 		return JENC_E_NOMEM;
+	if (ncap > in->cap) {
+		jenc_work_add(JENC_W_GROWS, 1);
+		jenc_work_add(JENC_W_MOVED, in->len);
+	}
 	in->buf = nb;
 	in->p = nb;
 	in->cap = ncap;
@@ -186,6 +191,7 @@ in_unview(jenc_in *in)
 	}
 	if (in->len > 0)
 		memcpy(in->buf, in->p, in->len);
+	jenc_work_add(JENC_W_MOVED, in->len);
 	in->p = in->buf;
 	in->viewing = 0;
 	return 0;
@@ -207,8 +213,10 @@ in_read(jenc_in *in, char *dst, size_t n)
 	for (;;) {
 		ssize_t got = read(in->fd, dst, n);
 
-		if (got >= 0)
+		if (got >= 0) {
+			jenc_work_add(JENC_W_READS, 1);
 			return got;
+		}
 		if (errno == EINTR)
 			continue;
 		if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -216,6 +224,7 @@ in_read(jenc_in *in, char *dst, size_t n)
 
 			/* wakes for data, end of file or an error, which the
 			 * next read then reports */
+			jenc_work_add(JENC_W_WAITS, 1);
 			(void)poll(&pfd, 1, -1);
 			continue;
 		}
@@ -246,6 +255,7 @@ in_fill_conv(jenc_in *in)
 			else
 				c->mem = src;
 			in->len += made;
+			jenc_work_add(JENC_W_BYTES_IN, made);
 			if (st == JENC_CONV_BAD)
 				c->state = st;	/* told at the next fill */
 			if (made > 0)
@@ -304,6 +314,8 @@ in_show(jenc_in *in, size_t more)
 		return JENC_IN_FULL;
 	if (more > in->max - in->len)
 		more = in->max - in->len;
+	jenc_work_add(JENC_W_BYTES_IN, more);
+	jenc_work_add(JENC_W_READS, 1);
 	in->len += more;
 	in->rest -= more;
 	return 0;
@@ -345,6 +357,7 @@ jenc_in_fill(jenc_in *in)
 				in->p = q;
 			in->viewing = 1;
 			in->len += k;
+			jenc_work_add(JENC_W_BYTES_IN, k);
 			return 0;
 		}
 		if (in->viewing && (rc = in_unview(in)) != 0)
@@ -370,6 +383,7 @@ jenc_in_fill(jenc_in *in)
 			more = in->rest;
 		if (more > 0)
 			memcpy(in->buf + in->len, in->src, more);
+		jenc_work_add(JENC_W_BYTES_IN, more);
 		in->src += more;
 		in->rest -= more;
 		in->len += more;
@@ -403,6 +417,7 @@ jenc_in_fill(jenc_in *in)
 	if (n == 0)
 		in->eof = 1;
 	in->len += (size_t)n;
+	jenc_work_add(JENC_W_BYTES_IN, (uint64_t)n);
 	return 0;
 }
 
@@ -420,6 +435,7 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
 	if (n > 0)
 		memcpy(in->buf, p, n);
 	in->len = n;
+	jenc_work_add(JENC_W_BYTES_IN, n);
 	return 0;
 }
 
@@ -557,6 +573,7 @@ jenc_in_drop(jenc_in *in, size_t n)
 	in->len -= n;
 	if (in->buf != NULL && !in->viewing) {
 		memmove(in->buf, in->buf + n, in->len);
+		jenc_work_add(JENC_W_MOVED, in->len);
 	} else {
 		in->p += n;
 		if (in->map != NULL)

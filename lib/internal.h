@@ -50,6 +50,19 @@ void *jenc_mem_alloc(size_t n);
 void *jenc_mem_realloc(void *p, size_t old_n, size_t n);
 void jenc_mem_free(void *p, size_t n);
 
+/*
+ * The readers' work counters (pool.c), read by jenc_read_stats_get: each
+ * names a field of jenc_read_stats.  Added to once per read, per window
+ * slid or grown, per skeleton, per call of jsmn (never per byte), with
+ * relaxed atomics, from any thread.
+ */
+enum {
+	JENC_W_BYTES_IN, JENC_W_READS, JENC_W_WAITS, JENC_W_GROWS,
+	JENC_W_MOVED, JENC_W_SKEL, JENC_W_JSMN_CALLS, JENC_W_JSMN_BYTES,
+	JENC_W_CUT, JENC_W_SLOW, JENC_W_THREADS, JENC_W_N
+};
+void jenc_work_add(int k, uint64_t n);
+
 /* ---- number and time text (num.c) ---- */
 /* Each writes text without a terminating NUL and returns its length. */
 size_t jenc_fmt_i64(char *out, int64_t v);	/* out: 20+ bytes */

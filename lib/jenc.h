@@ -349,6 +349,47 @@ JENC_API void jenc_pool_stats_get(jenc_pool_stats *st);
  * per-thread caches, the calling thread's, and the cache itself). */
 JENC_API void jenc_pool_trim(void);
 
+/* ---- work counters ----------------------------------------------------- */
+
+/*
+ * What the readers did, counted since the program started, over every
+ * reader and thread (JSON, CSV/TSV, -j's chunks and scout): a measure of
+ * work that does not depend on the machine, for tests that prove a bound
+ * per input byte ("the bytes jsmn reads stay under 3 per input byte at
+ * 4 MiB and at 32 MiB") where a CPU time would vary with the load.
+ * Each counter is added to once per read, per window move, per skeleton
+ * or per call of jsmn, never per byte, so keeping them costs nothing
+ * measurable.  Take two snapshots and subtract.
+ */
+typedef struct jenc_read_stats {
+	uint64_t bytes_in;    /* bytes that entered a window: read(2),
+				 converted, or shown of a mapping or a
+				 caller's buffer */
+	uint64_t reads;       /* read(2) calls that returned data or the
+				 end of input, windows shown of a mapping
+				 or a buffer */
+	uint64_t waits;       /* poll(2) waits for input not ready (EAGAIN) */
+	uint64_t grows;       /* windows enlarged for a long token or record */
+	uint64_t moved;       /* bytes copied inside a window: kept bytes
+				 slid to its front, or copied when it grew */
+	uint64_t skel_bytes;  /* bytes of text made into skeletons (skel.c) */
+	uint64_t jsmn_calls;  /* calls of jsmn_parse */
+	uint64_t jsmn_bytes;  /* bytes jsmn_parse read, skeleton or text:
+				 from its position to where it stopped, and
+				 on to the end of what it was given for a
+				 token that end cut (read again next call) */
+	uint64_t cut_bytes;   /* bytes of a token cut by a window's end
+				 scanned for its end as they arrive */
+	uint64_t slow_bytes;  /* bytes read by the reader's own exact
+				 scanner (an error's spot, the last token) */
+	uint64_t threads;     /* threads started to read: -j's workers
+				 and a document's scout */
+} jenc_read_stats;
+
+/* jenc_read_stats_get - the counters since start (thread-safe snapshot;
+ * counts of calls still running may be in part). */
+JENC_API void jenc_read_stats_get(jenc_read_stats *st);
+
 /* ---- the allocator ------------------------------------------------------ */
 
 /*
@@ -434,6 +475,10 @@ typedef struct jenc_err {
 				 file may be mapped into memory, not
 				 read (see there); SIGBUS if it is made
 				 shorter meanwhile */
+#define JENC_READ_THREADS 0x80 /* jenc_json_copy_fd_par: start the
+				 threads even when fewer than two CPUs
+				 are usable (for tests of the threaded
+				 path on any machine) */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -597,7 +642,9 @@ JENC_API int jenc_encoding_check(const char *name);
  * chunk read twice.
  *
  * It is jenc_json_copy_fd itself, with no thread started, when jobs is 1,
- * when fewer than two CPUs are usable, with JENC_READ_SINGLE or
+ * when fewer than two CPUs are usable (unless o->flags has
+ * JENC_READ_THREADS: then jobs threads start anyway, taking turns on the
+ * one CPU, with the same result), with JENC_READ_SINGLE or
  * JENC_READ_JSONC, with an o->encoding other than UTF-8, and when e
  * is inside a value, has an error, or writes with JENC_SLURP,
  * JENC_NO_NEWLINE or JENC_FLUSH_EACH.  From a pipe or a terminal, a

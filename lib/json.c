@@ -946,6 +946,7 @@ slow_scan(struct rd *r, size_t pos, size_t limit)
 {
 	size_t from = pos;
 
+	jenc_work_add(JENC_W_SLOW, limit > pos ? limit - pos : 0);
 	r->gap_to = NO_POS;	/* cur is the scan's */
 	while (pos < limit) {
 		r->cur = pos;	/* checked so far (rd_fail reads it) */
@@ -1083,6 +1084,9 @@ jp_parse(struct rd *r, const char *js, size_t len)
 	jsmn_parser p = r->jp;
 	int res = jsmn_parse(&p, js, len, r->tok, r->ntok);
 
+	jenc_work_add(JENC_W_JSMN_CALLS, 1);
+	jenc_work_add(JENC_W_JSMN_BYTES, jenc_jsmn_read(r->jp.pos, p.pos,
+	    len, res));
 	r->jp = p;
 	return res;
 }
@@ -1121,6 +1125,7 @@ jp_tokenize(struct rd *r, size_t len)
 			n = len - pos;
 			if (n > JENC_SKEL_MAX)
 				n = JENC_SKEL_MAX;
+			jenc_work_add(JENC_W_SKEL, n);
 			b = jenc_skel(r->in.p + pos, n, r->sk, r->sk_map,
 			    &r->sk_len);
 			if (b == 0 || b == (size_t)-1)
@@ -1365,7 +1370,7 @@ jp_cut(struct rd *r)
  * window end, or to a backslash whose escape is not all in yet.
  */
 static int
-jp_cut_ends(struct rd *r)
+jp_cut_scan(struct rd *r)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
 	size_t i = r->pend_scan, n = r->in.len;
@@ -1374,8 +1379,10 @@ jp_cut_ends(struct rd *r)
 	if (p[r->pend] != '"') {
 		for (; i < n; i++)
 			if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == ',' ||
-			    p[i] == ']' || p[i] == '}')
+			    p[i] == ']' || p[i] == '}') {
+				r->pend_scan = i;
 				return 1;
+			}
 		r->pend_scan = i;
 		return 0;
 	}
@@ -1383,20 +1390,35 @@ jp_cut_ends(struct rd *r)
 		i = str_skip8(p, i, n);
 		if (i >= n)
 			break;
-		if (p[i] == '"' || p[i] == '\0')
+		if (p[i] == '"' || p[i] == '\0') {
+			r->pend_scan = i;
 			return 1;
+		}
 		if (p[i] != '\\') {
 			i++;
 			continue;
 		}
-		if ((k = esc_len(p, i, n)) < 0)
+		if ((k = esc_len(p, i, n)) < 0) {
+			r->pend_scan = i;
 			return 1;
+		}
 		if (k == 0)
 			break;
 		i += (size_t)k;
 	}
 	r->pend_scan = i;
 	return 0;
+}
+
+/* jp_cut_scan, counting the bytes it scanned (cut_bytes). */
+static int
+jp_cut_ends(struct rd *r)
+{
+	size_t from = r->pend_scan;
+	int ended = jp_cut_scan(r);
+
+	jenc_work_add(JENC_W_CUT, r->pend_scan - from);
+	return ended;
 }
 
 /* ---- the token walk -------------------------------------------------------- */

@@ -681,7 +681,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		jenc_enc_like(e, &pp->eo);
 	if (jobs == 0)
 		jobs = jenc_cpus_usable();
-	if (jobs < 2 || jenc_cpus_usable() < 2 ||
+	if (jobs < 2 || (jenc_cpus_usable() < 2 &&
+	    (o == NULL || !(o->flags & JENC_READ_THREADS))) ||
 	    (o != NULL && (o->flags & (JENC_READ_SINGLE | JENC_READ_JSONC))) ||
 	    (o != NULL && !jenc_conv_utf8(o->encoding)) ||
 	    (e != NULL && !par_fits(e, &pp->eo)))
@@ -733,6 +734,7 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		for (nt = 0; nt < jobs; nt++)
 			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
 				break;
+	jenc_work_add(JENC_W_THREADS, nt);
 	if (f != FILL_OK || nt == 0) {
 		rc = rest_one(pp, err);
 		goto out;

@@ -296,6 +296,7 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	unsigned c = pp->cjp.toknext, mapped = c;
 	int open;
 
+	jenc_work_add(JENC_W_SKEL, len);
 	if (b == 0 && !eof && len < SLOT_CAP)
 		return -2;
 	if (b == 0 || b == (size_t)-1 || tok_room(ps, c + TOK_CALL) != 0) {
@@ -306,8 +307,13 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
 	jp.pos = 0;
 	for (;;) {
+		unsigned from = jp.pos;
 		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
 		    jp.toknext + TOK_CALL);
+
+		jenc_work_add(JENC_W_JSMN_CALLS, 1);
+		jenc_work_add(JENC_W_JSMN_BYTES, jenc_jsmn_read(from, jp.pos,
+		    slen, res));
 
 		/* (done here, while the map is in this core's cache, the
 		 * reader only adds the slot's place in its window) */
@@ -531,6 +537,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
 	}
+	jenc_work_add(JENC_W_THREADS, 1);
 	*out = pp;
 	return 0;
 }

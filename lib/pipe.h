@@ -76,6 +76,20 @@ jenc_tok_text(jsmntok_t *t, const uint32_t *map, size_t base)
 }
 
 /*
+ * The bytes a call of jsmn_parse read, for the work counters
+ * (JENC_W_JSMN_BYTES): from its position before the call (from) to the
+ * one after it (to), and on to the end (len) when it returned
+ * JSMN_ERROR_PART: jsmn went back to the start of the token that the end
+ * cut, and will read it again.  The reader and the scout count with it.
+ */
+static inline uint64_t
+jenc_jsmn_read(size_t from, size_t to, size_t len, int res)
+{
+	return (to > from ? to - from : 0) +
+	    (res == JSMN_ERROR_PART && len > to ? len - to : 0);
+}
+
+/*
  * Start the scout on the input p[0..n) then fd (fd < 0: the input ends
  * at p[n]), p[0] at input offset off and outside any token, reading at
  * most piece bytes at a time (0: the default, 128 KiB; smaller for

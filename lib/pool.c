@@ -326,6 +326,31 @@ jenc_pool_stats_get(jenc_pool_stats *st)
 	}
 }
 
+/* The readers' work counters: see jenc_read_stats_get. */
+static _Atomic uint64_t work[JENC_W_N];
+
+void
+jenc_work_add(int k, uint64_t n)
+{
+	atomic_fetch_add_explicit(&work[k], n, memory_order_relaxed);
+}
+
+void
+jenc_read_stats_get(jenc_read_stats *st)
+{
+	st->bytes_in = atomic_load(&work[JENC_W_BYTES_IN]);
+	st->reads = atomic_load(&work[JENC_W_READS]);
+	st->waits = atomic_load(&work[JENC_W_WAITS]);
+	st->grows = atomic_load(&work[JENC_W_GROWS]);
+	st->moved = atomic_load(&work[JENC_W_MOVED]);
+	st->skel_bytes = atomic_load(&work[JENC_W_SKEL]);
+	st->jsmn_calls = atomic_load(&work[JENC_W_JSMN_CALLS]);
+	st->jsmn_bytes = atomic_load(&work[JENC_W_JSMN_BYTES]);
+	st->cut_bytes = atomic_load(&work[JENC_W_CUT]);
+	st->slow_bytes = atomic_load(&work[JENC_W_SLOW]);
+	st->threads = atomic_load(&work[JENC_W_THREADS]);
+}
+
 void
 jenc_seg_trim(void)
 {

@@ -561,19 +561,19 @@ PY
 
 # The FIFO tests: a writer sends input a piece at a time and reads the
 # output each complete record must produce before it sends more; `read
-# -t` only keeps a broken jenc from hanging the suite.
-TIMEOUT=120
+# -t` (HANG_LIMIT, helpers.bash) only keeps a broken jenc from hanging
+# the suite.
 
 line_is() {
 	local line
-	IFS= read -r -t "$TIMEOUT" -u 5 line ||
+	IFS= read -r -t "$HANG_LIMIT" -u 5 line ||
 	    fail "no output line while expecting '$1' (stderr: $(cat err))"
 	[ "$line" = "$1" ] || fail "output line '$line', expected '$1'"
 }
 
 output_ends() {
 	local line rc=0
-	IFS= read -r -t "$TIMEOUT" -u 5 line || rc=$?
+	IFS= read -r -t "$HANG_LIMIT" -u 5 line || rc=$?
 	[ "$rc" != 0 ] || fail "unexpected output line '$line'"
 	[ "$rc" -le 128 ] || fail "jenc did not end its output after the input was closed"
 	[ -z "$line" ] || fail "unexpected output '$line' without a newline"

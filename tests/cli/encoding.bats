@@ -368,21 +368,17 @@ PY
 	jrun -c in.json
 	expect_ok $'{"a":["\xc3\xa9t\xc3\xa9","\xf0\x9f\x98\x80","\xe6\x9d\xb1\xe4\xba\xac"]}\n[1,2]\n'
 	mv out file.out
-	JCMD="jenc -c (one byte per write)"
-	python3 - "$JENC" <<'PY'
-import os, subprocess, sys, time
-data = open("in.json", "rb").read()
-p = subprocess.Popen([sys.argv[1], "-c"], stdin=subprocess.PIPE,
-                     stdout=open("out", "wb"), stderr=open("err", "wb"))
-for i in range(len(data)):
-    p.stdin.write(data[i:i + 1])
-    p.stdin.flush()
-    if i % 7 == 0:
-        time.sleep(0.002)
-p.stdin.close()
-sys.exit(p.wait())
-PY
+	# one byte at a time, each once jenc has read the last and waits
+	local i n pieces=()
+	n=$(wc -c <in.json)
+	for ((i = 0; i < n; i++)); do
+		pieces+=("@in.json:$i:$((i + 1))")
+	done
+	feed pipe "${pieces[@]}" -- "$JENC" -c
+	expect_status 0
 	expect_err ''
+	[ "$(awk '$1 == "reads" { print $2 }' stats)" -gt "$n" ] ||
+	    fail "not a read per byte: $(tr '\n' ' ' <stats)"
 	same_bytes file.out out "output of the input in single bytes"
 }
 

@@ -195,6 +195,14 @@ jenc: missing.json: No such file or directory
 @test "a reader that stops reading: jenc blocks, reads no more, RSS bounded" {
 	setup_jenc
 	[ -r /proc/self/io ] || skip "no /proc/PID/io here"
+	# /proc/PID/wchan names where a process sleeps (0 while it runs)
+	sleep 1000 &
+	PIDS=$!
+	wait_until "sleep(1) to sleep" grep -q '^[^ ]* ([^)]*) S' \
+	    "/proc/$PIDS/stat" || fail "sleep(1) never slept"
+	grep -q '[a-z]' "/proc/$PIDS/wchan" ||
+	    skip "/proc/PID/wchan does not name where a process sleeps"
+	kill "$PIDS"
 	mkfifo in.fifo out.fifo
 	python3 "$GEN" forever >in.fifo 3>&- &
 	PIDS=$!
@@ -202,33 +210,32 @@ jenc: missing.json: No such file or directory
 	"$JENC" -c <in.fifo >out.fifo 2>err 3>&- 8>&- &
 	jpid=$!
 	PIDS="$PIDS $jpid"
-	# wait until jenc's counters stop moving with its output pipe (64 KiB)
-	# nearly full: a write that does not fit whole waits
-	prev= now= rss=0 i=0 blocked=
-	while [ $i -lt 100 ]; do
-		sleep 0.2
+	# wait until jenc sleeps in a write to its full output pipe (the
+	# event, not a time; HANG_LIMIT only against a hang), failing at once
+	# if it exits or its memory grows past 16 MiB meanwhile
+	local end=$((SECONDS + HANG_LIMIT)) rss=0 wchan= state= now
+	while :; do
 		[ -d /proc/$jpid ] || fail "jenc exited early: $(cat err)"
-		now=$(io_counters "$jpid")
-		if [ "$now" = "$prev" ] && [ "${now#* }" -ge 32768 ]; then
-			blocked=1
-			break
-		fi
-		prev=$now
-		i=$((i + 1))
+		wchan=$(cat /proc/$jpid/wchan 2>/dev/null) || wchan=
+		state=$(awk '{ print $3 }' /proc/$jpid/stat 2>/dev/null) || state=
+		rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$jpid/status 2>/dev/null) || rss=0
+		grep -q __asan_init "$JENC" || [ "${rss:-0}" -lt 16384 ] ||
+		    fail "VmRSS $rss KiB with a reader that does not read, over 16 MiB"
+		case $wchan in
+		*pipe_write*) [ "$state" = S ] && break ;;
+		esac
+		[ "$SECONDS" -lt "$end" ] ||
+		    fail "jenc kept on for $HANG_LIMIT s with a reader that does not read (in $wchan, state $state)"
+		sleep 0.01
 	done
-	[ -n "$blocked" ] || fail "jenc kept reading or writing for 20 s with a reader that does not read: rchar wchar $now"
-	# and they stay still while the reader sleeps on
-	for i in 1 2 3 4 5; do
-		r=$(awk '/^VmRSS:/ { print $2 }' /proc/$jpid/status)
-		[ "$r" -gt "$rss" ] && rss=$r
-		sleep 0.2
-	done
+	# Blocked in the write, it reads no more: what it read is what one
+	# window and the full pipe take, not more.
 	now=$(io_counters "$jpid")
-	state=$(awk '{ print $3 }' /proc/$jpid/stat)
 	exec 8<&-
-	echo "# blocked jenc: rchar wchar $now, state $state, VmRSS up to $rss KiB" >&3
-	[ "$now" = "$prev" ] || fail "jenc moved on while blocked: $prev -> $now"
-	[ "$state" = S ] || fail "jenc is in state $state, not sleeping"
+	echo "# blocked jenc: rchar wchar $now, in $wchan, state $state, VmRSS $rss KiB" >&3
+	[ "${now#* }" -ge 32768 ] || fail "jenc blocked having written only ${now#* } bytes"
+	[ $(( ${now% *} - ${now#* } )) -lt $((4 << 20)) ] ||
+	    fail "jenc read $(( ${now% *} - ${now#* } )) bytes more than it wrote before it blocked"
 	grep -q __asan_init "$JENC" ||
 	    [ "$rss" -lt 16384 ] || fail "VmRSS $rss KiB while blocked, over 16 MiB"
 	expect_err ''

@@ -495,12 +495,8 @@ signal_during_o() {
 	JPID=$!
 	exec 6>in.fifo
 	printf '[1,2,' >&6
-	local n=0
-	until compgen -G '.out.json.jenc-*' >/dev/null; do
-		n=$((n + 1))
-		[ "$n" -lt 1000 ] || fail "no temporary file appeared"
-		sleep 0.01
-	done
+	wait_until "the temporary file of -o" compgen -G '.out.json.jenc-*' ||
+	    fail "no temporary file appeared"
 	kill "-$1" "$JPID"
 	status=0
 	wait "$JPID" || status=$?
@@ -521,32 +517,51 @@ signal_during_o() {
 	signal_during_o TERM 143
 }
 
+# kill_w_at BYTES - jenc -w big.json (big.json the old content, old.json;
+# new.json what it writes) killed with SIGKILL as soon as its temporary
+# file holds BYTES bytes (0: as soon as it exists), waited for, not timed;
+# big.json must then be the old or the new content.  Sets landed to 1 if
+# the kill came before the rename (the temporary file is left), else 0.
+kill_w_at() {
+	local tmp size end=$((SECONDS + HANG_LIMIT))
+	cp old.json big.json
+	"$JENC" -w big.json &
+	JPID=$!
+	while kill -0 "$JPID" 2>/dev/null; do
+		tmp=$(compgen -G ".big.json.jenc-$JPID-*" | head -n 1)
+		size=$(stat -c %s "$tmp" 2>/dev/null) || size=-1
+		[ "$size" -lt "$1" ] || break
+		[ "$SECONDS" -lt "$end" ] ||
+		    fail "waited $HANG_LIMIT s for $1 bytes in the temporary file"
+	done
+	kill -9 "$JPID" 2>/dev/null || true
+	wait "$JPID" 2>/dev/null || true
+	landed=0
+	compgen -G ".big.json.jenc-$JPID-*" >/dev/null && landed=1
+	JPID=
+	cmp -s big.json old.json || cmp -s big.json new.json ||
+	    fail "after a kill at $1 bytes written big.json is neither the old nor the new content"
+}
+
 @test "SIGKILL in the middle of -w: old or new content, never a mix; the next run cleans up" {
 	python3 "$GEN" array 10000000 >old.json
 	"$JENC" old.json >new.json
-	local i killed=0
-	for i in 1 2 3 4 5 6; do
-		cp old.json big.json
-		"$JENC" -w big.json &
-		JPID=$!
-		while kill -0 "$JPID" 2>/dev/null &&
-		    ! compgen -G '.big.json.jenc-*' >/dev/null; do
-			:
-		done
-		# Kill at once, or a little later: in the write, the fsync or
-		# after the rename.
-		case $i in
-		3 | 4) sleep 0.05 ;;
-		5 | 6) sleep 0.2 ;;
-		esac
-		kill -9 "$JPID" 2>/dev/null || true
-		wait "$JPID" 2>/dev/null || true
-		JPID=
-		compgen -G '.big.json.jenc-*' >/dev/null && killed=$((killed + 1))
-		cmp -s big.json old.json || cmp -s big.json new.json ||
-		    fail "after kill $i big.json is neither the old nor the new content"
+	local size tries mid=0
+	size=$(wc -c <new.json)
+	# As the temporary file appears, and once it holds all: in the
+	# fsync or the rename, or after it.
+	kill_w_at 0
+	kill_w_at "$size"
+	# Half way through the write: the kill must land there, twice; one
+	# that came after the rename (jenc was faster than the check) is
+	# made again.
+	for tries in $(seq 20); do
+		kill_w_at $((size / 2))
+		mid=$((mid + landed))
+		[ "$mid" -lt 2 ] || break
 	done
-	[ "$killed" -gt 0 ] || fail "jenc was never killed in the middle of writing"
+	echo "# killed in the middle of the write $mid times in $tries tries" >&3
+	[ "$mid" -ge 2 ] || fail "in $tries tries jenc was killed in the middle of writing only $mid times"
 	jrun -w big.json
 	expect_ok ''
 	same_bytes new.json big.json

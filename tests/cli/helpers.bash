@@ -306,3 +306,62 @@ for arg in sys.argv[1:]:
 sys.exit(1 if bad else 0)
 PY
 }
+
+# work_check STATS BOUND WHAT - STATS is the file jenc wrote at exit with
+# JENC_STATS=STATS (the counters of jenc_read_stats_get): the bytes its
+# readers scanned or copied (skeletons, jsmn, the end of a cut token
+# looked for, the exact scanner, the window's moves) per byte they read
+# must be under BOUND.  A constant bound that holds at two sizes proves
+# work linear in the input, whatever the machine's load: a path quadratic
+# in the length of a token or a container passes any constant on a long
+# enough one.
+work_check() {
+	local w
+	w=$(awk '{ v[$1] = $2 } END {
+		if (v["bytes_in"] == 0) { print "none"; exit }
+		w = v["skel_bytes"] + v["jsmn_bytes"] + v["cut_bytes"]
+		w += v["slow_bytes"] + v["moved"]
+		printf "%.2f\n", w / v["bytes_in"] }' "$1")
+	echo "# $3: $w bytes scanned or copied per byte read ($(tr '\n' ' ' <"$1"))" >&3
+	[ "$w" != none ] || fail "$3: no input counted in $1"
+	awk -v w="$w" -v b="$2" 'BEGIN { exit !(w < b) }' ||
+	    fail "$3: $w bytes scanned or copied per byte read, over $2: $(tr '\n' ' ' <"$1")"
+}
+
+# Tests wait for events (a file appears, a line arrives, a process
+# sleeps), never for a time; HANG_LIMIT seconds is only how long they wait
+# before they call it a hang, far more than any busy machine needs.
+HANG_LIMIT=${HANG_LIMIT:-300}
+
+# wait_until WHAT CMD... - run CMD (its output discarded) every 10 ms until
+# it succeeds; after HANG_LIMIT seconds say that WHAT never happened on
+# stderr and return 1.
+wait_until() {
+	local what=$1 end=$((SECONDS + HANG_LIMIT))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			echo "waited $HANG_LIMIT s for $what" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# feed MODE PIECE... -- CMD ARGS... - run CMD (jenc) ARGS with stdout to
+# out, stderr to err and standard input a pipe (MODE pipe), a non-blocking
+# pipe (nonblock) or a non-blocking terminal (tty), writing each PIECE
+# (printf escapes, or @FILE:START:END for bytes of a file) only once CMD
+# has read all before it and waits for more (feed.py); jenc's work
+# counters go to stats.  Sets $status.
+feed() {
+	local mode=$1 cmd
+	shift
+	cmd="$* "
+	cmd=${cmd##* -- }
+	cmd=${cmd#* }
+	JCMD="jenc ${cmd}($mode input in pieces)"
+	status=$(JENC_STATS=stats HANG_LIMIT=$HANG_LIMIT \
+	    python3 "$BATS_TEST_DIRNAME/feed.py" "$mode" out err "$@") ||
+	    fail "$JCMD: feed.py failed"
+}

@@ -4,12 +4,15 @@
 # (JENC_CHUNK makes them small, so that every boundary gets a value, a
 # bad line, a pretty-printed value or a bad text across it), in every
 # --on-error mode and every output mode; with one usable CPU no thread
-# is started.
+# is started, unless JENC_FORCE_THREADS asks for them.  Every test here
+# sets it, so that the threads run (and are compared with -j 1) whatever
+# the number of CPUs.
 
 load helpers
 
 setup() {
 	setup_jenc
+	export JENC_FORCE_THREADS=1
 }
 
 # same_as_j1 ARGS... - jenc ARGS... with -j 2, -j 4 and -j auto, each
@@ -258,32 +261,50 @@ bad_stream() {
 	taskset -c 0 true 2>/dev/null || skip "taskset cannot pin here"
 	good_stream >a.json
 	bad_stream >b.json
-	local j f
+	local j f force threads
 	for f in a.json b.json; do
 		"$JENC" -j 1 --on-error=skip "$f" >want.out 2>want.err || true
-		for j in auto 2 4; do
-			JCMD="taskset -c 0 jenc -j $j --on-error=skip $f"
-			status=0
-			JENC_CHUNK=7 taskset -c 0 "$JENC" -j "$j" --on-error=skip \
-			    "$f" >"$T/out" 2>"$T/err" || status=$?
-			expect_status 0
-			same_bytes want.out "$T/out" stdout
-			same_bytes want.err "$T/err" stderr
+		# without JENC_FORCE_THREADS: on one thread; with it, -j 2 and
+		# 4 start their threads on the one CPU (the threads of jenc's
+		# work counters say which)
+		for force in '' 1; do
+			for j in auto 2 4; do
+				JCMD="JENC_FORCE_THREADS=$force taskset -c 0 jenc -j $j --on-error=skip $f"
+				status=0
+				JENC_FORCE_THREADS=$force JENC_CHUNK=7 \
+				    JENC_STATS=stats taskset -c 0 "$JENC" \
+				    -j "$j" --on-error=skip "$f" >"$T/out" \
+				    2>"$T/err" || status=$?
+				expect_status 0
+				same_bytes want.out "$T/out" stdout
+				same_bytes want.err "$T/err" stderr
+				threads=$(awk '$1 == "threads" { print $2 }' stats)
+				if [ -n "$force" ] && [ "$j" != auto ]; then
+					[ "$threads" -ge 1 ] ||
+					    fail "$JCMD: $threads threads started"
+				else
+					[ "$threads" = 0 ] ||
+					    fail "$JCMD: $threads threads started"
+				fi
+			done
 		done
 	done
 }
 
 @test "-j: the values of a slow pipe come out before its end" {
 	# a value written, then the writer waits until jenc has written it:
-	# jenc cuts a chunk when no more input is waiting
+	# jenc cuts a chunk when no more input is waiting (the writer gives
+	# up after HANG_LIMIT seconds, which fails the test)
 	mkfifo fifo
 	(
 		printf '{"a": 1}\n{"b": 2}\n'
-		while ! grep -q '"b"' out.txt 2>/dev/null; do sleep 0.05; done
+		wait_until '"b" in the output' grep -q '"b"' out.txt ||
+		    touch late
 		printf '{"c": 3}\n'
 	) >fifo &
 	JENC_CHUNK=4096 "$JENC" -j 2 -c <fifo >out.txt
 	wait
+	[ ! -e late ] || fail "the values before the pause came out only at the end"
 	printf '{"a":1}\n{"b":2}\n{"c":3}\n' >want.txt
 	same_bytes want.txt out.txt
 }
@@ -291,16 +312,12 @@ bad_stream() {
 @test "-j: values not on lines of their own, from a slow pipe, come out before its end" {
 	# no line end at all: the one-thread reader takes the stream and
 	# writes each value as it ends, as -j 1 does (the writer gives up
-	# waiting after 10 s, which fails the test)
-	local i
+	# waiting after HANG_LIMIT seconds, which fails the test)
 	mkfifo fifo
 	(
 		printf '{"a": 1} {"b": 2}'
-		for i in $(seq 200); do
-			grep -q '"b"' out.txt 2>/dev/null && break
-			sleep 0.05
-		done
-		grep -q '"b"' out.txt 2>/dev/null || touch late
+		wait_until '"b" in the output' grep -q '"b"' out.txt ||
+		    touch late
 		printf ' [3]'
 	) >fifo &
 	"$JENC" -j 2 -c <fifo >out.txt

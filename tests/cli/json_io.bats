@@ -171,12 +171,12 @@ sigpipe_ignored() {
 
 # The FIFO tests: a writer sends values one at a time and reads each
 # value's output before it sends the next or closes its end; `read -t`
-# only keeps a broken jenc from hanging the suite.
-TIMEOUT=120
+# (HANG_LIMIT, helpers.bash) only keeps a broken jenc from hanging the
+# suite.
 
 line_is() {
 	local line
-	IFS= read -r -t "$TIMEOUT" -u 5 line ||
+	IFS= read -r -t "$HANG_LIMIT" -u 5 line ||
 	    fail "no output line while expecting '$1' (stderr: $(cat err))"
 	[ "$line" = "$1" ] || fail "output line '$line', expected '$1'"
 }
@@ -185,7 +185,7 @@ line_is() {
 # lines.
 output_ends() {
 	local line rc=0
-	IFS= read -r -t "$TIMEOUT" -u 5 line || rc=$?
+	IFS= read -r -t "$HANG_LIMIT" -u 5 line || rc=$?
 	[ "$rc" != 0 ] || fail "unexpected output line '$line'"
 	[ "$rc" -le 128 ] || fail "jenc did not end its output after the input was closed"
 	[ -z "$line" ] || fail "unexpected output '$line' without a newline"

@@ -306,10 +306,8 @@ $excerpt"
 	cat in | "$JENC" -c >"$T/out" 2>"$T/err" || status=$?
 	expect_invalid '' "jenc: <stdin>:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
 $excerpt"
-	JCMD="(1500 bytes, a pause, the rest) | jenc -c"
-	status=0
-	{ head -c 1500 in; sleep 0.2; tail -c +1501 in; } | "$JENC" -c \
-	    >"$T/out" 2>"$T/err" || status=$?
+	# 1500 bytes, then the rest once jenc waits for it
+	feed pipe @in:0:1500 @in:1500: -- "$JENC" -c
 	expect_invalid '' "jenc: <stdin>:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
 $excerpt"
 }
@@ -337,10 +335,8 @@ $excerpt"
 	    fail "$(cat "$T/err")"
 	[ "$(grep -c -x '"x"' "$T/out")" = 1000 ] && [ "$(wc -l < "$T/out")" = 1000 ] ||
 	    fail "the 1000 values before the error: $(wc -l < "$T/out") lines"
-	JCMD="(3000 bytes, a pause, the rest) | jenc -c"
-	status=0
-	{ head -c 3000 in; sleep 0.2; tail -c +3001 in; } | "$JENC" -c \
-	    >"$T/out" 2>"$T/err" || status=$?
+	# 3000 bytes, then the rest once jenc waits for it
+	feed pipe @in:0:3000 @in:3000: -- "$JENC" -c
 	expect_status 1
 	[ "$(head -n 1 "$T/err")" = "jenc: <stdin>:1:4001: invalid literal 'zz', expected true, false or null" ] ||
 	    fail "$(cat "$T/err")"
@@ -419,15 +415,10 @@ jenc: 1 invalid line skipped
 }
 
 @test "a comment or a trailing comma across the ends of reads" {
-	# a pipe written a few bytes at a time, pausing between writes
-	status=0
-	{
-		for piece in '[1, /' '* a *' '/ /' '/ b' $'\n' ' 2,' '  ' ' ]' \
-		    $' {"u": "http:/' '/x",' '}'; do
-			printf '%s' "$piece"
-			sleep 0.05
-		done
-	} | "$JENC" --jsonc -c >out 2>err || status=$?
+	# a pipe written a few bytes at a time, each piece once jenc has
+	# read the last and waits
+	feed pipe '[1, /' '* a *' '/ /' '/ b' '\n' ' 2,' '  ' ' ]' \
+	    ' {"u": "http:/' '/x",' '}' -- "$JENC" --jsonc -c
 	expect_ok $'[1,2]\n{"u":"http://x"}\n'
 }
 

@@ -138,11 +138,9 @@ EOF
 	local sshcmd="ssh -p $port -i $T/ssh/id -o BatchMode=yes"
 	sshcmd+=" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
 	sshcmd+=" -o LogLevel=ERROR"
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		$sshcmd "$(id -un)@127.0.0.1" true 2>/dev/null && break
-		sleep 0.3
-	done
+	# shellcheck disable=SC2086
+	wait_until "sshd to let us in" $sshcmd "$(id -un)@127.0.0.1" true ||
+	    fail "sshd did not let us in: $(cat "$T/ssh/log")"
 	make_ndjson big.ndjson
 	"$JENC" -c < big.ndjson > one.out
 	parallel --ssh "$sshcmd" --sshlogin "$(id -un)@127.0.0.1" \

@@ -301,17 +301,17 @@ PY
 	mkfifo fifo
 	# the writer sends a value and half of another, and waits for the
 	# first to come out before it sends the rest and closes the input
-	# (giving up after 100 s, so that a failure cannot hang the suite)
+	# (giving up after HANG_LIMIT s, so that a failure cannot hang the
+	# suite)
 	(
 		exec 3>fifo
 		printf '{"b": 1, "a": 2}\n[1,\n' >&3
-		i=0
-		while ! grep -q '^{"a":2,"b":1}$' out 2>/dev/null; do
-			i=$((i + 1))
-			[ $i -lt 2000 ] || { echo timeout >seen; exit; }
-			sleep 0.05
-		done
-		echo yes >seen
+		if wait_until "the first value's output" \
+		    grep -q '^{"a":2,"b":1}$' out; then
+			echo yes >seen
+		else
+			echo timeout >seen
+		fi
 		printf '2]\n' >&3
 	) &
 	"$JENC" -u -S -c <fifo >out

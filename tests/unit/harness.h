@@ -16,7 +16,8 @@
  *	42 tests (1 failed), 1234 checks
  *	1232 passed, 2 failed
  *
- * The last line counts checks; `make check-unit` reads it.
+ * The last line counts checks; `make check-unit` reads it, and shows
+ * every other line a test binary prints, such as SKIP's.
  *
  * The environment picks the tests that run:
  *	TEST_ONLY=NAME	only the tests named NAME, or matching NAME as an
@@ -34,7 +35,7 @@
 #include <string.h>
 
 static int harness_passed, harness_failed;	/* checks */
-static int harness_tests, harness_tests_failed;
+static int harness_tests, harness_tests_failed, harness_tests_skipped;
 static const char *harness_name = "";
 static const char *harness_only;		/* TEST_ONLY */
 static int harness_list;			/* TEST_LIST */
@@ -89,6 +90,19 @@ harness_end(void)
 
 #define TEST(name) for (int harness_once_ = harness_begin(name); \
 			harness_once_; harness_once_ = harness_end())
+
+/* Stop the running test here, as not run: "skipped: NAME: why" on stdout
+ * (make check-unit shows it), and the test is not counted.  A statement
+ * of the TEST block itself (it breaks out of it), not of a loop in it. */
+static inline void
+harness_skip(const char *why)
+{
+	printf("skipped: %s: %s\n", harness_name, why);
+	harness_tests--;
+	harness_tests_skipped++;
+	harness_open = 0;
+}
+#define SKIP(why) { harness_skip(why); break; }
 
 #define CHECK(cond) do { \
 	if (cond) { \

@@ -8,9 +8,18 @@
  * offset and growing while it is read; then no block is left once the
  * pools are trimmed.
  *
+ * The threads run on any machine: every call asks for them with
+ * JENC_READ_THREADS, which starts them even on one usable CPU, and an
+ * allocator that notes blocks taken on other threads than main's shows
+ * that they ran.  With one CPU made the only usable one, the call reads
+ * on its caller's thread alone without the flag.
+ *
  * Also meant to be run built with -fsanitize=thread (make check-tsan).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +31,49 @@
 
 #define NLINES 3000
 #define NREP 64
+
+/*
+ * The library's allocator here: libc's, counting the blocks allocated on
+ * another thread than main's, as only the threads of
+ * jenc_json_copy_fd_par do (each reader's tokens and window).
+ */
+static pthread_t main_thread;
+static atomic_ulong other_allocs;
+
+static void
+note_thread(void)
+{
+	if (!pthread_equal(pthread_self(), main_thread))
+		atomic_fetch_add(&other_allocs, 1);
+}
+
+static void *
+a_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	note_thread();
+	return malloc(n);
+}
+
+static void *
+a_realloc(void *ctx, void *p, size_t old_n, size_t n)
+{
+	(void)ctx;
+	(void)old_n;
+	note_thread();
+	return realloc(p, n);
+}
+
+static void
+a_free(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	(void)n;
+	free(p);
+}
+
+/* Added to the flags of every call with more than one job. */
+static unsigned par_flags = JENC_READ_THREADS;
 
 /* What on_error was told, in order. */
 struct reports {
@@ -170,9 +222,11 @@ run_enc(int fd, off_t at, const char *grow, off_t *end, unsigned flags,
 		abort();
 	if (jobs == 1)
 		res->rc = jenc_json_copy_fd(fd, e, &ro, &res->err);
-	else
+	else {
+		ro.flags |= par_flags;
 		res->rc = jenc_json_copy_fd_par(fd, e, &ro, &res->err, jobs,
 		    chunk);
+	}
 	if (sink) {
 		jenc_release(e);
 		res->out = k.p != NULL ? k.p : malloc(1);
@@ -230,12 +284,55 @@ main(void)
 	static const unsigned policy[] = { 0, JENC_READ_SKIP, JENC_READ_PASS };
 	static const size_t chunks[] = { 1, 100, 4096, 0 };
 	static const unsigned jobs[] = { 2, 4 };
-	int fd = make_stream(NLINES);
+	static const jenc_alloc alc = { a_malloc, a_realloc, a_free, NULL };
+	int fd, ncpu = (int)jenc_cpus_usable();
 	struct result want, got;
 	jenc_pool_stats st;
+	unsigned long before;
 
-	TEST("jenc_cpus_usable") {
-		CHECK(jenc_cpus_usable() >= 1);
+	main_thread = pthread_self();
+	if (jenc_set_alloc(&alc) != 0)
+		abort();
+	printf("test_par: %d usable CPU%s, the threads started with "
+	    "JENC_READ_THREADS\n", ncpu, ncpu == 1 ? "" : "s");
+	fd = make_stream(NLINES);
+	TEST("one usable CPU: one thread, or threads with JENC_READ_THREADS") {
+		cpu_set_t all, one;
+		jenc_read_stats ws0, ws1;
+		size_t c = 0;
+
+		if (sched_getaffinity(0, sizeof(all), &all) != 0)
+			SKIP("sched_getaffinity failed");
+		while (c < CPU_SETSIZE - 1 && !CPU_ISSET(c, &all))
+			c++;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) != 0)
+			SKIP("sched_setaffinity failed");
+		CHECK_EQ(jenc_cpus_usable(), 1);
+		run(fd, JENC_READ_SKIP, 1, 0, &want);
+		par_flags = 0;
+		before = atomic_load(&other_allocs);
+		jenc_read_stats_get(&ws0);
+		run(fd, JENC_READ_SKIP, 4, 4096, &got);
+		jenc_read_stats_get(&ws1);
+		CHECK_EQ(atomic_load(&other_allocs), before);
+		CHECK_EQ(ws1.threads - ws0.threads, 0);
+		same(&want, &got);
+		jenc_free(got.out, got.len);
+		par_flags = JENC_READ_THREADS;
+		run(fd, JENC_READ_SKIP, 4, 4096, &got);
+		jenc_read_stats_get(&ws0);
+		CHECK(atomic_load(&other_allocs) > before);
+		/* four workers (chunks of 4096 bytes hold lines enough to
+		 * look like a stream), and the scout of a document if a chunk
+		 * ends inside a value */
+		CHECK(ws0.threads - ws1.threads >= 4);
+		same(&want, &got);
+		jenc_free(got.out, got.len);
+		jenc_free(want.out, want.len);
+		CHECK_EQ(sched_setaffinity(0, sizeof(all), &all), 0);
+		CHECK_EQ(jenc_cpus_usable(), CPU_COUNT(&all));
 	}
 	for (size_t p = 0; p < sizeof(policy) / sizeof(policy[0]); p++) {
 		TEST(policy[p] == 0 ? "stop: as jenc_json_copy_fd" :
@@ -401,11 +498,15 @@ main(void)
 		CHECK_EQ(jenc_json_copy_fd(fd, NULL, &ro, &ea), 0);
 		ro.ctx = &b;
 		lseek(fd, 0, SEEK_SET);
+		ro.flags |= JENC_READ_THREADS;
 		CHECK_EQ(jenc_json_copy_fd_par(fd, NULL, &ro, &eb, 2, 512), 0);
 		CHECK_EQ(b.n, a.n);
 		CHECK_EQ(b.more, a.more);
 		CHECK_EQ(eb.line, ea.line);
 		CHECK_EQ(b.other_thread, 0);
+	}
+	TEST("the threads ran") {
+		CHECK(atomic_load(&other_allocs) > 0);
 	}
 	TEST("no block left after jenc_pool_trim") {
 		jenc_pool_trim();

@@ -469,9 +469,47 @@ cut_values(void)
 	}
 }
 
+/* jenc_read_stats_get: what one read of a text adds to the counters. */
+static void
+work(void)
+{
+	static const char doc[] = "[1, \"two\", {\"k\": null}]\n";
+	const size_t n = sizeof(doc) - 1;
+
+	for (int exact = 0; exact < 2; exact++) {
+		TEST(exact ? "jenc_read_stats_get: the exact path's work" :
+		    "jenc_read_stats_get: the skeleton path's work") {
+			jenc_read_opts ro = { exact ? JENC_READ_EXACT : 0, 0,
+				NULL, NULL, NULL };
+			jenc_opts o = { .flags = JENC_HOLD };
+			jenc_enc *e = jenc_get_mem(&o);
+			jenc_read_stats a, b;
+			jenc_err err;
+
+			jenc_read_stats_get(&a);
+			CHECK_EQ(jenc_json_copy_mem(doc, n, e, &ro, &err), 0);
+			jenc_read_stats_get(&b);
+			CHECK_TAKE(e, "[1,\"two\",{\"k\":null}]\n");
+			jenc_release(e);
+			CHECK_EQ(b.bytes_in - a.bytes_in, n);
+			CHECK_EQ(b.waits - a.waits, 0);
+			CHECK_EQ(b.moved - a.moved, 0);
+			/* all of the text made into skeletons, or none */
+			CHECK(exact ? b.skel_bytes == a.skel_bytes :
+			    b.skel_bytes - a.skel_bytes >= n);
+			CHECK(b.jsmn_calls - a.jsmn_calls >= 1);
+			/* jsmn reads the text, or its shorter skeleton */
+			CHECK(exact ? b.jsmn_bytes - a.jsmn_bytes == n :
+			    b.jsmn_bytes - a.jsmn_bytes < n);
+			CHECK_EQ(b.cut_bytes - a.cut_bytes, 0);
+		}
+	}
+}
+
 int
 main(void)
 {
+	work();
 	nested();
 	cut_values();
 	numbers();

@@ -506,6 +506,38 @@ main(void)
 		jenc_skel_use(-1);
 	}
 
+	/* Which classifiers the tests below compare with the reference
+	 * (skel_same): those this processor runs; the others are skipped,
+	 * and said so. */
+	{
+		static const char *const isa_name[] = {
+			[JENC_SKEL_SCALAR] = "portable", [JENC_SKEL_SSE2] = "SSE2",
+			[JENC_SKEL_AVX2] = "AVX2",
+			[JENC_SKEL_AVX512] = "AVX-512BW",
+			[JENC_SKEL_VBMI2] = "AVX-512 VBMI2",
+		};
+		static char names[JENC_SKEL_VBMI2 + 1][64];
+		int isa;
+
+		printf("test_skel: classifiers compared:");
+		for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_VBMI2; isa++)
+			if (jenc_skel_use(isa) == isa)
+				printf(" %s", isa_name[isa]);
+		printf(" (the widest is jenc's)\n");
+		jenc_skel_use(-1);
+		for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_VBMI2; isa++) {
+			snprintf(names[isa], sizeof(names[isa]),
+			    "jenc_skel: the %s classifier", isa_name[isa]);
+			TEST(names[isa]) {
+				if (jenc_skel_use(isa) != isa)
+					SKIP("not run: this processor (or "
+					    "build) has no such instructions");
+				CHECK(skel_same("[1, \"a\"]", 8));
+				jenc_skel_use(-1);
+			}
+		}
+	}
+
 	TEST("jenc_skel: a worked example") {
 		static const char t[] = "{\"id\": 12, \"s\": \"a b\\\"\", "
 		    "\"l\": [true , null]}";
