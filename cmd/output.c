@@ -268,6 +268,7 @@ output_tell_losses(const struct output *o)
  * and is renamed over the target at once.
  */
 
+#ifdef O_TMPFILE
 /* Six characters for the end of a new name. */
 static void
 output_rand6(char *x)
@@ -286,6 +287,7 @@ output_rand6(char *x)
 		x[i] = al[(s >> 33) % (sizeof(al) - 1)];
 	}
 }
+#endif
 
 /* The temporary name beside o->target into tmp_path, ending in XXXXXX
  * (or six characters of x if not NULL).  Returns 0, or -1 (too long). */
