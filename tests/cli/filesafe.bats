@@ -347,6 +347,50 @@ signal_mid_o() {
 	[ "$(cat out.json)" = old ] || fail "out.json changed"
 }
 
+# kill_mid_w - jenc -w big.json killed (SIGKILL) once its new file is
+# open, while it writes: big.json is its old content or its new one.
+kill_mid_w() {
+	python3 "$GEN" array 2000000 >old.json
+	"$JENC" old.json >new.json
+	cp old.json big.json
+	"$JENC" -w big.json 2>err &
+	JPID=$!
+	local n=0
+	# the new file: unnamed (".../#INODE (deleted)") or named
+	until find "/proc/$JPID/fd" -lname "$T/#*" -o -lname "$T/.big.json.jenc-*" 2>/dev/null |
+	    grep -q .; do
+		kill -0 "$JPID" 2>/dev/null || break	# done already: new content
+		n=$((n + 1))
+		[ "$n" -lt 6000 ] || fail "jenc -w did not open a new file within a minute"
+		sleep 0.01
+	done
+	kill -9 "$JPID" 2>/dev/null || true
+	wait "$JPID" 2>/dev/null || true
+	JPID=
+	cmp -s big.json old.json || cmp -s big.json new.json ||
+	    fail "big.json is neither the old nor the new content"
+}
+
+@test "SIGKILL in the middle of -w: old or new content, and no file left behind" {
+	names >before
+	kill_mid_w
+	names >after
+	sort -u before - <<<$'old.json\nnew.json\nbig.json' >want
+	same_bytes want after "names after SIGKILL"
+}
+
+@test "SIGKILL in the middle of -w without O_TMPFILE: its named file stays, never removed by a later run" {
+	notmpfile
+	kill_mid_w
+	local left
+	left=$(compgen -G '.big.json.jenc-*') || skip "jenc ended before the kill"
+	cp "$left" left.copy
+	jrun -w big.json
+	expect_ok ''
+	same_bytes new.json big.json
+	same_bytes left.copy "$left" "the file the killed run left"
+}
+
 @test "-w and -o without O_TMPFILE: the same files, no temporary left" {
 	notmpfile
 	chmod 640 u.json
