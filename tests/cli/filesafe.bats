@@ -32,10 +32,10 @@ teardown() {
 	fi
 }
 
-# names [DIR] - the names in DIR (default .), dot files too, one a line,
+# names - the names in the test's directory, dot files too, one a line,
 # but for those of the test itself (jrun's out and err, ...).
 names() {
-	(cd "${1:-.}" && LC_ALL=C ls -A) |
+	LC_ALL=C ls -A |
 	    grep -vxE 'before|after|out|err|expected\.(out|err)|want|orig' || true
 }
 
