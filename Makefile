@@ -47,7 +47,7 @@ DEMO_PKGS = libjsmn-dev gcc libc6-dev
 # Debian packages `make check` needs.
 DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
-	parallel libtext-csv-perl zsh fish $(DEB_PKGS)
+	parallel libtext-csv-perl zsh fish acl attr strace $(DEB_PKGS)
 
 .PHONY: all check check-unit check-cli check-exact check-portable check-asan check-tsan \
 	check-slow check-ssh check-valgrind demo \
@@ -108,7 +108,8 @@ $(O)/tests/%: tests/unit/%.c $(O)/libjenc.a
 
 # The LD_PRELOAD shims of the CLI tests: failmalloc.so (nomem.bats) fails
 # an allocation, cutwrite.so (mmap.bats) cuts the input file at the first
-# write to the output file.  Never built with the sanitizers (their
+# write to the output file, notmpfile.so (filesafe.bats) refuses
+# O_TMPFILE.  Never built with the sanitizers (their
 # runtime comes first and intercepts those calls; the tests skip there).
 $(O)/tests/%.so: tests/cli/%.c
 	@mkdir -p $(@D)
@@ -164,13 +165,13 @@ CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
 
 check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
-    $(O)/tests/cutwrite.so
+    $(O)/tests/cutwrite.so $(O)/tests/notmpfile.so
 	$(CLI_ENV) $(BATS) tests/cli
 
 # The CLI suite again with JENC_EXACT=1: jsmn reads the input text itself,
 # not its skeleton (lib/skel.c).  Every test passes both ways.
 check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
-    $(O)/tests/cutwrite.so
+    $(O)/tests/cutwrite.so $(O)/tests/notmpfile.so
 	$(CLI_ENV) JENC_EXACT=1 $(BATS) tests/cli
 
 # The unit tests again without the SSE2 fast paths (the portable code that

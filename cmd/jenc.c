@@ -20,6 +20,7 @@
 
 #include "jenc.h"
 #include "output.h"
+#include "quote.h"
 
 #define EXIT_INVALID 1
 #define EXIT_USAGE 2
@@ -32,7 +33,7 @@ enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
-	OPT_NO_MMAP,
+	OPT_NO_MMAP, OPT_BEST_EFFORT,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -65,6 +66,8 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "write", no_argument, NULL, 'w' },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "null", no_argument, NULL, 'z' },
+	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
 	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 	{ "seq", no_argument, NULL, OPT_SEQ },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -74,7 +77,7 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char optstring[] = ":f:clHaSsCMud:to:wqj:hV";
+static const char optstring[] = ":f:clHaSsCMud:to:wzqj:hV";
 
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
@@ -122,6 +125,9 @@ static const char usage_text[] =
 "  -w, --write           rewrite each FILE in place if it is valid and changes\n"
 "      --check           write nothing; list each FILE not in the requested\n"
 "                        form, exit status 1 if there is one\n"
+"  -z, --null            --check: list names as they are, each followed by NUL\n"
+"      --best-effort     -o, -w: replace a file even where its owner, group,\n"
+"                        ACL or extended attributes cannot be kept (warned)\n"
 "Performance:\n"
 "  -j, --jobs=N          read JSON on N threads (a number, or auto: one per\n"
 "                        usable CPU); default 1, see jenc(1)\n"
@@ -147,6 +153,7 @@ struct config {
 	int bad_valid;		/* --validate found bad input */
 	const char *output;	/* -o FILE, or NULL */
 	int write, check;	/* -w, --check */
+	int nul, best_effort;	/* -z, --best-effort */
 	struct output *out;	/* with -o, -w or --check */
 	int color, slurp;
 	unsigned eflags;	/* JENC_SORT_KEYS, JENC_SPLIT, ... */
@@ -538,13 +545,21 @@ parse_args(struct config *c, int argc, char **argv)
 				    optarg);
 			break;
 		case 'o':
-			c->output = strcmp(optarg, "-") == 0 ? NULL : optarg;
+			/* "-" and /dev/stdout: the standard output itself */
+			c->output = strcmp(optarg, "-") == 0 ||
+			    output_fd_path(optarg) == STDOUT_FILENO ? NULL : optarg;
 			break;
 		case 'w':
 			c->write = 1;
 			break;
 		case OPT_CHECK:
 			c->check = 1;
+			break;
+		case 'z':
+			c->nul = 1;
+			break;
+		case OPT_BEST_EFFORT:
+			c->best_effort = 1;
 			break;
 		case OPT_ON_ERROR:
 			c->json_only[JO_ON_ERROR] = "--on-error";
@@ -700,6 +715,7 @@ static void
 setup_output(struct config *c, int n, char **paths)
 {
 	const char *mode[4], *self;
+	char q[QUOTE_SIZE];
 	int k = 0, i;
 
 	if (c->output != NULL)
@@ -715,9 +731,14 @@ setup_output(struct config *c, int n, char **paths)
 		    mode[1]);
 	if (c->write && n == 0)
 		usage_error("-w needs the FILEs to rewrite");
+	if (c->nul && !c->check)
+		usage_error("-z needs --check");
+	if (c->best_effort && !c->write && c->output == NULL)
+		usage_error("--best-effort needs -o FILE or -w");
 	for (i = 0; i < (n > 0 ? n : 1); i++) {
 		const char *p = n > 0 ? paths[i] : "-";
-		const char *name = strcmp(p, "-") == 0 ? "<stdin>" : p;
+		const char *name = strcmp(p, "-") == 0 ? "<stdin>" :
+		    quote_name(p, q, sizeof(q));
 
 		if (c->write && strcmp(p, "-") == 0)
 			usage_error("-w cannot rewrite the standard input in "
@@ -729,10 +750,12 @@ setup_output(struct config *c, int n, char **paths)
 			usage_error("%s: --check cannot compare CSV or TSV "
 			    "input with JSON", name);
 	}
-	if ((self = output_is_stdout(paths, n)) != NULL) {
+	/* Only where an input's data goes to the standard output. */
+	if (k == 0 && !c->validate &&
+	    (self = output_is_stdout(paths, n)) != NULL) {
 		fprintf(stderr, "jenc: %s: input file is output file%s\n",
-		    strcmp(self, "-") == 0 ? "<stdin>" : self,
-		    c->write || is_csv(c, self) ? "" :
+		    strcmp(self, "-") == 0 ? "<stdin>" :
+		    quote_name(self, q, sizeof(q)), is_csv(c, self) ? "" :
 		    " (use -w to rewrite it in place)");
 		exit(EXIT_USAGE);
 	}
@@ -741,7 +764,9 @@ setup_output(struct config *c, int n, char **paths)
 	/* --check reads each input as --validate does, and more. */
 	c->validate = 0;
 	c->out = output_new(c->output != NULL ? OUTPUT_FILE :
-	    c->write ? OUTPUT_WRITE : OUTPUT_CHECK);
+	    c->write ? OUTPUT_WRITE : OUTPUT_CHECK,
+	    (c->best_effort ? OUTPUT_BEST_EFFORT : 0) |
+	    (c->nul ? OUTPUT_NUL : 0));
 	if (c->out == NULL)
 		out_of_memory();
 	if (c->output != NULL && output_open(c->out, c->output) != 0)
@@ -910,11 +935,11 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 	_exit(EXIT_IO);
 }
 
-/* Re-encode one input.  Returns the exit status it earns. */
+/* Re-encode one input, path, called name in messages.  Returns the exit
+ * status it earns. */
 static int
-convert(struct config *c, const char *path)
+convert_one(struct config *c, const char *path, const char *name)
 {
-	const char *name = path;
 	int fd = STDIN_FILENO, from = c->from, rc, status = 0;
 	int is_stdin = strcmp(path, "-") == 0;
 	jenc_opts o;
@@ -930,8 +955,7 @@ convert(struct config *c, const char *path)
 			fprintf(stderr, "jenc: %s: %s\n", name, strerror(EBADF));
 			return EXIT_IO;
 		}
-	} else if ((fd = open(path, O_RDONLY)) < 0) {
-		fprintf(stderr, "jenc: %s: %s\n", path, strerror(errno));
+	} else if ((fd = output_input(c->out, path, name)) < 0) {
 		return EXIT_IO;
 	}
 	if (c->out != NULL && (status = output_begin(c->out, &fd, path,
@@ -1020,21 +1044,40 @@ convert(struct config *c, const char *path)
 	return status;
 }
 
+/* Re-encode one input, its name quoted in messages (quote.h). */
+static int
+convert(struct config *c, const char *path)
+{
+	char q[QUOTE_SIZE];
+
+	return convert_one(c, path, quote_name(path, q, sizeof(q)));
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config c;
-	int status = 0, i;
+	int status = 0, i, fd;
 
 	/*
-	 * With standard input closed, the first file opened would get fd 0
-	 * and be taken for it: hold fd 0 with /dev/null, and answer "-" with
-	 * the error reading the closed descriptor gives.
+	 * A standard descriptor that is closed would be taken by the first
+	 * file jenc opens: messages would go into the output file, or an
+	 * input be read as the standard input.  Each is held by /dev/null,
+	 * read-only: a write to a closed standard output still fails with
+	 * EBADF, and "-" is answered with the error reading a closed
+	 * descriptor gives.
 	 */
-	if (fcntl(STDIN_FILENO, F_GETFD) == -1 && errno == EBADF) {
-		stdin_closed = 1;
-		(void)open("/dev/null", O_RDONLY);
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (fd == STDIN_FILENO)
+			stdin_closed = 1;
+		if (open("/dev/null", O_RDONLY) != fd)
+			return EXIT_IO;	/* no /dev/null: nowhere safe */
 	}
+	/* A write past the file size limit (ulimit -f) is a write error,
+	 * not the end of jenc with its temporary file left behind. */
+	(void)signal(SIGXFSZ, SIG_IGN);
 	parse_args(&c, argc, argv);
 	if (c.ropts.flags & JENC_READ_MAP) {
 		struct sigaction sa;

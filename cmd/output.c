@@ -10,10 +10,13 @@
  * a file already in the requested form is never written, nor is its
  * directory, and memory stays bounded whatever the size of the file.
  */
-/* realpath(3) is XSI. */
+/* realpath(3) is XSI; O_TMPFILE and AT_EMPTY_PATH are Linux's, which
+ * glibc declares with _GNU_SOURCE. */
 #define _XOPEN_SOURCE 700
+#ifdef __linux__
+#define _GNU_SOURCE
+#endif
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,25 +27,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "keep.h"
 #include "output.h"
+#include "quote.h"
 
 #define EXIT_DIFFERS 1
 #define EXIT_IO 3
 
 /* What failed, for the message. */
-enum { WHY_NONE, WHY_TMP, WHY_IO, WHY_LINKS, WHY_SPOOL };
+enum { WHY_NONE, WHY_TMP, WHY_IO, WHY_LINKS, WHY_SPOOL, WHY_KEEP };
 
 struct output {
 	enum output_mode mode;
+	unsigned flags;		/* OUTPUT_BEST_EFFORT, OUTPUT_NUL */
 	mode_t umask;		/* of the process, for a new -o FILE */
-	const char *name;	/* the file's name for messages */
+	const char *name;	/* the file's name for messages (quoted) */
+	const char *path;	/* --check: the name as given, for -z */
+	char *qname;		/* -o: the quoted name name points to */
 	char *target;		/* the path renamed over (a link resolved) */
 	int have_st;		/* target existed: st holds it */
 	struct stat st;
 	int direct;		/* -o to a non-regular file: no temporary */
 	int tmp_fd;		/* temporary (or direct) file, -1 if none */
+	int named;		/* tmp_fd has the name tmp_path (mkstemp) */
+	struct keep_report keep;	/* what the new file lost */
 	/* -w and --check: the input compared with. */
 	int in_fd;
 	off_t base;		/* input offset of output byte 0 */
@@ -51,28 +62,40 @@ struct output {
 	/* The first failure, reported by output_end(). */
 	int err;		/* errno */
 	int why;		/* WHY_* */
-	int failed;		/* -o: a write failed, the run stops */
-	/* Directories already swept of leftovers. */
-	struct { dev_t dev; ino_t ino; } *swept;
-	size_t nswept, capswept;
+	int failed;		/* a write failed, the run stops */
 	char buf[65536];
 };
 
 /*
- * The temporary file, for the signal handler and atexit: at most one
- * exists at a time.  tmp_armed is set only while tmp_path names a file
- * this process created and has not yet renamed or removed; both changes
- * happen with the signals blocked.
+ * The temporary file while it has a name, for the signal handler and
+ * atexit: at most one exists at a time.  tmp_armed is set only while
+ * tmp_path names a file this process created (tmp_dev, tmp_ino) and has
+ * not yet renamed or removed; both changes happen with the signals
+ * blocked.  An unnamed file (O_TMPFILE) needs nothing: it goes with the
+ * process.
  */
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_armed;
+static dev_t tmp_dev;
+static ino_t tmp_ino;
 static const int tmp_signals[] = { SIGHUP, SIGINT, SIGTERM };
+
+/* Remove the named temporary file, if it is still the one this process
+ * made: never another file that took its name.  Async-signal-safe. */
+static void
+tmp_unlink(void)
+{
+	struct stat st;
+
+	if (tmp_armed && lstat(tmp_path, &st) == 0 && st.st_dev == tmp_dev &&
+	    st.st_ino == tmp_ino)
+		(void)unlink(tmp_path);
+}
 
 static void
 output_on_signal(int sig)
 {
-	if (tmp_armed)
-		(void)unlink(tmp_path);
+	tmp_unlink();
 	(void)signal(sig, SIG_DFL);
 	(void)raise(sig);
 }
@@ -80,17 +103,14 @@ output_on_signal(int sig)
 void
 output_abandon(void)
 {
-	if (tmp_armed)
-		(void)unlink(tmp_path);
+	tmp_unlink();
 }
 
 static void
 output_at_exit(void)
 {
-	if (tmp_armed) {
-		(void)unlink(tmp_path);
-		tmp_armed = 0;
-	}
+	tmp_unlink();
+	tmp_armed = 0;
 }
 
 static void
@@ -112,7 +132,7 @@ output_unblock(const sigset_t *old)
 }
 
 struct output *
-output_new(enum output_mode mode)
+output_new(enum output_mode mode, unsigned flags)
 {
 	static int installed;
 	struct output *o;
@@ -121,6 +141,7 @@ output_new(enum output_mode mode)
 	if ((o = calloc(1, sizeof(*o))) == NULL)
 		return NULL;
 	o->mode = mode;
+	o->flags = flags;
 	o->tmp_fd = o->in_fd = -1;
 	o->umask = umask(0);
 	(void)umask(o->umask);
@@ -148,7 +169,7 @@ output_free(struct output *o)
 	if (o == NULL)
 		return;
 	free(o->target);
-	free(o->swept);
+	free(o->qname);
 	free(o);
 }
 
@@ -190,13 +211,14 @@ output_fail(struct output *o, int why, int err)
 static void
 output_report(const struct output *o)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], q[QUOTE_SIZE];
+	const struct keep_loss *l = &o->keep.loss[0];
 
 	switch (o->why) {
 	case WHY_TMP:
 		fprintf(stderr, "jenc: %s: cannot create a temporary file in "
-		    "%s: %s\n", o->name, output_dir(o->target, dir,
-		    sizeof(dir)), strerror(o->err));
+		    "%s: %s\n", o->name, quote_name(output_dir(o->target, dir,
+		    sizeof(dir)), q, sizeof(q)), strerror(o->err));
 		break;
 	case WHY_SPOOL:
 		fprintf(stderr, "jenc: %s: cannot copy it to a temporary file: "
@@ -207,135 +229,201 @@ output_report(const struct output *o)
 		    "(its other names would keep the old content)\n", o->name,
 		    (uintmax_t)o->st.st_nlink);
 		break;
+	case WHY_KEEP:
+		fprintf(stderr, "jenc: %s: cannot keep %s: %s, left unchanged "
+		    "(see --best-effort)\n", o->name, l->what,
+		    strerror(l->err));
+		break;
 	case WHY_IO:
 		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(o->err));
 		break;
 	}
 }
 
-/* ---- leftovers ----------------------------------------------------------- */
-
-/*
- * Is name ".X.jenc-PID-XXXXXX", the name of a temporary file?  Sets *pid.
- */
-static int
-output_leftover(const char *name, long *pid)
-{
-	size_t n = strlen(name), i, d;
-
-	if (n < 1 + 1 + 6 + 1 + 1 + 6 || name[0] != '.')
-		return 0;
-	for (i = n - 6; i < n; i++)
-		if (!((name[i] >= 'a' && name[i] <= 'z') ||
-		    (name[i] >= 'A' && name[i] <= 'Z') ||
-		    (name[i] >= '0' && name[i] <= '9')))
-			return 0;
-	i = n - 7;
-	if (name[i] != '-')
-		return 0;
-	for (d = i; d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9'; d--)
-		;
-	if (d == i || i - d > 10 || d < 2 + 6 ||
-	    memcmp(name + d - 6, ".jenc-", 6) != 0)
-		return 0;
-	*pid = 0;
-	for (; d < i; d++)
-		*pid = *pid * 10 + (name[d] - '0');
-	return *pid > 0;
-}
-
-/*
- * Remove the temporary files that killed runs left in dir: those whose PID
- * is not a running process.  Each directory once per run.
- */
+/* --best-effort: after the file was replaced, say what it did not keep. */
 static void
-output_sweep(struct output *o, const char *dir)
+output_tell_losses(const struct output *o)
 {
-	struct dirent *de;
-	struct stat st;
 	size_t i;
-	DIR *d;
 
-	if (stat(dir, &st) != 0)
-		return;
-	for (i = 0; i < o->nswept; i++)
-		if (o->swept[i].dev == st.st_dev && o->swept[i].ino == st.st_ino)
-			return;
-	if (o->nswept == o->capswept) {
-		size_t cap = o->capswept ? 2 * o->capswept : 8;
-		void *p = realloc(o->swept, cap * sizeof(*o->swept));
-
-		if (p != NULL) {
-			o->swept = p;
-			o->capswept = cap;
-		}
-	}
-	if (o->nswept < o->capswept) {
-		o->swept[o->nswept].dev = st.st_dev;
-		o->swept[o->nswept].ino = st.st_ino;
-		o->nswept++;
-	}
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		long pid;
-
-		if (!output_leftover(de->d_name, &pid) ||
-		    pid == (long)getpid() || (pid_t)pid != pid ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
-		    0 && S_ISREG(st.st_mode))
-			(void)unlinkat(dirfd(d), de->d_name, 0);
-	}
-	(void)closedir(d);
+	for (i = 0; i < o->keep.n; i++)
+		fprintf(stderr, "jenc: warning: %s: %s not kept: %s\n", o->name,
+		    o->keep.loss[i].what, strerror(o->keep.loss[i].err));
+	if (o->keep.more > 0)
+		fprintf(stderr, "jenc: warning: %s: %zu more extended "
+		    "attributes not kept\n", o->name, o->keep.more);
 }
 
 /* ---- the temporary file ------------------------------------------------ */
 
-/* Create the temporary file beside o->target with the mode (and owner) the
- * result must have.  Returns 0, or -1 with the failure kept. */
+/*
+ * The output goes to a file that has no name until it is complete
+ * (O_TMPFILE): a crash or a signal leaves nothing behind.  Where the file
+ * system refuses such files, or the system has none, it is a file made by
+ * mkstemp(3), removed on an error, on exit() and on the signals that
+ * output_new() catches.  Either way it gets its name beside the target,
+ *
+ *	.NAME.jenc-PID-XXXXXX
+ *
+ * and is renamed over the target at once.
+ */
+
+#ifdef O_TMPFILE
+/* Six characters for the end of a new name. */
+static void
+output_rand6(char *x)
+{
+	static const char al[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64_t s;
+	struct timespec ts;
+	int i;
+
+	(void)clock_gettime(CLOCK_REALTIME, &ts);
+	s ^= (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^
+	    (uint64_t)getpid() << 12;
+	for (i = 0; i < 6; i++) {
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		x[i] = al[(s >> 33) % (sizeof(al) - 1)];
+	}
+}
+#endif
+
+/* The temporary name beside o->target into tmp_path, ending in XXXXXX
+ * (or six characters of x if not NULL).  Returns 0, or -1 (too long). */
 static int
-output_tmp_create(struct output *o)
+output_tmp_name(const struct output *o, const char *x)
 {
 	const char *base = o->target + output_dirlen(o->target);
-	int dirlen = (int)output_dirlen(o->target), fd, n, e;
-	mode_t mode = 0666 & ~o->umask;
-	sigset_t old;
+	int dirlen = (int)output_dirlen(o->target), n;
 
-	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.200s.jenc-%ld-XXXXXX",
-	    dirlen, o->target, base, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
-		output_fail(o, WHY_TMP, ENAMETOOLONG);
+	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.200s.jenc-%ld-%.6s",
+	    dirlen, o->target, base, (long)getpid(), x ? x : "XXXXXX");
+	return n < 0 || (size_t)n >= sizeof(tmp_path) ? -1 : 0;
+}
+
+#ifdef O_TMPFILE
+/* Can an unnamed file be given a name?  Through /proc/self/fd, or with
+ * AT_EMPTY_PATH, which needs privilege. */
+static int
+output_can_link(void)
+{
+	static int can = -1;
+	struct stat st;
+
+	if (can < 0)
+		can = stat("/proc/self/fd", &st) == 0 || geteuid() == 0;
+	return can;
+}
+
+/* Give the unnamed file o->tmp_fd the name tmp_path; signals blocked.
+ * Returns 0, or -1 with errno. */
+static int
+output_tmp_link(struct output *o)
+{
+	char proc[64], x[6];
+	struct stat st;
+	int tries, rc;
+
+	for (tries = 0; tries < 100; tries++) {
+		output_rand6(x);
+		if (output_tmp_name(o, x) != 0) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		(void)snprintf(proc, sizeof(proc), "/proc/self/fd/%d",
+		    o->tmp_fd);
+		rc = linkat(AT_FDCWD, proc, AT_FDCWD, tmp_path,
+		    AT_SYMLINK_FOLLOW);
+		if (rc != 0 && errno == ENOENT && stat("/proc/self/fd", &st) != 0)
+			rc = linkat(o->tmp_fd, "", AT_FDCWD, tmp_path,
+			    AT_EMPTY_PATH);
+		if (rc == 0) {
+			if (fstat(o->tmp_fd, &st) == 0) {
+				tmp_dev = st.st_dev;
+				tmp_ino = st.st_ino;
+				tmp_armed = 1;
+			}
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+#endif
+
+/* Create the named temporary file beside o->target.  Returns its
+ * descriptor, or -1 with errno. */
+static int
+output_tmp_mkstemp(struct output *o)
+{
+	struct stat st;
+	sigset_t old;
+	int fd, e;
+
+	if (output_tmp_name(o, NULL) != 0) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
 	output_block(&old);
 	fd = mkstemp(tmp_path);
 	e = errno;
-	if (fd >= 0)
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		tmp_dev = st.st_dev;
+		tmp_ino = st.st_ino;
 		tmp_armed = 1;
+	}
 	output_unblock(&old);
-	if (fd < 0) {
-		output_fail(o, WHY_TMP, e);
+	errno = e;
+	return fd;
+}
+
+/* Create the temporary file beside o->target with what the result must
+ * have: the mode of a new file, or what the file it replaces has (see
+ * keep.h).  Returns 0, or -1 with the failure kept. */
+static int
+output_tmp_create(struct output *o)
+{
+	char dir[PATH_MAX];
+	int fd = -1;
+
+	o->named = 0;
+	o->keep.n = o->keep.more = 0;
+#ifdef O_TMPFILE
+	/* Refused by the file system (EOPNOTSUPP), or by a kernel that
+	 * predates it (EISDIR, EINVAL): a named one instead. */
+	fd = open(output_dir(o->target, dir, sizeof(dir)),
+	    O_TMPFILE | O_WRONLY | O_CLOEXEC, o->have_st ? 0600 : 0666);
+	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL) {
+		output_fail(o, WHY_TMP, errno);
 		return -1;
+	}
+	if (fd >= 0 && !output_can_link()) {
+		(void)close(fd);
+		fd = -1;
+	}
+#else
+	(void)dir;
+#endif
+	if (fd < 0) {
+		if ((fd = output_tmp_mkstemp(o)) < 0) {
+			output_fail(o, WHY_TMP, errno);
+			return -1;
+		}
+		o->named = 1;
 	}
 	o->tmp_fd = fd;
 	if (o->have_st) {
-		struct stat now;
-
-		/* Owner first: chown clears the set-ID bits.  Where the owner
-		 * or group cannot be kept, neither is its set-ID bit. */
-		mode = o->st.st_mode & 07777;
-		if (fstat(fd, &now) == 0 && (now.st_uid != o->st.st_uid ||
-		    now.st_gid != o->st.st_gid) &&
-		    fchown(fd, o->st.st_uid, o->st.st_gid) != 0) {
-			mode &= (mode_t)~S_ISUID;
-			if (now.st_gid != o->st.st_gid &&
-			    fchown(fd, (uid_t)-1, o->st.st_gid) != 0)
-				mode &= (mode_t)~S_ISGID;
+		if (keep_copy(fd, o->in_fd, o->target, &o->st,
+		    (o->flags & OUTPUT_BEST_EFFORT) != 0, &o->keep) != 0 &&
+		    !(o->flags & OUTPUT_BEST_EFFORT)) {
+			output_fail(o, WHY_KEEP, o->keep.loss[0].err);
+			return -1;
 		}
-	}
-	if (fchmod(fd, mode) != 0) {
+	} else if (o->named && fchmod(fd, 0666 & ~o->umask) != 0) {
+		/* a new file: the mode open(2) would have given it */
 		output_fail(o, WHY_IO, errno);
 		return -1;
 	}
@@ -352,10 +440,8 @@ output_tmp_remove(struct output *o)
 		(void)close(o->tmp_fd);
 	o->tmp_fd = -1;
 	output_block(&old);
-	if (tmp_armed) {
-		(void)unlink(tmp_path);
-		tmp_armed = 0;
-	}
+	tmp_unlink();
+	tmp_armed = 0;
 	output_unblock(&old);
 }
 
@@ -367,23 +453,28 @@ output_tmp_commit(struct output *o)
 {
 	char dir[PATH_MAX];
 	sigset_t old;
-	int fd, rc, e;
+	int fd, rc = 0, e = 0;
 
 	if (fsync(o->tmp_fd) != 0) {
 		output_fail(o, WHY_IO, errno);
 		return -1;
 	}
-	rc = close(o->tmp_fd);
-	o->tmp_fd = -1;
-	if (rc != 0) {
-		output_fail(o, WHY_IO, errno);
-		return -1;
-	}
+	/* From the name given to the rename, no signal comes between. */
 	output_block(&old);
-	rc = rename(tmp_path, o->target);
-	e = errno;
-	if (rc == 0)
-		tmp_armed = 0;
+#ifdef O_TMPFILE
+	if (!o->named && (rc = output_tmp_link(o)) != 0)
+		e = errno;
+#endif
+	if (close(o->tmp_fd) != 0 && rc == 0) {
+		rc = -1;
+		e = errno;
+	}
+	o->tmp_fd = -1;
+	if (rc == 0 && (rc = rename(tmp_path, o->target)) != 0)
+		e = errno;
+	if (rc != 0)
+		tmp_unlink();
+	tmp_armed = 0;
 	output_unblock(&old);
 	if (rc != 0) {
 		output_fail(o, WHY_IO, e);
@@ -397,7 +488,10 @@ output_tmp_commit(struct output *o)
 			output_fail(o, WHY_IO, errno);
 		(void)close(fd);
 	}
-	return o->why == WHY_NONE ? 0 : -1;
+	if (o->why != WHY_NONE)
+		return -1;
+	output_tell_losses(o);
+	return 0;
 }
 
 /* ---- the sink ---------------------------------------------------------- */
@@ -556,22 +650,61 @@ output_encoder(struct output *o, const jenc_opts *opts)
 /* ---- -o FILE ------------------------------------------------------------- */
 
 int
+output_fd_path(const char *path)
+{
+	static const char *const std[] = { "/dev/stdin", "/dev/stdout",
+	    "/dev/stderr" };
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	size_t i, n;
+	long fd = 0;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(path, std[i]) == 0)
+			return (int)i;
+	for (i = 0; i < 2; i++) {
+		n = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], n) != 0 || path[n] == '\0')
+			continue;
+		for (path += n; *path >= '0' && *path <= '9'; path++)
+			if ((fd = fd * 10 + (*path - '0')) > INT_MAX)
+				return -1;
+		return *path == '\0' ? (int)fd : -1;
+	}
+	return -1;
+}
+
+int
 output_open(struct output *o, const char *path)
 {
-	char dir[PATH_MAX];
 	struct stat st;
+	int fd;
 
-	o->name = path;
+	if ((o->qname = quote_dup(path)) == NULL) {
+		fputs("jenc: out of memory\n", stderr);
+		return EXIT_IO;
+	}
+	o->name = o->qname;
+	/* The descriptor itself, not the file it is open on, which may be
+	 * appended to, or have no name left. */
+	if ((fd = output_fd_path(path)) >= 0) {
+		o->direct = 1;
+		if ((o->tmp_fd = dup(fd)) < 0) {
+			fprintf(stderr, "jenc: %s: %s\n", o->name,
+			    strerror(errno));
+			return EXIT_IO;
+		}
+		return 0;
+	}
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "jenc: %s: %s\n", path,
+			fprintf(stderr, "jenc: %s: %s\n", o->name,
 			    strerror(EISDIR));
 			return EXIT_IO;
 		}
 		if (!S_ISREG(st.st_mode)) {
 			o->direct = 1;
 			if ((o->tmp_fd = open(path, O_WRONLY | O_TRUNC)) < 0) {
-				fprintf(stderr, "jenc: %s: %s\n", path,
+				fprintf(stderr, "jenc: %s: %s\n", o->name,
 				    strerror(errno));
 				return EXIT_IO;
 			}
@@ -587,7 +720,7 @@ output_open(struct output *o, const char *path)
 	} else if (errno != ENOENT || lstat(path, &st) == 0) {
 		/* ENOENT from a symbolic link that points nowhere: say so
 		 * rather than replace the link. */
-		fprintf(stderr, "jenc: %s: %s\n", path, strerror(errno ==
+		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(errno ==
 		    ENOENT ? ENOENT : errno));
 		return EXIT_IO;
 	}
@@ -596,10 +729,9 @@ output_open(struct output *o, const char *path)
 	else
 		o->target = strdup(path);
 	if (o->target == NULL) {
-		fprintf(stderr, "jenc: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(errno));
 		return EXIT_IO;
 	}
-	output_sweep(o, output_dir(o->target, dir, sizeof(dir)));
 	if (output_tmp_create(o) != 0) {
 		output_report(o);
 		output_tmp_remove(o);
@@ -650,19 +782,31 @@ output_spool(struct output *o, int in)
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
-	n = snprintf(path, sizeof(path), "%s/jenc-XXXXXX", dir);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		output_fail(o, WHY_SPOOL, ENAMETOOLONG);
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL) {
+		output_fail(o, WHY_SPOOL, errno);
 		return -1;
 	}
-	output_block(&old);
-	if ((fd = mkstemp(path)) >= 0)
-		(void)unlink(path);
-	else
-		output_fail(o, WHY_SPOOL, errno);
-	output_unblock(&old);
-	if (fd < 0)
-		return -1;
+	if (fd < 0) {
+#endif
+		n = snprintf(path, sizeof(path), "%s/jenc-XXXXXX", dir);
+		if (n < 0 || (size_t)n >= sizeof(path)) {
+			output_fail(o, WHY_SPOOL, ENAMETOOLONG);
+			return -1;
+		}
+		output_block(&old);
+		if ((fd = mkstemp(path)) >= 0)
+			(void)unlink(path);
+		else
+			output_fail(o, WHY_SPOOL, errno);
+		output_unblock(&old);
+		if (fd < 0)
+			return -1;
+#ifdef O_TMPFILE
+	}
+#endif
 	o->tmp_fd = fd;
 	for (;;) {
 		ssize_t r = read(in, o->buf, sizeof(o->buf));
@@ -697,10 +841,58 @@ output_spool(struct output *o, int in)
 	return fd;
 }
 
+/* -w: say why the file st describes cannot be rewritten, if it cannot.
+ * Returns 0, or EXIT_IO (said why). */
+static int
+output_refuse(const struct stat *st, const char *name)
+{
+	if (S_ISDIR(st->st_mode)) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(EISDIR));
+		return EXIT_IO;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		fprintf(stderr, "jenc: %s: not a regular file, left unchanged\n",
+		    name);
+		return EXIT_IO;
+	}
+	return 0;
+}
+
+int
+output_input(const struct output *o, const char *path, const char *name)
+{
+	struct stat st;
+	int fd, fl;
+
+	if (o == NULL || o->mode != OUTPUT_WRITE) {
+		if ((fd = open(path, O_RDONLY)) < 0)
+			fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		return fd;
+	}
+	/* -w: a FIFO, a device or a socket is refused, and opening one
+	 * must not wait (for a writer, a carrier) first. */
+	if (stat(path, &st) == 0 && output_refuse(&st, name) != 0)
+		return -1;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || output_refuse(&st, name) != 0) {
+		(void)close(fd);
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		(void)close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int
 output_begin(struct output *o, int *fd, const char *path, const char *name)
 {
-	char dir[PATH_MAX];
 	struct stat st;
 
 	if (o->mode == OUTPUT_FILE)
@@ -708,6 +900,7 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 	free(o->target);
 	o->target = NULL;
 	o->name = name;
+	o->path = strcmp(path, "-") == 0 ? name : path;
 	o->have_st = o->differs = o->err = 0;
 	o->why = WHY_NONE;
 	o->tmp_fd = -1;
@@ -733,15 +926,8 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 		*fd = o->in_fd = s;
 		return 0;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(EISDIR));
+	if (output_refuse(&st, name) != 0)
 		return EXIT_IO;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "jenc: %s: not a regular file, left unchanged\n",
-		    name);
-		return EXIT_IO;
-	}
 	o->st = st;
 	o->have_st = 1;
 	/* A symbolic link stays: the file it points to is replaced. */
@@ -753,7 +939,42 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
 		return EXIT_IO;
 	}
-	output_sweep(o, output_dir(o->target, dir, sizeof(dir)));
+	return 0;
+}
+
+/* --check: list the input, quoted (as it is and NUL-ended with -z).
+ * Returns 0, or EXIT_IO when the list cannot be written (said why; the
+ * run stops). */
+static int
+output_list(struct output *o)
+{
+	const char *s = o->flags & OUTPUT_NUL ? o->path : o->name;
+	size_t len = strlen(s), done = 0;
+
+	if (len + 1 > sizeof(o->buf))	/* longer than a path can be */
+		len = sizeof(o->buf) - 1;
+	memcpy(o->buf, s, len);
+	o->buf[len++] = o->flags & OUTPUT_NUL ? '\0' : '\n';
+	while (done < len) {
+		ssize_t w = write(STDOUT_FILENO, o->buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = STDOUT_FILENO,
+			    .events = POLLOUT };
+
+			(void)poll(&pfd, 1, -1);
+			continue;
+		}
+		if (w < 0) {
+			fprintf(stderr, "jenc: write error: %s\n",
+			    strerror(errno));
+			o->failed = 1;
+			return EXIT_IO;
+		}
+		done += (size_t)w;
+	}
 	return 0;
 }
 
@@ -779,10 +1000,8 @@ output_end(struct output *o, int status)
 			output_report(o);
 			return EXIT_IO;
 		}
-		if (o->differs) {
-			printf("%s\n", o->name);
-			return EXIT_DIFFERS;
-		}
+		if (o->differs)
+			return output_list(o) != 0 ? EXIT_IO : EXIT_DIFFERS;
 		return 0;
 	case OUTPUT_WRITE:
 		if (status == 0 && o->why == WHY_NONE && !o->differs) {

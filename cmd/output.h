@@ -4,18 +4,19 @@
  * rewritten in place (-w), or nowhere, the output only compared with the
  * input (--check).
  *
- * A replaced file is never seen half-written: the output goes to a
- * temporary file in the same directory, named
- *
- *	.NAME.jenc-PID-XXXXXX
- *
- * which is fsync'd and renamed over the file (the directory is fsync'd
- * after).  Until that rename the file keeps its old content.  On an error,
- * on exit() and on SIGHUP, SIGINT or SIGTERM the temporary file is
- * removed; one left by a process that was killed outright (SIGKILL, a
- * crash, a power cut) is removed by the next -o or -w working in that
- * directory, which removes every such name whose PID is not a running
- * process.
+ * A replaced file is never seen half-written: the output goes to a new
+ * file in the same directory, which has no name while it is written
+ * (O_TMPFILE; where the file system refuses that, a file made by
+ * mkstemp(3) named .NAME.jenc-PID-XXXXXX), and is fsync'd, named and
+ * renamed over the file (the directory is fsync'd after).  Until that
+ * rename the file keeps its old content.  It gets what the old file had:
+ * owner, group, mode, extended attributes and ACL (keep.h); if one of
+ * them cannot be kept, the file is left as it was unless
+ * OUTPUT_BEST_EFFORT is set.  On an error, on exit() and on SIGHUP,
+ * SIGINT or SIGTERM the named temporary file is removed; jenc never
+ * removes a file it did not create in this run, so one left by a process
+ * killed outright (SIGKILL, a crash, a power cut) stays for the user.
+ * (An unnamed one goes with the process.)
  *
  * The functions print their own messages ("jenc: NAME: reason") and return
  * an exit status: 0, 1 (the input is not in the requested form, --check)
@@ -32,15 +33,22 @@ enum output_mode {
 	OUTPUT_CHECK		/* --check: the output compared with the input */
 };
 
+/* Flags of output_new. */
+#define OUTPUT_BEST_EFFORT 1u	/* --best-effort: replace a file even if
+				 * its owner, ... cannot be kept (warned) */
+#define OUTPUT_NUL 2u		/* --check -z: names as they are, NUL after
+				 * each */
+
 struct output;
 
 /*
- * output_new - the state for a run in mode.  For OUTPUT_FILE and
- * OUTPUT_WRITE it installs the handlers that remove the temporary file on
- * SIGHUP, SIGINT and SIGTERM (a signal already ignored stays ignored) and
- * on exit().  Returns NULL if memory runs out.
+ * output_new - the state for a run in mode with flags (OUTPUT_*, 0 for
+ * none).  For OUTPUT_FILE and OUTPUT_WRITE it installs the handlers that
+ * remove a named temporary file on SIGHUP, SIGINT and SIGTERM (a signal
+ * already ignored stays ignored) and on exit().  Returns NULL if memory
+ * runs out.
  */
-struct output *output_new(enum output_mode mode);
+struct output *output_new(enum output_mode mode, unsigned flags);
 
 /*
  * output_abandon - remove the temporary file, if one exists: for a signal
@@ -52,21 +60,37 @@ void output_abandon(void);
 void output_free(struct output *o);
 
 /*
+ * output_fd_path - the descriptor path names without the file system:
+ * 0, 1, 2 for /dev/stdin, /dev/stdout, /dev/stderr, N for /dev/fd/N and
+ * /proc/self/fd/N; else -1.
+ */
+int output_fd_path(const char *path);
+
+/*
  * output_open - OUTPUT_FILE: start writing path, before any input is read.
  * A regular file (or one a symbolic link points to) gets a temporary file
- * beside it; anything else that exists, such as /dev/null or a FIFO, is
- * written directly.  Returns 0 or 3 (said why).
+ * beside it; a descriptor's name (output_fd_path) is written through that
+ * descriptor, whatever it is open on; anything else that exists, such as
+ * /dev/null or a FIFO, is written directly.  Returns 0 or 3 (said why).
  */
 int output_open(struct output *o, const char *path);
 
 /*
+ * output_input - open the input path (name: its name for messages) for
+ * reading.  With OUTPUT_WRITE, without waiting on a FIFO or a device:
+ * anything but a regular file is refused.  o may be NULL.  Returns the
+ * descriptor, or -1 (said why).
+ */
+int output_input(const struct output *o, const char *path, const char *name);
+
+/*
  * output_begin - OUTPUT_WRITE, OUTPUT_CHECK: start on one input, *fd open
- * on path (name is the name for messages, "<stdin>" for the standard
- * input).  With OUTPUT_CHECK an input that is not a regular file is first
- * copied to an unlinked temporary file in $TMPDIR (/tmp by default), and
- * *fd is replaced by it (the caller closes it).  Returns 0, or 3 when the
- * input cannot be worked on (said why; the caller skips it).  A no-op for
- * OUTPUT_FILE.
+ * on path (name is the name for messages, quoted as quote.h says,
+ * "<stdin>" for the standard input).  With OUTPUT_CHECK an input that is
+ * not a regular file is first copied to an unlinked temporary file in
+ * $TMPDIR (/tmp by default), and *fd is replaced by it (the caller closes
+ * it).  Returns 0, or 3 when the input cannot be worked on (said why; the
+ * caller skips it).  A no-op for OUTPUT_FILE.
  */
 int output_begin(struct output *o, int *fd, const char *path,
     const char *name);
@@ -83,13 +107,15 @@ jenc_enc *output_encoder(struct output *o, const jenc_opts *opts);
  * is the exit status its reading earned (0 if it was valid and read).
  * OUTPUT_WRITE: a valid input whose output differs is replaced, any other
  * is left as it was.  OUTPUT_CHECK: a valid input whose output differs has
- * its name printed on the standard output.  OUTPUT_FILE: says if a write
- * failed.  Returns the status to keep (the higher of status and its own).
+ * its name written on the standard output (quoted as quote.h says, or as
+ * it is and followed by a NUL with OUTPUT_NUL); if that write fails, the
+ * run stops (output_failed).  OUTPUT_FILE: says if a write failed.
+ * Returns the status to keep (the higher of status and its own).
  */
 int output_end(struct output *o, int status);
 
-/* output_failed - OUTPUT_FILE: non-zero once a write to the file failed
- * (the remaining inputs need not be read). */
+/* output_failed - non-zero once a write to the file of OUTPUT_FILE or
+ * to --check's list failed (the remaining inputs need not be read). */
 int output_failed(const struct output *o);
 
 /*

@@ -11,9 +11,9 @@
 _jenc_long='--from= --compact --indent= --tab --lines --html-escape --ascii
 	--sort-keys --slurp --split --color= --unbuffered --single --validate
 	--max-depth= --jsonc --encoding= --delimiter= --no-header --header=
-	--types --ragged= --output= --write --check --on-error= --seq --quiet
-	--jobs= --no-mmap --help --version'
-_jenc_short='-f -c -l -H -a -S -s -C -M -u -d -t -o -w -q -j -h -V'
+	--types --ragged= --output= --write --check --null --best-effort
+	--on-error= --seq --quiet --jobs= --no-mmap --help --version'
+_jenc_short='-f -c -l -H -a -S -s -C -M -u -d -t -o -w -z -q -j -h -V'
 
 # _jenc_values OPTION WORD: the values of OPTION that start with WORD, in
 # COMPREPLY; returns 1 when OPTION takes no value.

@@ -54,6 +54,8 @@ complete -c jenc -l ragged -x -a 'error pad' -d 'Rows with the wrong field count
 complete -c jenc -s o -l output -r -F -d 'Write to FILE'
 complete -c jenc -s w -l write -d 'Rewrite each FILE in place'
 complete -c jenc -l check -d 'List each input not in the requested form'
+complete -c jenc -s z -l null -d 'Check: list names as they are, NUL after each'
+complete -c jenc -l best-effort -d 'With -o, -w: replace even where owner, ACL, ... are lost'
 complete -c jenc -l on-error -x -a 'stop skip pass' -d 'What to do with bad JSON'
 complete -c jenc -l seq -d 'JSON text sequences (RFC 7464)'
 complete -c jenc -s q -l quiet -d 'No report of skipped or passed input'

@@ -71,8 +71,8 @@ setup() {
 	expect_usage "jenc: unknown option '-x'"
 	jrun -f json -Hxa <in
 	expect_usage "jenc: unknown option '-x'"
-	jrun --max-depth=4 in -c -z <in
-	expect_usage "jenc: unknown option '-z'"
+	jrun --max-depth=4 in -c -y <in
+	expect_usage "jenc: unknown option '-y'"
 	jrun -:
 	expect_usage "jenc: unknown option '-:'"
 }
