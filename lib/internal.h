@@ -27,7 +27,9 @@
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
- *	7 json.c csv.c	the JSON and CSV/TSV readers
+ *	7 json.c csv.c csvw.c
+ *			the JSON and CSV/TSV readers; the CSV/TSV
+ *			writer, a view of the encoder
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
  */

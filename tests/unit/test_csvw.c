@@ -1,0 +1,250 @@
+/*
+ * test_csvw.c - the CSV/TSV writer (jenc_csvw): options refused, columns
+ * from the header, a first pass or the first record, the rows of nested
+ * records, rejected records through the JSON reader, one header line for
+ * several encoders, and no allocation per record once warm.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "jenc.h"
+
+static int
+discard(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+struct out {
+	char p[8192];
+	size_t len;
+};
+
+static int
+sink(void *ctx, const char *p, size_t n)
+{
+	struct out *o = ctx;
+
+	if (o->len + n >= sizeof(o->p))
+		return 1;
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+	return 0;
+}
+
+/* in[] through w onto a sink: the rows in out, the reader's result in
+ * *rc; with scan, a first pass collects the columns. */
+static void
+run(jenc_csvw *w, int scan, const char *in, struct out *out, int *rc,
+    jenc_err *err)
+{
+	jenc_opts o = { 0, JENC_SPLIT, 0 };
+	jenc_view v;
+	jenc_enc *e;
+
+	if (scan) {
+		e = jenc_get_mem(&o);
+		jenc_csvw_view(w, 1, &v);
+		if (e == NULL || jenc_set_view(e, &v) != 0)
+			abort();
+		(void)jenc_json_copy_mem(in, strlen(in), e, NULL, err);
+		if (jenc_len(e) != 0)
+			abort();
+		jenc_release(e);
+	}
+	out->len = 0;
+	out->p[0] = '\0';
+	e = jenc_get_sink(sink, out, &o);
+	jenc_csvw_view(w, 0, &v);
+	if (e == NULL || jenc_set_view(e, &v) != 0)
+		abort();
+	*rc = jenc_json_copy_mem(in, strlen(in), e, NULL, err);
+	if (jenc_release(e) != 0)
+		abort();
+}
+
+int
+main(void)
+{
+	jenc_csvw *w;
+	struct out out;
+	jenc_err err;
+	int rc;
+
+	TEST("jenc_csvw_new refuses delimiters and separators") {
+		jenc_csvw_opts o = { 0 };
+
+		o.delim = '"';
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		CHECK(w == NULL);
+		o.delim = '\n';
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.delim = ';';
+		o.flags = JENC_CSVW_TSV;
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.delim = 0;
+		o.sep = "";
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.sep = "0123456789abcdef";
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.sep = "0123456789abcde";
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		jenc_csvw_free(w);
+		jenc_csvw_free(NULL);
+	}
+
+	TEST("jenc_csvw: columns from the first record, nested, arrays") {
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, "{\"a\":1,\"b\":{\"c\":\"x,y\",\"d\":[1, 2]},\"e\":{}}\n"
+		    "{\"b\":{\"c\":null},\"a\":\" s\"}\n", &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "a,b.c,b.d,e\n1,\"x,y\",\"[1,2]\",{}\n"
+		    "\" s\",,,\n");
+		CHECK(jenc_csvw_columns(w) == 4);
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a first pass gives every key; one header for two encoders") {
+		const char *in = "{\"a\":1}\n{\"b\":2}\n";
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 1, in, &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "a,b\n1,\n,2\n");
+		run(w, 0, "{\"b\":3}\n", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, ",3\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a new key rejected, or dropped with JENC_CSVW_PAD") {
+		jenc_csvw_opts o = { 0 };
+		const char *in = "{\"a\":1}\n{\"a\":2,\"x\":3}\n{\"a\":4}\n";
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, in, &out, &rc, &err);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(err.line == 2);
+		CHECK(strncmp(err.msg, "key 'x' is not a column", 23) == 0);
+		CHECK_STR(out.p, out.len, "a\n1\n");
+		jenc_csvw_free(w);
+		o.flags = JENC_CSVW_PAD | JENC_CSVW_NO_HEADER | JENC_CSVW_CRLF;
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		run(w, 0, in, &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "1\r\n2\r\n4\r\n");
+		CHECK(jenc_csvw_dropped(w) == 1);
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: header given, TSV, --csv-safe, separator") {
+		static const char *const hdr[] = { "k", "n/m", "k" };
+		jenc_csvw_opts o = { JENC_CSVW_TSV | JENC_CSVW_SAFE, 0, "/", hdr,
+		    3 };
+
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		CHECK(jenc_csvw_columns(w) == 2);
+		run(w, 0, "{\"k\":\"=a\\tb\",\"n\":{\"m\":-1},\"z\":1}\n", &out,
+		    &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "k\tn/m\n'=a\\tb\t-1\n");
+		run(w, 0, "", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, "");
+		jenc_csvw_free(w);
+		/* no record at all: the header alone, at the end */
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		run(w, 0, "", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, "k\tn/m\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a record that is not an object, at its start") {
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, "[{\"a\":1},\n 2]", &out, &rc, &err);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(err.line == 2);
+		CHECK(err.col == 2);
+		CHECK(strcmp(err.msg, "expected an object as a record, found '2'")
+		    == 0);
+		CHECK_STR(out.p, out.len, "a\n1\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: no allocation per record in steady state") {
+		static char in[512 * 1024];
+		size_t n = 0, n1000 = 0;
+		uint64_t m[3];
+		int i, k;
+
+		for (i = 0; i < 4000; i++) {
+			if (i == 1000)
+				n1000 = n;
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"s\":\"v\\n%d\",\"u\":{\"x\":%d,"
+			    "\"t\":[%d]},\"q\":\"a\\\"b\"}\n", i, i, i, i);
+		}
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		/* the same run three times: all records (which grows every
+		 * buffer), 1000 of them, all 4000; a discarding sink, so that
+		 * only the library's own allocations count */
+		for (k = 0; k < 3; k++) {
+			jenc_opts o = { 0, JENC_SPLIT, 0 };
+			jenc_view v;
+			jenc_pool_stats a, b;
+			jenc_enc *e;
+			jenc_err er;
+
+			jenc_pool_stats_get(&a);
+			e = jenc_get_sink(discard, NULL, &o);
+			jenc_csvw_view(w, 0, &v);
+			CHECK(jenc_set_view(e, &v) == 0);
+			CHECK(jenc_json_copy_mem(in, k == 1 ? n1000 : n, e, NULL,
+			    &er) == 0);
+			CHECK(jenc_release(e) == 0);
+			jenc_pool_stats_get(&b);
+			m[k] = b.mallocs - a.mallocs;
+		}
+		/* the reader's window and tables, the view: as many for 1000
+		 * records as for 4000 */
+		CHECK(m[1] == m[2]);
+		CHECK(m[2] < 16);
+		jenc_csvw_free(w);
+	}
+
+	TEST("JENC_CSV_NEST: names with the separator as nested objects") {
+		jenc_opts o = { 0, 0, 0 };
+		jenc_csv_opts co = { 0 };
+		jenc_enc *e = jenc_get_mem(&o);
+		char *p;
+		size_t n;
+
+		co.flags = JENC_CSV_NEST | JENC_CSV_TYPES;
+		CHECK(jenc_csv_copy_mem("u.n,id,u.a.c,u.m\nA,1,x,\n", 24, e, &co,
+		    &err) == 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "[{\"u\":{\"n\":\"A\",\"a\":{\"c\":\"x\"},"
+		    "\"m\":null},\"id\":1}]\n");
+		jenc_free(p, n);
+		co.sep = "::";
+		co.flags = JENC_CSV_NEST;
+		CHECK(jenc_csv_copy_mem("a::b,a.c\n1,2\n", 13, e, &co, &err) == 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "[{\"a\":{\"b\":\"1\"},\"a.c\":\"2\"}]\n");
+		jenc_free(p, n);
+		CHECK(jenc_csv_copy_mem("a,a.b\n1,2\n", 10, e, &co, &err) == 0);
+		jenc_reset(e);
+		co.sep = NULL;
+		CHECK(jenc_csv_copy_mem("a,a.b\n1,2\n", 10, e, &co, &err) ==
+		    JENC_E_SYNTAX);
+		CHECK(strncmp(err.msg, "column 'a.b' and another column", 31) ==
+		    0);
+		jenc_release(e);
+	}
+
+	return harness_done();
+}
