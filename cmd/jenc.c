@@ -27,11 +27,12 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
+enum { TO_JSON, TO_CSV, TO_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
-	OPT_NO_MMAP,
+	OPT_NO_MMAP, OPT_TO, OPT_FLATTEN_SEP, OPT_CRLF, OPT_CSV_SAFE, OPT_NEST,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -56,11 +57,16 @@ static const struct option longopts[] = {
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 	{ "jsonc", no_argument, NULL, OPT_JSONC },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "flatten-sep", required_argument, NULL, OPT_FLATTEN_SEP },
+	{ "crlf", no_argument, NULL, OPT_CRLF },
+	{ "csv-safe", no_argument, NULL, OPT_CSV_SAFE },
 	{ "delimiter", required_argument, NULL, 'd' },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "header", required_argument, NULL, OPT_HEADER },
 	{ "types", no_argument, NULL, 't' },
 	{ "ragged", required_argument, NULL, OPT_RAGGED },
+	{ "nest", no_argument, NULL, OPT_NEST },
 	{ "output", required_argument, NULL, 'o' },
 	{ "write", no_argument, NULL, 'w' },
 	{ "check", no_argument, NULL, OPT_CHECK },
@@ -88,6 +94,12 @@ static const char usage_text[] =
 "      --max-depth=N     JSON: nesting limit (default 10000)\n"
 "      --jsonc           JSON: allow // and /* */ comments, trailing commas\n"
 "      --validate        check the input only, write nothing\n"
+"Output format:\n"
+"      --to=FORMAT       json (default), csv or tsv: each record, an object, a\n"
+"                        row; columns from --header, a FILE's keys or the first\n"
+"      --flatten-sep=S   join nested keys with S in column names (default .)\n"
+"      --crlf            end CSV/TSV lines with CR LF\n"
+"      --csv-safe        ' before a string cell a spreadsheet would run\n"
 "Output layout:\n"
 "  -c, --compact         no whitespace\n"
 "      --indent=N        indent N spaces per level, 1 to 16 (default 2)\n"
@@ -110,6 +122,7 @@ static const char usage_text[] =
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"
 "      --ragged=MODE     rows with the wrong field count: error (default) or\n"
 "                        pad (missing fields null, extra ones as _N)\n"
+"      --nest            names holding the --flatten-sep as nested objects\n"
 "Streams and logs:\n"
 "      --on-error=MODE   bad JSON: stop (default), skip (reported) or pass\n"
 "                        (copied verbatim); both go on at the next line, exit\n"
@@ -155,15 +168,19 @@ struct config {
 	unsigned jobs;		/* -j: threads, 0 = auto */
 	size_t chunk;		/* JENC_CHUNK: bytes per chunk, for tests */
 	jenc_csv_opts copts;
+	int to;			/* TO_* */
+	unsigned wflags;	/* JENC_CSVW_*: --crlf, --csv-safe */
+	const char *sep;	/* --flatten-sep */
+	jenc_csvw *csvw;	/* --to=csv|tsv: the writer of every input */
 	char **names;
 	/* Options given that apply to one input format only, as written
 	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
-	const char *json_only[4], *csv_only[5];
+	const char *json_only[4], *csv_only[6];
 };
 
 /* Indexes into config.json_only and config.csv_only. */
 enum { JO_SINGLE, JO_MAX_DEPTH, JO_JSONC, JO_ON_ERROR };
-enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED };
+enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED, CO_NEST };
 
 static void
 usage_hint(void) __attribute__((noreturn));
@@ -459,6 +476,33 @@ parse_args(struct config *c, int argc, char **argv)
 			c->json_only[JO_JSONC] = "--jsonc";
 			c->ropts.flags |= JENC_READ_JSONC;
 			break;
+		case OPT_TO:
+			if (strcmp(optarg, "json") == 0)
+				c->to = TO_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				c->to = TO_CSV;
+			else if (strcmp(optarg, "tsv") == 0)
+				c->to = TO_TSV;
+			else
+				usage_error("--to: '%s' is not json, csv or tsv",
+				    optarg);
+			break;
+		case OPT_FLATTEN_SEP:
+			if (optarg[0] == '\0' || strlen(optarg) > 15)
+				usage_error("--flatten-sep: '%s' is not 1 to 15 "
+				    "bytes", optarg);
+			c->sep = optarg;
+			break;
+		case OPT_CRLF:
+			c->wflags |= JENC_CSVW_CRLF;
+			break;
+		case OPT_CSV_SAFE:
+			c->wflags |= JENC_CSVW_SAFE;
+			break;
+		case OPT_NEST:
+			c->csv_only[CO_NEST] = "--nest";
+			c->copts.flags |= JENC_CSV_NEST;
+			break;
 		case 'd':
 			c->csv_only[CO_DELIM] = islong ? "--delimiter" : "-d";
 			if (strcmp(optarg, "\\t") == 0)
@@ -548,7 +592,10 @@ parse_args(struct config *c, int argc, char **argv)
 			option_error(ch, argv[at]);
 		}
 	}
-	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER))
+	/* (for output, --header chooses the columns, --no-header drops
+	 * the header line) */
+	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER) &&
+	    c->to == TO_JSON)
 		usage_error("--header and --no-header cannot be used together");
 	/* a backslash starts a TSV escape: refused before any input is read */
 	if (c->copts.delim == '\\') {
@@ -571,7 +618,8 @@ color_setup(struct config *c)
 
 	jenc_colors_default(&c->colors);
 	/* -w and --check write or compare JSON files: never colored */
-	if (c->color == COLOR_NEVER || c->validate || c->write || c->check)
+	if (c->color == COLOR_NEVER || c->validate || c->write || c->check ||
+	    c->to != TO_JSON)
 		return;
 	if (c->color == COLOR_AUTO && (c->output != NULL ||
 	    !isatty(STDOUT_FILENO) ||
@@ -655,9 +703,20 @@ warn_unused(const struct config *c, int n, char **paths)
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "CSV/TSV input\n", c->json_only[k]);
 	for (k = 0; !csv && k < ARRAY_LEN(c->csv_only); k++)
-		if (c->csv_only[k] != NULL)
+		if (c->csv_only[k] != NULL && (c->to == TO_JSON ||
+		    k == CO_TYPES || k == CO_NEST))
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "JSON input\n", c->csv_only[k]);
+	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_CRLF))
+		fputs("jenc: warning: --crlf has no effect without --to=csv "
+		    "or --to=tsv\n", stderr);
+	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_SAFE))
+		fputs("jenc: warning: --csv-safe has no effect without "
+		    "--to=csv or --to=tsv\n", stderr);
+	if (c->to == TO_JSON && c->sep != NULL &&
+	    !(c->copts.flags & JENC_CSV_NEST))
+		fputs("jenc: warning: --flatten-sep has no effect without "
+		    "--to=csv, --to=tsv or --nest\n", stderr);
 }
 
 /*
@@ -681,6 +740,12 @@ setup_output(struct config *c, int n, char **paths)
 	if (k > 1)
 		usage_error("%s and %s cannot be used together", mode[0],
 		    mode[1]);
+	if (c->to != TO_JSON && (c->write || c->check))
+		usage_error("%s cannot be used with --to=%s: %s", c->write ?
+		    "-w" : "--check", c->to == TO_CSV ? "csv" : "tsv",
+		    c->write ? "a change of format is not a rewrite in place "
+		    "(write it elsewhere with -o)" : "it compares JSON output "
+		    "with its input");
 	if (c->write && n == 0)
 		usage_error("-w needs the FILEs to rewrite");
 	for (i = 0; i < (n > 0 ? n : 1); i++) {
@@ -878,6 +943,113 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 	_exit(EXIT_IO);
 }
 
+/* A sink that keeps nothing: --validate with --to=csv|tsv, which checks
+ * the records as it would write them. */
+static int
+discard(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+/* --to=csv|tsv: e writes rows through the one writer of the run. */
+static void
+set_view(struct config *c, jenc_enc *e)
+{
+	jenc_view v;
+
+	if (e == NULL)
+		out_of_memory();
+	jenc_csvw_view(c->csvw, 0, &v);
+	if (jenc_set_view(e, &v) != 0)
+		out_of_memory();
+}
+
+/* The CSV reader's options for input of format from. */
+static jenc_csv_opts
+csv_opts(const struct config *c, int from)
+{
+	jenc_csv_opts co = c->copts;
+
+	if (from == FROM_TSV)
+		co.flags |= JENC_CSV_TSV;
+	else if (co.delim == 0)
+		co.flags |= JENC_CSV_DETECT;	/* no -d */
+	/* --slurp: each record an element of the one array */
+	if (c->lines || c->slurp)
+		co.flags |= JENC_CSV_LINES;
+	if (c->sep != NULL)
+		co.sep = c->sep;
+	return co;
+}
+
+/*
+ * --to=csv|tsv without --header: the columns are every key of the
+ * records of each input that is a regular file, in the order they first
+ * appear, found by a first pass that keeps only the keys (a pipe cannot
+ * be read twice: its columns are the first record's).  Bad input ends a
+ * file's pass where the second pass will stop (or is skipped as it will
+ * be); it is told by the second.
+ */
+static void
+scan_columns(struct config *c, int n, char **paths)
+{
+	jenc_view v;
+	int i;
+
+	jenc_csvw_view(c->csvw, 1, &v);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		jenc_opts o = { 0, JENC_SPLIT, 0 };
+		jenc_enc *e;
+		jenc_err err;
+		int fd, rc;
+		char head[512];
+		ssize_t k, j = 0;
+
+		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 ||
+		    !S_ISREG(st.st_mode) ||
+		    (fd = open(paths[i], O_RDONLY)) < 0)
+			continue;
+		/*
+		 * A stream that starts with an object: its values go to the
+		 * view whole, copied as runs of input (not a call per token),
+		 * which halves the pass.  (A top-level array later in it is
+		 * then held whole, and counts as no record here; the second
+		 * pass reports it.)
+		 */
+		k = pread(fd, head, sizeof(head), 0);
+		while (j < k && (head[j] == ' ' || head[j] == '\t' ||
+		    head[j] == '\n' || head[j] == '\r'))
+			j++;
+		if (j < k && head[j] == '{')
+			o.flags = 0;
+		if ((e = jenc_get_mem(&o)) == NULL || jenc_set_view(e, &v) != 0)
+			out_of_memory();
+		if (input_format(c, paths[i]) == FROM_JSON) {
+			jenc_read_opts ro = c->ropts;
+
+			ro.flags &= ~(unsigned)JENC_READ_PASS;
+			if (c->on_error != ON_ERROR_STOP)
+				ro.flags |= JENC_READ_SKIP;
+			ro.on_error = NULL;
+			reading = paths[i];
+			rc = jenc_json_copy_fd(fd, e, &ro, &err);
+			reading = NULL;
+		} else {
+			jenc_csv_opts co = csv_opts(c, input_format(c, paths[i]));
+
+			rc = jenc_csv_copy_fd(fd, e, &co, &err);
+		}
+		close(fd);
+		if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
+			out_of_memory();
+	}
+	jenc_csvw_view(c->csvw, 0, &v);
+}
+
 /* Re-encode one input.  Returns the exit status it earns. */
 static int
 convert(struct config *c, const char *path)
@@ -912,6 +1084,12 @@ convert(struct config *c, const char *path)
 		from = input_format(c, path);
 
 	out_opts(c, &o);
+	if (c->to != TO_JSON) {
+		/* each record a top-level value of the view */
+		o.flags |= JENC_SPLIT;
+		if (c->validate && e == NULL)
+			e = jenc_get_sink(discard, NULL, &o);
+	}
 	if (from == FROM_JSON && (ro.flags & JENC_READ_MAP) &&
 	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		bad.fd = fd;
@@ -921,6 +1099,8 @@ convert(struct config *c, const char *path)
 		o.flags |= JENC_HOLD;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
+		if (c->to != TO_JSON)
+			set_view(c, e);
 		/*
 		 * --validate has no output to pass bad text to: it lists it.
 		 * With --seq, stop still reads on at the next RS, as RFC 7464
@@ -941,17 +1121,12 @@ convert(struct config *c, const char *path)
 		rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs, c->chunk);
 		reading = NULL;
 	} else {
-		jenc_csv_opts co = c->copts;
+		jenc_csv_opts co = csv_opts(c, from);
 
-		if (from == FROM_TSV)
-			co.flags |= JENC_CSV_TSV;
-		else if (co.delim == 0)
-			co.flags |= JENC_CSV_DETECT;	/* no -d */
-		/* --slurp: each record an element of the one array */
-		if (c->lines || c->slurp)
-			co.flags |= JENC_CSV_LINES;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
+		if (c->to != TO_JSON)
+			set_view(c, e);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
 	/*
@@ -1016,6 +1191,13 @@ main(int argc, char **argv)
 	if (c.slurp && (c.write || c.check))
 		usage_error("-s makes one array of all inputs: not with %s",
 		    c.write ? "-w" : "--check");
+	if (c.to != TO_JSON && c.slurp)
+		usage_error("-s makes one array of all inputs: not with --to=%s",
+		    c.to == TO_CSV ? "csv" : "tsv");
+	if (c.to != TO_JSON && c.on_error == ON_ERROR_PASS)
+		usage_error("--on-error=pass: bad text cannot pass into %s "
+		    "output (use --on-error=skip)", c.to == TO_CSV ? "CSV" :
+		    "TSV");
 	if (c.slurp && c.on_error == ON_ERROR_PASS)
 		usage_error("-s makes one array of all inputs: bad text cannot "
 		    "pass into it (use --on-error=skip)");
@@ -1032,6 +1214,26 @@ main(int argc, char **argv)
 
 		out_opts(&c, &o);
 		c.all = new_out(&c, &o);
+	}
+	if (c.to != TO_JSON) {
+		jenc_csvw_opts wo = { 0 };
+		int rc;
+
+		wo.flags = c.wflags | (c.to == TO_TSV ? JENC_CSVW_TSV : 0) |
+		    ((c.copts.flags & JENC_CSV_NO_HEADER) ?
+		    JENC_CSVW_NO_HEADER : 0) |
+		    ((c.copts.flags & JENC_CSV_RAGGED_PAD) ? JENC_CSVW_PAD : 0);
+		wo.delim = c.to == TO_CSV ? c.copts.delim : 0;
+		wo.sep = c.sep;
+		wo.header = c.copts.header;
+		wo.nheader = c.copts.nheader;
+		if ((rc = jenc_csvw_new(&c.csvw, &wo)) == JENC_E_NOMEM)
+			out_of_memory();
+		if (rc != 0)
+			usage_error("--delimiter: '%c' cannot be a CSV delimiter",
+			    c.copts.delim);
+		if (c.copts.header == NULL)
+			scan_columns(&c, argc - optind, argv + optind);
 	}
 	if (optind == argc) {
 		status = convert(&c, "-");
@@ -1053,6 +1255,11 @@ main(int argc, char **argv)
 	}
 	if (c.bad_lines > 0 && !c.quiet)
 		bad_count(&c);
+	if (c.csvw != NULL && jenc_csvw_dropped(c.csvw) > 0 && !c.quiet)
+		fprintf(stderr, "jenc: %llu key%s not among the columns "
+		    "dropped\n", (unsigned long long)jenc_csvw_dropped(c.csvw),
+		    jenc_csvw_dropped(c.csvw) == 1 ? "" : "s");
+	jenc_csvw_free(c.csvw);
 	if (c.bad_valid && status == 0)
 		status = EXIT_INVALID;
 	status = output_close(c.out, status);

@@ -122,6 +122,7 @@ expected_example_output() {
 	for o in --from --compact --indent --tab --lines --html-escape \
 	    --ascii --single --validate --max-depth --delimiter --no-header \
 	    --header --types --ragged --output --write --check --help \
+	    --to --flatten-sep --crlf --csv-safe --nest \
 	    --version; do
 		grep -qx -- "$o" "$BATS_TEST_TMPDIR/man" ||
 		    { echo "jenc(1) lacks $o"; return 1; }
