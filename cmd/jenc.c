@@ -998,21 +998,35 @@ scan_columns(struct config *c, int n, char **paths)
 {
 	jenc_view v;
 	int i;
+	char *none[] = { (char *)"-" };
 
+	if (n == 0) {
+		n = 1;
+		paths = none;
+	}
 	jenc_csvw_view(c->csvw, 1, &v);
 	for (i = 0; i < n; i++) {
 		struct stat st;
 		jenc_opts o = { 0, JENC_SPLIT, 0 };
 		jenc_enc *e;
 		jenc_err err;
-		int fd, rc;
+		int fd, rc, in = strcmp(paths[i], "-") == 0;
 		char head[512];
 		ssize_t k, j = 0;
+		off_t at = 0;
 
-		if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 ||
-		    !S_ISREG(st.st_mode) ||
-		    (fd = open(paths[i], O_RDONLY)) < 0)
+		/* the standard input too, when it is a regular file: read
+		 * from where it stands, then put back there */
+		if (in) {
+			if (stdin_closed || fstat(STDIN_FILENO, &st) != 0 ||
+			    !S_ISREG(st.st_mode) ||
+			    (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) < 0)
+				continue;
+			fd = STDIN_FILENO;
+		} else if (stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (fd = open(paths[i], O_RDONLY)) < 0) {
 			continue;
+		}
 		/*
 		 * A stream that starts with an object: its values go to the
 		 * view whole, copied as runs of input (not a call per token),
@@ -1020,7 +1034,7 @@ scan_columns(struct config *c, int n, char **paths)
 		 * then held whole, and counts as no record here; the second
 		 * pass reports it.)
 		 */
-		k = pread(fd, head, sizeof(head), 0);
+		k = pread(fd, head, sizeof(head), at);
 		while (j < k && (head[j] == ' ' || head[j] == '\t' ||
 		    head[j] == '\n' || head[j] == '\r'))
 			j++;
@@ -1035,7 +1049,7 @@ scan_columns(struct config *c, int n, char **paths)
 			if (c->on_error != ON_ERROR_STOP)
 				ro.flags |= JENC_READ_SKIP;
 			ro.on_error = NULL;
-			reading = paths[i];
+			reading = in ? "<stdin>" : paths[i];
 			rc = jenc_json_copy_fd(fd, e, &ro, &err);
 			reading = NULL;
 		} else {
@@ -1043,7 +1057,15 @@ scan_columns(struct config *c, int n, char **paths)
 
 			rc = jenc_csv_copy_fd(fd, e, &co, &err);
 		}
-		close(fd);
+		if (in) {
+			if (lseek(fd, at, SEEK_SET) != at) {
+				fprintf(stderr, "jenc: <stdin>: %s\n",
+				    strerror(errno));
+				exit(EXIT_IO);
+			}
+		} else {
+			close(fd);
+		}
 		if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
 			out_of_memory();
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # --to=csv and --to=tsv: records to rows; the columns from --header, from
-# a first pass over a file, from the first record of a pipe; flattening
-# and --flatten-sep; cells, quoting, --crlf, -d, TSV escapes, --csv-safe;
+# a first pass over a file (or a regular standard input), from the first
+# record of a pipe; flattening and --flatten-sep; cells, quoting, --crlf,
+# -d, TSV escapes, --csv-safe;
 # records that are not objects and the writer's own errors, with
 # --on-error=skip; the options refused; --nest on the way back; Python's
 # csv module reading the output; and tocsv_diff.py, random records there
@@ -28,6 +29,16 @@ setup() {
 1,x,
 2,,true
 '
+	# the standard input when it is a regular file, from where it stands
+	jrun --to=csv <in.json
+	expect_ok 'a,b,c,d
+1,x,,
+2,,true,
+,y,,
+'
+	{ read -r _; "$JENC" --to=csv >out2; } <in.json
+	printf 'c,a,b,d\ntrue,2,,\n,,y,\n' >want2
+	same_bytes want2 out2
 	# several files: one header, the keys of all of them
 	printf '{"z":0}\n' >z.json
 	jrun --to=csv in.json z.json
@@ -41,7 +52,7 @@ setup() {
 
 @test "--to=csv from a pipe: the first record's keys; another key is an error" {
 	printf '{"a":1,"b":2}\n{"b":3}\n{"a":4,"c":5}\n{"a":6}\n' >in
-	jrun --to=csv <in
+	jrun --to=csv < <(cat in)
 	expect_invalid 'a,b
 1,2
 ,3
@@ -49,7 +60,7 @@ setup() {
   {\"a\":4,\"c\":5}
               ^
 "
-	jrun --to=csv --ragged=pad <in
+	jrun --to=csv --ragged=pad < <(cat in)
 	expect_status 0
 	expect_out 'a,b
 1,2
@@ -59,11 +70,11 @@ setup() {
 '
 	expect_err 'jenc: 1 key not among the columns dropped
 '
-	jrun --to=csv --ragged=pad -q <in
+	jrun --to=csv --ragged=pad -q < <(cat in)
 	expect_status 0
 	expect_err ''
 	# skipped as bad input, the others written
-	jrun --to=csv --on-error=skip <in
+	jrun --to=csv --on-error=skip < <(cat in)
 	expect_status 0
 	expect_out 'a,b
 1,2
@@ -132,7 +143,7 @@ setup() {
 '
 	# from a pipe, a key that is not a column is dropped before it can
 	# clash with another
-	jrun --to=csv --ragged=pad -q --on-error=skip <in.json
+	jrun --to=csv --ragged=pad -q --on-error=skip < <(cat in.json)
 	expect_ok 'a
 0
 ""
@@ -150,7 +161,8 @@ y é😀",[1.0],1.0,1e400,-100000000000000000001,true,false,,
 	# a lone surrogate is no text
 	printf '{"s":"a\\ud800b"}\n' >in
 	jrun --to=csv <in
-	expect_invalid '' "jenc: <stdin>:1:16: the value of 's' holds a lone surrogate, which is not text
+	expect_invalid 's
+' "jenc: <stdin>:1:16: the value of 's' holds a lone surrogate, which is not text
   {\"s\":\"a\\ud800b\"}
                  ^
 "
