@@ -464,8 +464,12 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 	char shown[64];
 	size_t k = n < 40 ? n : 40, i;
 
+	/* (cut at a character's start; no control byte in a message) */
+	while (k < n && k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
+		k--;
 	for (i = 0; i < k; i++)
-		shown[i] = (unsigned char)name[i] < 0x20 ? '?' : name[i];
+		shown[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
+		    '?' : name[i];
 	memcpy(shown + k, n > 40 ? "..." : "", n > 40 ? 4 : 1);
 	snprintf(w->msg, sizeof(w->msg), fmt, shown, w->sep);
 	return jenc_view_reject(e, w->msg);
@@ -678,7 +682,7 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 	}
 	/* an empty line would be read as no record: one empty cell is
 	 * quoted, as Python's csv.writer does */
-	if (w->row.len == 0 && !(w->flags & JENC_CSVW_TSV) &&
+	if (w->row.len == 0 && w->ncols == 1 && !(w->flags & JENC_CSVW_TSV) &&
 	    buf_put(&w->row, "\"\"", 2) != 0)
 		return JENC_E_NOMEM;
 	if (line_end(w) != 0)

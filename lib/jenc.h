@@ -352,7 +352,8 @@ typedef struct jenc_view {
  * separators of JENC_SEQ, JENC_SLURP and the newline after each value:
  * the view writes its own line ends.  Escaping flags and JENC_SORT_KEYS
  * still shape the text the view gets; JENC_FLUSH_EACH flushes after each
- * value's output.  jenc_json_copy_fd_par runs on one thread for e.
+ * value's output.  jenc_json_copy_fd_par runs on one thread for e.  The
+ * view stays until jenc_release (jenc_reset and jenc_discard keep it).
  * Returns 0, JENC_E_STATE or JENC_E_NOMEM.
  */
 JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
