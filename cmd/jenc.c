@@ -172,6 +172,9 @@ struct config {
 	unsigned wflags;	/* JENC_CSVW_*: --crlf, --csv-safe */
 	const char *sep;	/* --flatten-sep */
 	jenc_csvw *csvw;	/* --to=csv|tsv: the writer of every input */
+	unsigned char *plain;	/* per input: its first pass found objects
+				 * only (see scan_columns) */
+	int input;		/* the index of the input being read */
 	char **names;
 	/* Options given that apply to one input format only, as written
 	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
@@ -986,37 +989,88 @@ csv_opts(const struct config *c, int from)
 }
 
 /*
+ * One first pass over fd (from its offset at, put back there after) into
+ * the writer's keys, with JENC_SPLIT or not: returns 1 if it went through
+ * with no bad input.
+ */
+static int
+scan_one(struct config *c, int fd, off_t at, const char *path,
+    const char *name, unsigned split)
+{
+	jenc_opts o = { 0, split, 0 };
+	jenc_view v;
+	jenc_enc *e;
+	jenc_err err;
+	int rc;
+
+	jenc_csvw_view(c->csvw, 1, &v);
+	if (lseek(fd, at, SEEK_SET) != at) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		exit(EXIT_IO);
+	}
+	if ((e = jenc_get_mem(&o)) == NULL || jenc_set_view(e, &v) != 0)
+		out_of_memory();
+	if (input_format(c, path) == FROM_JSON) {
+		jenc_read_opts ro = c->ropts;
+
+		ro.flags &= ~(unsigned)JENC_READ_PASS;
+		if (c->on_error != ON_ERROR_STOP)
+			ro.flags |= JENC_READ_SKIP;
+		ro.on_error = NULL;
+		reading = name;
+		rc = jenc_json_copy_fd(fd, e, &ro, &err);
+		reading = NULL;
+	} else {
+		jenc_csv_opts co = csv_opts(c, input_format(c, path));
+
+		rc = jenc_csv_copy_fd(fd, e, &co, &err);
+	}
+	if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
+		out_of_memory();
+	if (lseek(fd, at, SEEK_SET) != at) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		exit(EXIT_IO);
+	}
+	return rc == 0 && err.code == 0;
+}
+
+/*
  * --to=csv|tsv without --header: the columns are every key of the
- * records of each input that is a regular file, in the order they first
- * appear, found by a first pass that keeps only the keys (a pipe cannot
- * be read twice: its columns are the first record's).  Bad input ends a
- * file's pass where the second pass will stop (or is skipped as it will
- * be); it is told by the second.
+ * records of each input that is a regular file (a FILE, or the standard
+ * input from where it stands), in the order they first appear, found by
+ * a first pass that keeps only the keys (a pipe cannot be read twice:
+ * its columns are the first record's).  Bad input ends a file's pass
+ * where the second pass will stop (or is skipped as it will be); it is
+ * told by the second.
+ *
+ * A JSON file that starts with an object is read without JENC_SPLIT
+ * first, its values going to the view as runs of their text rather than
+ * a call per token, which takes about half the time.  If that pass went
+ * through (objects only), so does the second, with the same rows; else
+ * (an array, whose elements are records, or bad input) the pass is done
+ * again with JENC_SPLIT, and so is the second.
  */
 static void
 scan_columns(struct config *c, int n, char **paths)
 {
-	jenc_view v;
 	int i;
 	char *none[] = { (char *)"-" };
+	jenc_view v;
 
 	if (n == 0) {
 		n = 1;
 		paths = none;
 	}
-	jenc_csvw_view(c->csvw, 1, &v);
+	if ((c->plain = calloc((size_t)n, 1)) == NULL)
+		out_of_memory();
 	for (i = 0; i < n; i++) {
 		struct stat st;
-		jenc_opts o = { 0, JENC_SPLIT, 0 };
-		jenc_enc *e;
-		jenc_err err;
-		int fd, rc, in = strcmp(paths[i], "-") == 0;
+		int fd, in = strcmp(paths[i], "-") == 0;
+		const char *name = in ? "<stdin>" : paths[i];
 		char head[512];
 		ssize_t k, j = 0;
 		off_t at = 0;
 
-		/* the standard input too, when it is a regular file: read
-		 * from where it stands, then put back there */
 		if (in) {
 			if (stdin_closed || fstat(STDIN_FILENO, &st) != 0 ||
 			    !S_ISREG(st.st_mode) ||
@@ -1027,47 +1081,18 @@ scan_columns(struct config *c, int n, char **paths)
 		    (fd = open(paths[i], O_RDONLY)) < 0) {
 			continue;
 		}
-		/*
-		 * A stream that starts with an object: its values go to the
-		 * view whole, copied as runs of input (not a call per token),
-		 * which halves the pass.  (A top-level array later in it is
-		 * then held whole, and counts as no record here; the second
-		 * pass reports it.)
-		 */
 		k = pread(fd, head, sizeof(head), at);
 		while (j < k && (head[j] == ' ' || head[j] == '\t' ||
 		    head[j] == '\n' || head[j] == '\r'))
 			j++;
-		if (j < k && head[j] == '{')
-			o.flags = 0;
-		if ((e = jenc_get_mem(&o)) == NULL || jenc_set_view(e, &v) != 0)
-			out_of_memory();
-		if (input_format(c, paths[i]) == FROM_JSON) {
-			jenc_read_opts ro = c->ropts;
-
-			ro.flags &= ~(unsigned)JENC_READ_PASS;
-			if (c->on_error != ON_ERROR_STOP)
-				ro.flags |= JENC_READ_SKIP;
-			ro.on_error = NULL;
-			reading = in ? "<stdin>" : paths[i];
-			rc = jenc_json_copy_fd(fd, e, &ro, &err);
-			reading = NULL;
-		} else {
-			jenc_csv_opts co = csv_opts(c, input_format(c, paths[i]));
-
-			rc = jenc_csv_copy_fd(fd, e, &co, &err);
-		}
-		if (in) {
-			if (lseek(fd, at, SEEK_SET) != at) {
-				fprintf(stderr, "jenc: <stdin>: %s\n",
-				    strerror(errno));
-				exit(EXIT_IO);
-			}
-		} else {
+		if (j < k && head[j] == '{' &&
+		    input_format(c, paths[i]) == FROM_JSON)
+			c->plain[i] = (unsigned char)scan_one(c, fd, at,
+			    paths[i], name, 0);
+		if (!c->plain[i])
+			(void)scan_one(c, fd, at, paths[i], name, JENC_SPLIT);
+		if (!in)
 			close(fd);
-		}
-		if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
-			out_of_memory();
 	}
 	jenc_csvw_view(c->csvw, 0, &v);
 }
@@ -1107,8 +1132,11 @@ convert(struct config *c, const char *path)
 
 	out_opts(c, &o);
 	if (c->to != TO_JSON) {
-		/* each record a top-level value of the view */
-		o.flags |= JENC_SPLIT;
+		/* each record a top-level value of the view, the elements
+		 * of a top-level array too; but a file of objects alone
+		 * (its first pass says so) goes as runs of its text */
+		if (c->plain == NULL || !c->plain[c->input])
+			o.flags |= JENC_SPLIT;
 		if (c->validate && e == NULL)
 			e = jenc_get_sink(discard, NULL, &o);
 	}
@@ -1258,10 +1286,14 @@ main(int argc, char **argv)
 			scan_columns(&c, argc - optind, argv + optind);
 	}
 	if (optind == argc) {
+		c.input = 0;
 		status = convert(&c, "-");
 	} else {
 		for (i = optind; i < argc; i++) {
-			int s = convert(&c, argv[i]);
+			int s;
+
+			c.input = i - optind;
+			s = convert(&c, argv[i]);
 
 			if (s > status)
 				status = s;
@@ -1282,6 +1314,7 @@ main(int argc, char **argv)
 		    "dropped\n", (unsigned long long)jenc_csvw_dropped(c.csvw),
 		    jenc_csvw_dropped(c.csvw) == 1 ? "" : "s");
 	jenc_csvw_free(c.csvw);
+	free(c.plain);
 	if (c.bad_valid && status == 0)
 		status = EXIT_INVALID;
 	status = output_close(c.out, status);

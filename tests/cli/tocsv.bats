@@ -39,6 +39,15 @@ setup() {
 	{ read -r _; "$JENC" --to=csv >out2; } <in.json
 	printf 'c,a,b,d\ntrue,2,,\n,,y,\n' >want2
 	same_bytes want2 out2
+	# an array after objects: its elements are records, its keys columns
+	printf '{"a":1}\n[{"b":2},\n {"a":3}]\n{"c":4}\n' >mix.json
+	jrun --to=csv mix.json
+	expect_ok 'a,b,c
+1,,
+,2,
+3,,
+,,4
+'
 	# several files: one header, the keys of all of them
 	printf '{"z":0}\n' >z.json
 	jrun --to=csv in.json z.json
