@@ -87,10 +87,12 @@ buf_grow(struct buf *b, size_t n)
 	return 0;
 }
 
+/* (a buffer is allocated at its first use even for 0 bytes, so that
+ * b->p + b->len is never an offset from NULL) */
 static inline int
 buf_room(struct buf *b, size_t n)
 {
-	return b->cap - b->len >= n ? 0 : buf_grow(b, n);
+	return b->p != NULL && b->cap - b->len >= n ? 0 : buf_grow(b, n);
 }
 
 static int
@@ -396,10 +398,22 @@ line_end(jenc_csvw *w)
 	    buf_put(&w->row, "\n", 1);
 }
 
+/* The end of a line that started at row.len == start.  An empty line
+ * would be read as no line at all: a lone empty cell is quoted, as
+ * Python's csv.writer does (TSV cannot say it). */
+static int
+line_end_from(jenc_csvw *w, size_t start)
+{
+	if (w->row.len == start && w->ncols == 1 &&
+	    !(w->flags & JENC_CSVW_TSV) && buf_put(&w->row, "\"\"", 2) != 0)
+		return JENC_E_NOMEM;
+	return line_end(w);
+}
+
 static int
 header_line(jenc_csvw *w)
 {
-	size_t i;
+	size_t i, start = w->row.len;
 
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
@@ -407,7 +421,7 @@ header_line(jenc_csvw *w)
 		if (cell(w, w->names.p + w->noff[i], w->nlen[i], 1) != 0)
 			return JENC_E_NOMEM;
 	}
-	return line_end(w);
+	return line_end_from(w, start);
 }
 
 /* ---- the record ------------------------------------------------------------ */
@@ -651,7 +665,7 @@ static int
 csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 {
 	jenc_csvw *w = ctx;
-	size_t i;
+	size_t i, start;
 	int rc;
 
 	if (len < 2 || json[0] != '{')
@@ -669,6 +683,7 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 		    header_line(w) != 0)
 			return JENC_E_NOMEM;
 	}
+	start = w->row.len;
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
 
@@ -680,12 +695,7 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 		    s->kind == K_STR) != 0)
 			return JENC_E_NOMEM;
 	}
-	/* an empty line would be read as no record: one empty cell is
-	 * quoted, as Python's csv.writer does */
-	if (w->row.len == 0 && w->ncols == 1 && !(w->flags & JENC_CSVW_TSV) &&
-	    buf_put(&w->row, "\"\"", 2) != 0)
-		return JENC_E_NOMEM;
-	if (line_end(w) != 0)
+	if (line_end_from(w, start) != 0)
 		return JENC_E_NOMEM;
 	return jenc_view_write(e, w->row.p, w->row.len);
 }

@@ -805,8 +805,9 @@ JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
  * a cell, doubling its quotes, only when it holds the delimiter, a quote,
  * CR or LF, or starts or ends with a space (RFC 4180); TSV writes \t,
  * \n, \r and \\ for tab, LF, CR and backslash, as the TSV reader reads
- * them.  A CSV row whose only cell is empty is written "" (an empty line
- * would be read as no record), as Python's csv.writer does.  With
+ * them.  A CSV line (header or row) whose only cell is empty is written
+ * "" (an empty line would be read as no line), as Python's csv.writer
+ * does.  With
  * JENC_CSVW_SAFE, a string cell (or name) that starts with
  * '=', '+', '-', '@', tab or CR gets a ' before it, so that a spreadsheet
  * does not run it as a formula (numbers are kept as they are).  Lines

@@ -160,6 +160,25 @@ setup() {
 '
 }
 
+@test "empty keys and a lone empty cell" {
+	# (an empty key is an empty name; a name's buffers start empty)
+	printf '{"":1,"a":{"":2}}\n' >in
+	jrun --to=csv <in
+	expect_ok ',a.
+1,2
+'
+	# a line of one empty cell would read as no line: quoted
+	printf '{"":""}\n{"":"x"}\n' >in
+	jrun --to=csv <in
+	expect_ok '""
+""
+x
+'
+	"$JENC" -f csv -c out >back
+	printf '[{"_1":""},{"_1":"x"}]\n' >want
+	same_bytes want back
+}
+
 @test "cells: strings decoded, numbers verbatim, literals, null empty" {
 	printf '{"s":"x\\ny \\u00e9\\ud83d\\ude00","n":[1.0],"h":1.0,"i":1e400,"j":-100000000000000000001,"t":true,"f":false,"z":null,"e":""}\n' >in
 	jrun --to=csv <in
