@@ -41,9 +41,12 @@ struct jenc_csvw {
 	char delim;
 	char sep[16];
 	size_t seplen;
-	/* the columns: names[noff[i]..noff[i]+nlen[i]) for column i */
+	/* the columns: names.p[col[i].off..col[i].off+col[i].len) is the
+	 * name of column i */
 	struct buf names;
-	size_t *noff, *nlen;
+	struct col {
+		size_t off, len;
+	} *col;
 	size_t ncols, colcap;
 	uint32_t *hash;		/* index + 1 of a column, 0: empty */
 	size_t hcap;		/* a power of two, at least twice ncols */
@@ -129,7 +132,7 @@ col_find(const jenc_csvw *w, const char *s, size_t n)
 	for (i = (size_t)name_hash(s, n) & m; w->hash[i] != 0; i = (i + 1) & m) {
 		size_t c = w->hash[i] - 1;
 
-		if (w->nlen[c] == n && memcmp(w->names.p + w->noff[c], s, n) == 0)
+		if (w->col[c].len == n && memcmp(w->names.p + w->col[c].off, s, n) == 0)
 			return c;
 	}
 	return (size_t)-1;
@@ -140,7 +143,7 @@ hash_put(jenc_csvw *w, size_t c)
 {
 	size_t i, m = w->hcap - 1;
 
-	for (i = (size_t)name_hash(w->names.p + w->noff[c], w->nlen[c]) & m;
+	for (i = (size_t)name_hash(w->names.p + w->col[c].off, w->col[c].len) & m;
 	    w->hash[i] != 0; i = (i + 1) & m)
 		;
 	w->hash[i] = (uint32_t)(c + 1);
@@ -157,17 +160,12 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 		return (size_t)-1;
 	if (c == w->colcap) {
 		size_t cap = w->colcap ? w->colcap * 2 : 16;
-		size_t *a = jenc_mem_realloc(w->noff, w->colcap * sizeof(size_t),
-		    cap * sizeof(size_t));
+		struct col *a = jenc_mem_realloc(w->col,
+		    w->colcap * sizeof(*a), cap * sizeof(*a));
 
 		if (a == NULL)
 			return (size_t)-1;
-		w->noff = a;
-		a = jenc_mem_realloc(w->nlen, w->colcap * sizeof(size_t),
-		    cap * sizeof(size_t));
-		if (a == NULL)
-			return (size_t)-1;
-		w->nlen = a;
+		w->col = a;
 		w->colcap = cap;
 	}
 	if ((c + 1) * 2 > w->hcap) {
@@ -183,8 +181,8 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 		for (i = 0; i < c; i++)
 			hash_put(w, i);
 	}
-	w->noff[c] = w->names.len;
-	w->nlen[c] = n;
+	w->col[c].off = w->names.len;
+	w->col[c].len = n;
 	if (buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
@@ -418,7 +416,7 @@ header_line(jenc_csvw *w)
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
-		if (cell(w, w->names.p + w->noff[i], w->nlen[i], 1) != 0)
+		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1) != 0)
 			return JENC_E_NOMEM;
 	}
 	return line_end_from(w, start);
@@ -498,8 +496,8 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 
 	if (k < w->npred) {
 		c = w->pred[k];
-		if (c >= w->ncols || w->nlen[c] != w->path.len ||
-		    memcmp(w->names.p + w->noff[c], w->path.p, w->path.len) != 0)
+		if (c >= w->ncols || w->col[c].len != w->path.len ||
+		    memcmp(w->names.p + w->col[c].off, w->path.p, w->path.len) != 0)
 			c = (size_t)-1;
 	}
 	if (c == (size_t)-1)
@@ -762,8 +760,7 @@ jenc_csvw_free(jenc_csvw *w)
 	if (w == NULL)
 		return;
 	jenc_mem_free(w->names.p, w->names.cap);
-	jenc_mem_free(w->noff, w->colcap * sizeof(size_t));
-	jenc_mem_free(w->nlen, w->colcap * sizeof(size_t));
+	jenc_mem_free(w->col, w->colcap * sizeof(struct col));
 	jenc_mem_free(w->hash, w->hcap * sizeof(uint32_t));
 	jenc_mem_free(w->slots, w->slotcap * sizeof(struct slot));
 	jenc_mem_free(w->path.p, w->path.cap);

@@ -4,6 +4,7 @@
  * records, rejected records through the JSON reader, one header line for
  * several encoders, and no allocation per record once warm.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,97 @@ run(jenc_csvw *w, int scan, const char *in, struct out *out, int *rc,
 	*rc = jenc_json_copy_mem(in, strlen(in), e, NULL, err);
 	if (jenc_release(e) != 0)
 		abort();
+}
+
+
+/* ---- a failing allocator (as test_nomem.c's) ---------------------------- */
+
+struct fa {
+	uint64_t calls, fail_at;
+	long long live;
+	uint64_t bad_size, zero;
+};
+
+static struct fa fa;
+
+#define HDR 16
+
+static void *
+fa_malloc(void *ctx, size_t n)
+{
+	struct fa *f = ctx;
+	unsigned char *p;
+
+	if (n == 0)
+		f->zero++;
+	if (++f->calls == f->fail_at)
+		return NULL;
+	if ((p = malloc(HDR + n)) == NULL)
+		abort();
+	memcpy(p, &n, sizeof(n));
+	f->live++;
+	return p + HDR;
+}
+
+static void
+fa_free(void *ctx, void *q, size_t n)
+{
+	struct fa *f = ctx;
+	unsigned char *p = (unsigned char *)q - HDR;
+	size_t was;
+
+	memcpy(&was, p, sizeof(was));
+	if (was != n)
+		f->bad_size++;
+	f->live--;
+	free(p);
+}
+
+/* The bytes e holds, into out (at most cap); their number. */
+static size_t
+held_bytes(const jenc_enc *e, char *out, size_t cap)
+{
+	size_t it = 0, len, n = 0;
+	const char *p;
+
+	while ((p = jenc_segments(e, &it, &len)) != NULL) {
+		if (n + len > cap)
+			abort();
+		memcpy(out + n, p, len);
+		n += len;
+	}
+	return n;
+}
+
+/* in[] to CSV with a fresh writer on a memory encoder, into out; returns
+ * the reader's result, or the code of the call that failed first. */
+static int
+to_csv(const char *in, char *out, size_t cap, size_t *n)
+{
+	jenc_opts o = { 0, JENC_SPLIT, 0 };
+	jenc_view v;
+	jenc_csvw *w;
+	jenc_enc *e;
+	jenc_err err;
+	int rc;
+
+	*n = 0;
+	if ((rc = jenc_csvw_new(&w, NULL)) != 0)
+		return rc;
+	if ((e = jenc_get_mem(&o)) == NULL) {
+		jenc_csvw_free(w);
+		return JENC_E_NOMEM;
+	}
+	jenc_csvw_view(w, 0, &v);
+	if ((rc = jenc_set_view(e, &v)) == 0) {
+		rc = jenc_json_copy_mem(in, strlen(in), e, NULL, &err);
+		if (rc == 0)
+			rc = jenc_error(e);
+		*n = held_bytes(e, out, cap);
+	}
+	(void)jenc_release(e);
+	jenc_csvw_free(w);
+	return rc;
 }
 
 int
@@ -244,6 +336,52 @@ main(void)
 		CHECK(strncmp(err.msg, "column 'a.b' and another column", 31) ==
 		    0);
 		jenc_release(e);
+	}
+
+	TEST("jenc_csvw: every allocation may fail") {
+		static char in[128 * 1024], full[256 * 1024], got[256 * 1024];
+		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+		size_t n = 0, nfull, ngot;
+		uint64_t k, total;
+		int i, bad = 0;
+
+		/* records that grow every buffer: nesting, escapes, a string
+		 * longer each time (the columns are the first record's) */
+		n = 0;
+		for (i = 0; i < 60; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"u\":{\"k\":\"a\\nb\",\"d\":{\"e\":[%d]}},"
+			    "\"s\":\"%0*d\",\"q\":\"x\\\"y\"}\n", i, i,
+			    i * 30, i);
+		CHECK(n < sizeof(in));
+		CHECK(to_csv(in, full, sizeof(full), &nfull) == 0);
+		jenc_pool_trim();
+		CHECK(jenc_set_alloc(&a) == 0);
+		memset(&fa, 0, sizeof(fa));
+		CHECK(to_csv(in, got, sizeof(got), &ngot) == 0);
+		jenc_pool_trim();
+		total = fa.calls;
+		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
+		CHECK(total > 10);
+		for (k = 1; k <= total && !bad; k++) {
+			memset(&fa, 0, sizeof(fa));
+			fa.fail_at = k;
+			rc = to_csv(in, got, sizeof(got), &ngot);
+			jenc_pool_trim();
+			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
+			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
+			    memcmp(got, full, ngot) != 0 ||
+			    (rc == 0 && ngot != nfull) ||
+			    (ngot > 0 && got[ngot - 1] != '\n')) {
+				fprintf(stderr, "failing call %llu: rc %d, %lld "
+				    "live, %llu bad sizes, %zu of %zu bytes\n",
+				    (unsigned long long)k, rc, fa.live,
+				    (unsigned long long)fa.bad_size, ngot, nfull);
+				bad = 1;
+			}
+		}
+		CHECK(bad == 0);
+		CHECK(jenc_set_alloc(NULL) == 0);
 	}
 
 	return harness_done();
