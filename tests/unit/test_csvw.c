@@ -384,5 +384,64 @@ main(void)
 		CHECK(jenc_set_alloc(NULL) == 0);
 	}
 
+	TEST("JENC_CSV_NEST: every allocation may fail") {
+		static char in[64 * 1024];
+		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+		jenc_csv_opts co = { 0 };
+		size_t n = 0;
+		uint64_t k, total;
+		int i, bad = 0;
+
+		n += (size_t)snprintf(in, sizeof(in), "id");
+		for (i = 0; i < 40; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    ",g%d.s%d.leaf%d", i % 5, i % 3, i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "\n");
+		for (i = 0; i < 20; i++) {
+			int j;
+
+			n += (size_t)snprintf(in + n, sizeof(in) - n, "%d", i);
+			for (j = 0; j < 40; j++)
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    ",v%d", j);
+			n += (size_t)snprintf(in + n, sizeof(in) - n, "\n");
+		}
+		CHECK(n < sizeof(in));
+		co.flags = JENC_CSV_NEST | JENC_CSV_LINES;
+		jenc_pool_trim();
+		CHECK(jenc_set_alloc(&a) == 0);
+		memset(&fa, 0, sizeof(fa));
+		{
+			jenc_enc *e = jenc_get_mem(NULL);
+
+			CHECK(jenc_csv_copy_mem(in, n, e, &co, &err) == 0);
+			jenc_release(e);
+		}
+		jenc_pool_trim();
+		total = fa.calls;
+		for (k = 1; k <= total && !bad; k++) {
+			jenc_enc *e;
+
+			memset(&fa, 0, sizeof(fa));
+			fa.fail_at = k;
+			if ((e = jenc_get_mem(NULL)) != NULL) {
+				rc = jenc_csv_copy_mem(in, n, e, &co, &err);
+				if (rc != 0 && rc != JENC_E_NOMEM)
+					bad = 1;
+				jenc_release(e);
+			}
+			jenc_pool_trim();
+			if (fa.live != 0 || fa.bad_size != 0 || fa.zero != 0)
+				bad = 1;
+			if (bad)
+				fprintf(stderr, "failing call %llu: rc %d, %lld "
+				    "live, %llu bad sizes\n",
+				    (unsigned long long)k, rc, fa.live,
+				    (unsigned long long)fa.bad_size);
+		}
+		CHECK(bad == 0);
+		CHECK(jenc_set_alloc(NULL) == 0);
+	}
+
 	return harness_done();
 }
