@@ -78,6 +78,7 @@ inputs() {
 	printf '{"a":1}{"a":2}[3] "s"\n' > "$T/concat.json"
 	printf 'name,n\nalice,1\n"bob, jr",2\n' > "$T/rows.csv"
 	printf 'name\tn\nalice\t1\nbob\t2\n' > "$T/rows.tsv"
+	printf '[{"id":1,"n":1.10,"u":{"name":"Ann"},"t":["x"]},{"id":2,"n":null,"extra":"e, \\"q\\""}]\n' > "$T/records.json"
 	printf '{\n  "a": 1,\n  "b": tru\n}\n' > "$T/bad.json"
 	printf '{"a":1}\n{"a":\n{"a":3}\n' > "$T/badline.ndjson"
 	printf '[1.0, 1e400, 100000000000000000001, 0.10, -0, 1E2]\n' > "$T/nums.json"
@@ -175,6 +176,14 @@ echo "### TSV to JSON"
 probe "mlr" rows.tsv -- mlr --itsv --ojson cat
 probe "csvjson -t" rows.tsv -- csvjson -t
 probe "jenc" rows.tsv -- "$JENC" --from tsv -c
+
+echo
+echo "### JSON records to CSV (nested values, keys that differ, null)"
+probe "jq (the usual @csv idiom)" records.json -- jq -r "'(.[0]|keys_unsorted) as \$k | \$k, (.[]|[.[\$k[]]]) | @csv'"
+probe "gojq" records.json -- gojq -r "'(.[0]|keys_unsorted) as \$k | \$k, (.[]|[.[\$k[]]]) | @csv'"
+probe "mlr" records.json -- mlr --ijson --ocsv cat
+probe "in2csv (csvkit)" records.json -- in2csv -f json
+probe "jenc" records.json -- "$JENC" --to=csv
 
 echo
 echo "### bad input: error with line and column"

@@ -8,6 +8,10 @@
  *	gen doc BYTES SEED	a generated JSON document (one array of
  *				records) of at least BYTES
  *	gen csv ROWS SEED	a CSV file with a header and ROWS records
+ *	gen flat BYTES SEED	JSON Lines of flat records (the columns of
+ *				`gen csv`, a few members null), at least BYTES
+ *	gen nested BYTES SEED	one array of nested records of a fixed shape
+ *				(some members missing), at least BYTES
  *
  * The same arguments give the same bytes on every machine: the generated
  * forms use their own PRNG (splitmix64) and integer arithmetic only, and
@@ -389,6 +393,125 @@ gen_csv(uint64_t rows, uint64_t seed)
 	}
 }
 
+/* ---- records for --to=csv ------------------------------------------- */
+
+/* One word, or two joined by a space. */
+static void
+gen_words(unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			outs(" ");
+		outs(words[pick(32)]);
+	}
+}
+
+/* The text of a note: plain, with quotes, a comma or a newline. */
+static void
+gen_note(void)
+{
+	switch (pick(6)) {
+	case 0:
+		outs("\"she said \\\"");
+		outs(words[pick(32)]);
+		outs("\\\", then left\"");
+		break;
+	case 1:
+		outs("\"first line\\nsecond line, ");
+		outs(words[pick(32)]);
+		outs("\"");
+		break;
+	default:
+		outs("\"");
+		gen_words(1 + pick(4));
+		outs("\"");
+		break;
+	}
+}
+
+static void
+gen_flat(uint64_t want, uint64_t seed)
+{
+	char buf[160];
+	uint64_t id;
+
+	rng_state = seed;
+	for (id = 1; total < want; id++) {
+		snprintf(buf, sizeof(buf), "{\"id\":%" PRIu64 ",\"name\":\"", id);
+		outs(buf);
+		gen_words(2);
+		snprintf(buf, sizeof(buf), "\",\"price\":%u.%02u,\"qty\":",
+		    pick(10000), pick(100));
+		outs(buf);
+		if (pick(8) == 0)
+			outs("null");
+		else {
+			snprintf(buf, sizeof(buf), "%d", (int)pick(100000) - 500);
+			outs(buf);
+		}
+		outs(pick(2) ? ",\"active\":true,\"note\":" :
+		    ",\"active\":false,\"note\":");
+		if (pick(3) == 0)
+			outs("null");
+		else
+			gen_note();
+		outs(",\"city\":\"");
+		outs(cities[pick(12)]);
+		snprintf(buf, sizeof(buf), "\",\"ratio\":%s%u.%03ue-%u,"
+		    "\"code\":\"%c-%03u\"}\n", pick(4) ? "" : "-", 1 + pick(9),
+		    pick(1000), 1 + pick(12), (char)('A' + pick(26)), pick(1000));
+		outs(buf);
+	}
+}
+
+static void
+gen_nested(uint64_t want, uint64_t seed)
+{
+	char buf[160];
+	uint64_t id;
+	unsigned i, n;
+
+	rng_state = seed;
+	outs("[\n");
+	for (id = 1; total < want; id++) {
+		snprintf(buf, sizeof(buf), "%s  {\n    \"id\": %" PRIu64 ",\n"
+		    "    \"user\": {\"name\": \"", id > 1 ? ",\n" : "", id);
+		outs(buf);
+		gen_words(2);
+		outs("\", \"email\": \"");
+		outs(words[pick(32)]);
+		outs("@example.org\"");
+		if (pick(4) != 0) {
+			outs(", \"address\": {\"city\": \"");
+			outs(cities[pick(12)]);
+			snprintf(buf, sizeof(buf), "\", \"zip\": \"%05u\"}",
+			    pick(100000));
+			outs(buf);
+		}
+		snprintf(buf, sizeof(buf), "},\n    \"order\": {\"total\": "
+		    "%u.%02u, \"currency\": \"%s\", \"paid\": %s},\n"
+		    "    \"tags\": [", pick(100000), pick(100),
+		    pick(3) ? "EUR" : "CHF", pick(2) ? "true" : "false");
+		outs(buf);
+		for (i = 0, n = pick(4); i < n; i++) {
+			outs(i > 0 ? ", \"" : "\"");
+			outs(words[pick(32)]);
+			outs("\"");
+		}
+		outs("],\n    \"note\": ");
+		if (pick(3) == 0)
+			outs("null");
+		else
+			gen_note();
+		snprintf(buf, sizeof(buf), ",\n    \"score\": %s%u.%03ue-%u\n  }",
+		    pick(4) ? "" : "-", 1 + pick(9), pick(1000), 1 + pick(12));
+		outs(buf);
+	}
+	outs("\n]\n");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -403,9 +526,14 @@ main(int argc, char **argv)
 		gen_doc(parse_u64(argv[2]), parse_u64(argv[3]));
 	else if (argc == 4 && strcmp(argv[1], "csv") == 0)
 		gen_csv(parse_u64(argv[2]), parse_u64(argv[3]));
+	else if (argc == 4 && strcmp(argv[1], "flat") == 0)
+		gen_flat(parse_u64(argv[2]), parse_u64(argv[3]));
+	else if (argc == 4 && strcmp(argv[1], "nested") == 0)
+		gen_nested(parse_u64(argv[2]), parse_u64(argv[3]));
 	else {
 		fprintf(stderr, "usage: gen mixed BYTES FILE... | ndjson BYTES FILE |"
-		    " doc BYTES SEED | csv ROWS SEED\n");
+		    " doc BYTES SEED | csv ROWS SEED | flat BYTES SEED |"
+		    " nested BYTES SEED\n");
 		return 2;
 	}
 	if (fflush(stdout) != 0)

@@ -51,6 +51,15 @@ function find(blk, prefix,    i) {
 			return i
 	return 0
 }
+# the block of table tbl that has a row of a tool starting with prefix
+function blockwith(tbl, prefix,    b, i) {
+	for (b = 1; b <= nblk; b++)
+		if (btable[b] == tbl)
+			for (i = 1; i <= nrow; i++)
+				if (blockof[i] == b && index(tool[i], prefix) == 1)
+					return b
+	return 0
+}
 function findany(tbl, inpat, prefix,    b) {
 	for (b = 1; b <= nblk; b++)
 		if (btable[b] == tbl && binput[b] ~ inpat)
@@ -127,7 +136,8 @@ END {
 	title["indent4"] = "Indented with 4 spaces (json_reformat's and python's own indent)"
 	title["html"] = "HTML-escaped compact output (Go's json.HTMLEscape)"
 	title["csv"] = "CSV to JSON"
-	order = "compact indent2 indent4 html csv"
+	title["tocsv"] = "JSON to CSV (`jenc --to=csv`)"
+	order = "compact indent2 indent4 html csv tocsv"
 
 	# ---- targets ----
 	mixed = "^mixed-"; nd = "^amazon-"
@@ -199,6 +209,38 @@ END {
 		} else
 			target(sprintf("CSV: `%s` within 20%% of plain `-c`", t), "a row is missing", "")
 	}
+	# JSON to CSV
+	b = blockwith("tocsv", "mlr"); fl = b ? fsize(size[find(b, "jenc")]) : ""
+	for (k = 1; k <= 2; k++) {
+		t = k == 1 ? "jenc --to=csv FILE" : "jenc --to=csv (pipe)"
+		j = b ? find(b, t) : 0; p = b ? find(b, "mlr") : 0
+		ratio_target(sprintf("JSON to CSV, %s of JSON Lines: `%s` >= 10x `mlr --ijson --ocsv cat`", fl, t), j, p, 10)
+	}
+	b = blockwith("tocsv", "in2csv")
+	for (k = 1; k <= 2; k++) {
+		t = k == 1 ? "jenc --to=csv FILE" : "jenc --to=csv (pipe)"
+		j = b ? find(b, t) : 0; p = b ? find(b, "in2csv") : 0
+		ratio_target(sprintf("JSON to CSV, %s slice: `%s` >= 50x `in2csv -f ndjson`", b ? binput[b] : "", t), j, p, 50)
+	}
+	maxr = 0; maxi = 0; sizes = ""
+	for (i = 1; i <= nrow; i++)
+		if (table[i] == "tocsv" && index(tool[i], "jenc") == 1 && med[i] > 0) {
+			if (rss[i] > maxr) { maxr = rss[i]; maxi = i }
+			sizes = sizes (sizes == "" ? "" : ", ") sprintf("%s %s", input[i] ~ /nested/ ? "nested" : fsize(size[i]), tool[i] ~ /pipe/ ? "pipe" : "file") " " frss(rss[i])
+		}
+	if (maxi)
+		target("JSON to CSV: peak RSS < 16 MiB from a pipe and from a file, at every size", sizes, maxr < 16384)
+	else
+		target("JSON to CSV: peak RSS < 16 MiB from a pipe and from a file, at every size", "a row is missing", "")
+	b = blockwith("tocsv", "mlr"); b2 = 0
+	for (bb = 1; bb <= nblk; bb++) if (btable[bb] == "tocsv" && binput[bb] ~ /^nested-/) b2 = bb
+	j = b2 ? find(b2, "jenc --to=csv FILE") : 0; p = 0
+	if (b2) for (i = 1; i <= nrow; i++) if (blockof[i] == b2 && index(tool[i], "mlr") == 1) p = i
+	if (j)
+		target(sprintf("JSON to CSV, %s array of nested records from a file: peak RSS < 16 MiB", fsize(size[j])),
+		    sprintf("%s (Miller: %s)", frss(rss[j]), p && rss[p] > 0 ? frss(rss[p]) : "not measured"), rss[j] < 16384)
+	else
+		target("JSON to CSV, nested records from a file: peak RSS < 16 MiB", "a row is missing", "")
 	# library: zero allocations and 2x the fastest peer
 	bad = ""; njenc = 0
 	for (i = 1; i <= nl; i++) {

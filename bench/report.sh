@@ -50,7 +50,7 @@ versions() {
 | python3 -m json.tool | $(firstline "$PY" --version) ($PY) |
 | Go encoding/json (tests/ref/jsonref.go) | $(firstline go version) |
 | miller (mlr) | $(pkgver miller) |
-| csvkit (csvjson) | $(pkgver csvkit) |
+| csvkit (csvjson, in2csv) | $(pkgver csvkit) |
 | jsmn | $(pkgver libjsmn-dev) |
 | simdjson (bench/simdminify.cpp, bench/simdparse.cpp) | $(pkgver libsimdjson-dev), $(firstline "${CXX:-c++}" --version) -O2 |
 | RapidJSON (bench/rjcopy.cpp) | $(pkgver rapidjson-dev) |
@@ -74,7 +74,9 @@ method() {
   with escapes, UTF-8 of every length, `<>&`, U+2028, numbers in every JSON
   form), fed through a pipe; a generated CSV (ints, decimals, negative and
   empty fields, true/false, quoted fields with commas, doubled quotes and
-  newlines, non-ASCII text).
+  newlines, non-ASCII text); for JSON to CSV, JSON Lines of flat records (the
+  CSV's columns, some null) and one array of nested records of a fixed shape
+  (`gen flat`, `gen nested`).
 - **Output checks before timing** (`bench/run.sh`): jenc must be byte-identical
   to Go's encoding/json (`tests/ref/jsonref.go`: json.Compact, json.Indent,
   json.HTMLEscape).  Other tools format differently, so their output must be
@@ -82,6 +84,10 @@ method() {
   value stream (strings after unescaping, numbers as IEEE doubles, member order
   kept; `-k` sorts members for gojq, which sorts keys; `-s` compares every CSV
   scalar as text, since Miller infers numbers and jenc without `-t` does not).
+  JSON to CSV (`bench/csvcheck.py`): jenc's CSV, read by Python's csv module,
+  must hold the records as json.loads reads them (flattened as jenc(1) says);
+  Miller's and csvkit's cells must equal jenc's, numbers compared as values,
+  true/false in any case, null as empty or the word null (Miller's).
   A tool whose output differs is listed as DIFFERS and gets no speed.
 - **Timing** (`bench/cmdbench.c`): the command is run without a shell, stdin
   from the file (or from a feeder process through a pipe), stdout to

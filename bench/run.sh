@@ -32,6 +32,9 @@ if [ -n "$QUICK" ]; then
 	NDJSON_BYTES=3000000 NDJSON_NAME=amazon-3MB.ndjson
 	DOC_BYTES=10000000 DOC_NAME=doc-10MB.json
 	CSV_ROWS=20000 CSVJSON_ROWS=2000
+	FLAT_BYTES=3000000 FLAT_NAME=flat-3MB.ndjson
+	FLAT_SLICE_BYTES=300000 FLAT_SLICE_NAME=flat-300KB.ndjson
+	NESTED_BYTES=10000000 NESTED_NAME=nested-10MB.json
 	RUNS_FAST=1 RUNS_SLOW=1 RUNS_PY=1 RUNS_HUGE=1 RUNS_CORPUS=1
 	LIB_ARGS="-benchtime 0.02 -count 1 -copies 3"
 	OUTDIR=$B
@@ -41,6 +44,9 @@ else
 	NDJSON_BYTES=50000000 NDJSON_NAME=amazon-50MB.ndjson
 	DOC_BYTES=1000000000 DOC_NAME=doc-1GB.json
 	CSV_ROWS=500000 CSVJSON_ROWS=20000
+	FLAT_BYTES=55000000 FLAT_NAME=flat-55MB.ndjson
+	FLAT_SLICE_BYTES=3000000 FLAT_SLICE_NAME=flat-3MB.ndjson
+	NESTED_BYTES=200000000 NESTED_NAME=nested-200MB.json
 	# python's json.tool takes about a minute per run on the 50 MB inputs:
 	# one run, the checked one
 	RUNS_FAST=9 RUNS_SLOW=3 RUNS_PY="1*" RUNS_HUGE=3 RUNS_CORPUS=5
@@ -76,6 +82,12 @@ gen_input "$NDJSON" ndjson "$NDJSON_BYTES" "$CORPUS/amazon_cellphones.ndjson"
 gen_input "$DOC" doc "$DOC_BYTES" 20240611
 gen_input "$CSV" csv "$CSV_ROWS" 7
 gen_input "$CSV_SLICE" csv "$CSVJSON_ROWS" 7
+FLAT=$IN/$FLAT_NAME
+FLAT_SLICE=$IN/$FLAT_SLICE_NAME
+NESTED=$IN/$NESTED_NAME
+gen_input "$FLAT" flat "$FLAT_BYTES" 1
+gen_input "$FLAT_SLICE" flat "$FLAT_SLICE_BYTES" 1
+gen_input "$NESTED" nested "$NESTED_BYTES" 1
 
 # ---- tools ----
 
@@ -149,6 +161,12 @@ echo "$BENCH_CPU" > "$W/cpu.txt"
 #          value:NAME    identical, or equal values (jsoncanon)
 #          value-k:NAME  equal values, object members in any order (gojq)
 #          strings:NAME  equal with every scalar taken as text (CSV)
+#          csvjson:NAME  CSV that holds the records of the input as
+#                        json.loads reads them (bench/csvcheck.py): the
+#                        reference NAME
+#          csv:NAME      the same CSV cells as NAME
+#          csvloose:NAME the same cells, numbers as values, true/false
+#                        in any case, null as empty or the word
 #          none          no output to check (not used by CLI rows)
 #   TOOL   name shown in the report; a name starting with "jenc" marks
 #          the row the table's ratios are taken against (the first one)
@@ -316,6 +334,28 @@ row() {
 		mv "$out" "$W/truth-$mname.out"
 		rm -f "$W/truth-$mname.canon"*
 		check=reference
+		;;
+	csvjson)
+		if "$PY" "$REPO/bench/csvcheck.py" json "$file" "$out" >>"$LOG" 2>&1
+		then
+			mv "$out" "$W/truth-$mname.out"
+			check="reference (json.loads)"
+		else
+			check=DIFFERS
+		fi
+		;;
+	csv | csvloose)
+		local loose=
+		[ "$mkind" = csvloose ] && loose=loose
+		if cmp -s "$W/truth-$mname.out" "$out"; then
+			check=identical
+		elif "$PY" "$REPO/bench/csvcheck.py" cells \
+		    "$W/truth-$mname.out" "$out" $loose >>"$LOG" 2>&1; then
+			check=${loose:+"cells equal as values"}
+			check=${check:-"cells equal"}
+		else
+			check=DIFFERS
+		fi
 		;;
 	bytes)
 		if cmp -s "$W/truth-$mname.out" "$out"; then
@@ -559,6 +599,32 @@ row csv "$csvn" "$CSV" file "$RUNS_FAST" strings:csvl "jenc --from csv --lines" 
 slicen=$(basename "$CSV_SLICE")
 row csv "$slicen" "$CSV_SLICE" file "$RUNS_FAST" truth:slice "jenc --from csv -c (slice)" -- "$JENC" --from csv -c
 row csv "$slicen" "$CSV_SLICE" file "$RUNS_SLOW" strings:slice "csvjson -I (slice)" -- csvjson -I
+flush_rows
+rm -f "$W"/truth-*
+
+# JSON to CSV.  jenc from a file reads it twice (the first pass finds
+# every key), from a pipe once (the first record's keys; the generated
+# records all have them).  Miller writes JSON null as the word null and
+# csvkit's in2csv writes True and 1E-11: their cells are compared as
+# values.  in2csv is too slow for the 55 MB input and runs on a slice,
+# beside jenc on the same slice.  On the nested records Miller flattens
+# arrays into columns of their own (tags.1, tags.2) and starts a new
+# header at each change of keys: its output is not compared, only its
+# time and memory are measured, once.
+flatn=$(basename "$FLAT")
+row tocsv "$flatn" "$FLAT" file "$RUNS_FAST" csvjson:flat "jenc --to=csv FILE (two passes)" -- "$JENC" --to=csv "$FLAT"
+row tocsv "$flatn" "$FLAT" pipe "$RUNS_FAST" csv:flat "jenc --to=csv (pipe)" -- "$JENC" --to=csv
+row tocsv "$flatn" "$FLAT" file "$RUNS_SLOW" csvloose:flat "mlr --ijson --ocsv cat" -- mlr --ijson --ocsv cat
+slicen=$(basename "$FLAT_SLICE")
+row tocsv "$slicen" "$FLAT_SLICE" file "$RUNS_FAST" csvjson:fslice "jenc --to=csv FILE (two passes)" -- "$JENC" --to=csv "$FLAT_SLICE"
+row tocsv "$slicen" "$FLAT_SLICE" pipe "$RUNS_FAST" csv:fslice "jenc --to=csv (pipe)" -- "$JENC" --to=csv
+row tocsv "$slicen" "$FLAT_SLICE" file "$RUNS_SLOW" csvloose:fslice "in2csv -f ndjson" -- in2csv -f ndjson
+flush_rows
+rm -f "$W"/truth-*
+nestedn=$(basename "$NESTED")
+row tocsv "$nestedn" "$NESTED" file "$RUNS_HUGE" csvjson:nested "jenc --to=csv FILE (two passes)" -- "$JENC" --to=csv "$NESTED"
+row tocsv "$nestedn" "$NESTED" pipe "$RUNS_HUGE" csv:nested "jenc --to=csv (pipe)" -- "$JENC" --to=csv
+row tocsv "$nestedn" "$NESTED" file "$one" none "mlr --ijson --ocsv cat" -- mlr --ijson --ocsv cat
 flush_rows
 rm -f "$W"/truth-*
 

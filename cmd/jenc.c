@@ -29,11 +29,13 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
+enum { TO_JSON, TO_CSV, TO_TSV };
 enum {
 	OPT_INDENT = 256, OPT_TAB, OPT_SINGLE, OPT_VALIDATE, OPT_MAX_DEPTH,
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
-	OPT_NO_MMAP, OPT_BEST_EFFORT,
+	OPT_NO_MMAP, OPT_BEST_EFFORT, OPT_TO, OPT_FLATTEN_SEP, OPT_CRLF,
+	OPT_CSV_SAFE, OPT_NEST,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -58,11 +60,16 @@ static const struct option longopts[] = {
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 	{ "jsonc", no_argument, NULL, OPT_JSONC },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "flatten-sep", required_argument, NULL, OPT_FLATTEN_SEP },
+	{ "crlf", no_argument, NULL, OPT_CRLF },
+	{ "csv-safe", no_argument, NULL, OPT_CSV_SAFE },
 	{ "delimiter", required_argument, NULL, 'd' },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "header", required_argument, NULL, OPT_HEADER },
 	{ "types", no_argument, NULL, 't' },
 	{ "ragged", required_argument, NULL, OPT_RAGGED },
+	{ "nest", no_argument, NULL, OPT_NEST },
 	{ "output", required_argument, NULL, 'o' },
 	{ "write", no_argument, NULL, 'w' },
 	{ "check", no_argument, NULL, OPT_CHECK },
@@ -92,6 +99,12 @@ static const char usage_text[] =
 "      --max-depth=N     JSON: nesting limit (default 10000)\n"
 "      --jsonc           JSON: allow // and /* */ comments, trailing commas\n"
 "      --validate        check the input only, write nothing\n"
+"Output format:\n"
+"      --to=FORMAT       json (default), csv or tsv: each record, an object, a\n"
+"                        row; columns from --header, a FILE's keys or the first\n"
+"      --flatten-sep=S   join nested keys with S in column names (default .)\n"
+"      --crlf            end CSV/TSV lines with CR LF\n"
+"      --csv-safe        ' before a string cell a spreadsheet would run\n"
 "Output layout:\n"
 "  -c, --compact         no whitespace\n"
 "      --indent=N        indent N spaces per level, 1 to 16 (default 2)\n"
@@ -114,6 +127,7 @@ static const char usage_text[] =
 "  -t, --types           numbers, true/false and empty fields (null) typed\n"
 "      --ragged=MODE     rows with the wrong field count: error (default) or\n"
 "                        pad (missing fields null, extra ones as _N)\n"
+"      --nest            names holding the --flatten-sep as nested objects\n"
 "Streams and logs:\n"
 "      --on-error=MODE   bad JSON: stop (default), skip (reported) or pass\n"
 "                        (copied verbatim); both go on at the next line, exit\n"
@@ -163,15 +177,22 @@ struct config {
 	unsigned jobs;		/* -j: threads, 0 = auto */
 	size_t chunk;		/* JENC_CHUNK: bytes per chunk, for tests */
 	jenc_csv_opts copts;
+	int to;			/* TO_* */
+	unsigned wflags;	/* JENC_CSVW_*: --crlf, --csv-safe */
+	const char *sep;	/* --flatten-sep */
+	jenc_csvw *csvw;	/* --to=csv|tsv: the writer of every input */
+	unsigned char *plain;	/* per input: its first pass found objects
+				 * only (see scan_columns) */
+	int input;		/* the index of the input being read */
 	char **names;
 	/* Options given that apply to one input format only, as written
 	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
-	const char *json_only[4], *csv_only[5];
+	const char *json_only[4], *csv_only[6];
 };
 
 /* Indexes into config.json_only and config.csv_only. */
 enum { JO_SINGLE, JO_MAX_DEPTH, JO_JSONC, JO_ON_ERROR };
-enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED };
+enum { CO_DELIM, CO_NO_HEADER, CO_HEADER, CO_TYPES, CO_RAGGED, CO_NEST };
 
 static void
 usage_hint(void) __attribute__((noreturn));
@@ -498,6 +519,33 @@ parse_args(struct config *c, int argc, char **argv)
 			c->json_only[JO_JSONC] = "--jsonc";
 			c->ropts.flags |= JENC_READ_JSONC;
 			break;
+		case OPT_TO:
+			if (strcmp(optarg, "json") == 0)
+				c->to = TO_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				c->to = TO_CSV;
+			else if (strcmp(optarg, "tsv") == 0)
+				c->to = TO_TSV;
+			else
+				usage_error("--to: '%s' is not json, csv or tsv",
+				    optarg);
+			break;
+		case OPT_FLATTEN_SEP:
+			if (optarg[0] == '\0' || strlen(optarg) > 15)
+				usage_error("--flatten-sep: '%s' is not 1 to 15 "
+				    "bytes", optarg);
+			c->sep = optarg;
+			break;
+		case OPT_CRLF:
+			c->wflags |= JENC_CSVW_CRLF;
+			break;
+		case OPT_CSV_SAFE:
+			c->wflags |= JENC_CSVW_SAFE;
+			break;
+		case OPT_NEST:
+			c->csv_only[CO_NEST] = "--nest";
+			c->copts.flags |= JENC_CSV_NEST;
+			break;
 		case 'd':
 			c->csv_only[CO_DELIM] = islong ? "--delimiter" : "-d";
 			if (strcmp(optarg, "\\t") == 0)
@@ -595,7 +643,10 @@ parse_args(struct config *c, int argc, char **argv)
 			option_error(ch, argv[at]);
 		}
 	}
-	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER))
+	/* (for output, --header chooses the columns, --no-header drops
+	 * the header line) */
+	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER) &&
+	    c->to == TO_JSON)
 		usage_error("--header and --no-header cannot be used together");
 	/* a backslash starts a TSV escape: refused before any input is read */
 	if (c->copts.delim == '\\') {
@@ -618,7 +669,8 @@ color_setup(struct config *c)
 
 	jenc_colors_default(&c->colors);
 	/* -w and --check write or compare JSON files: never colored */
-	if (c->color == COLOR_NEVER || c->validate || c->write || c->check)
+	if (c->color == COLOR_NEVER || c->validate || c->write || c->check ||
+	    c->to != TO_JSON)
 		return;
 	if (c->color == COLOR_AUTO && (c->output != NULL ||
 	    !isatty(STDOUT_FILENO) ||
@@ -702,9 +754,20 @@ warn_unused(const struct config *c, int n, char **paths)
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "CSV/TSV input\n", c->json_only[k]);
 	for (k = 0; !csv && k < ARRAY_LEN(c->csv_only); k++)
-		if (c->csv_only[k] != NULL)
+		if (c->csv_only[k] != NULL && (c->to == TO_JSON ||
+		    k == CO_TYPES || k == CO_NEST))
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "JSON input\n", c->csv_only[k]);
+	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_CRLF))
+		fputs("jenc: warning: --crlf has no effect without --to=csv "
+		    "or --to=tsv\n", stderr);
+	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_SAFE))
+		fputs("jenc: warning: --csv-safe has no effect without "
+		    "--to=csv or --to=tsv\n", stderr);
+	if (c->to == TO_JSON && c->sep != NULL &&
+	    !(c->copts.flags & JENC_CSV_NEST))
+		fputs("jenc: warning: --flatten-sep has no effect without "
+		    "--to=csv, --to=tsv or --nest\n", stderr);
 }
 
 /*
@@ -729,6 +792,12 @@ setup_output(struct config *c, int n, char **paths)
 	if (k > 1)
 		usage_error("%s and %s cannot be used together", mode[0],
 		    mode[1]);
+	if (c->to != TO_JSON && (c->write || c->check))
+		usage_error("%s cannot be used with --to=%s: %s", c->write ?
+		    "-w" : "--check", c->to == TO_CSV ? "csv" : "tsv",
+		    c->write ? "a change of format is not a rewrite in place "
+		    "(write it elsewhere with -o)" : "it compares JSON output "
+		    "with its input");
 	if (c->write && n == 0)
 		usage_error("-w needs the FILEs to rewrite");
 	if (c->nul && !c->check)
@@ -935,6 +1004,158 @@ on_sigbus(int sig, siginfo_t *si, void *uc)
 	_exit(EXIT_IO);
 }
 
+/* A sink that keeps nothing: --validate with --to=csv|tsv, which checks
+ * the records as it would write them. */
+static int
+discard(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+/* --to=csv|tsv: e writes rows through the one writer of the run. */
+static void
+set_view(struct config *c, jenc_enc *e)
+{
+	jenc_view v;
+
+	if (e == NULL)
+		out_of_memory();
+	jenc_csvw_view(c->csvw, 0, &v);
+	if (jenc_set_view(e, &v) != 0)
+		out_of_memory();
+}
+
+/* The CSV reader's options for input of format from. */
+static jenc_csv_opts
+csv_opts(const struct config *c, int from)
+{
+	jenc_csv_opts co = c->copts;
+
+	if (from == FROM_TSV)
+		co.flags |= JENC_CSV_TSV;
+	else if (co.delim == 0)
+		co.flags |= JENC_CSV_DETECT;	/* no -d */
+	/* --slurp: each record an element of the one array */
+	if (c->lines || c->slurp)
+		co.flags |= JENC_CSV_LINES;
+	if (c->sep != NULL)
+		co.sep = c->sep;
+	return co;
+}
+
+/*
+ * One first pass over fd (from its offset at, put back there after) into
+ * the writer's keys, with JENC_SPLIT or not: returns 1 if it went through
+ * with no bad input.
+ */
+static int
+scan_one(struct config *c, int fd, off_t at, const char *path,
+    const char *name, unsigned split)
+{
+	jenc_opts o = { 0, split, 0 };
+	jenc_view v;
+	jenc_enc *e;
+	jenc_err err;
+	int rc;
+
+	jenc_csvw_view(c->csvw, 1, &v);
+	if (lseek(fd, at, SEEK_SET) != at) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		exit(EXIT_IO);
+	}
+	if ((e = jenc_get_mem(&o)) == NULL || jenc_set_view(e, &v) != 0)
+		out_of_memory();
+	if (input_format(c, path) == FROM_JSON) {
+		jenc_read_opts ro = c->ropts;
+
+		ro.flags &= ~(unsigned)JENC_READ_PASS;
+		if (c->on_error != ON_ERROR_STOP)
+			ro.flags |= JENC_READ_SKIP;
+		ro.on_error = NULL;
+		reading = name;
+		rc = jenc_json_copy_fd(fd, e, &ro, &err);
+		reading = NULL;
+	} else {
+		jenc_csv_opts co = csv_opts(c, input_format(c, path));
+
+		rc = jenc_csv_copy_fd(fd, e, &co, &err);
+	}
+	if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
+		out_of_memory();
+	if (lseek(fd, at, SEEK_SET) != at) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		exit(EXIT_IO);
+	}
+	return rc == 0 && err.code == 0;
+}
+
+/*
+ * --to=csv|tsv without --header: the columns are every key of the
+ * records of each input that is a regular file (a FILE, or the standard
+ * input from where it stands), in the order they first appear, found by
+ * a first pass that keeps only the keys (a pipe cannot be read twice:
+ * its columns are the first record's).  Bad input ends a file's pass
+ * where the second pass will stop (or is skipped as it will be); it is
+ * told by the second.
+ *
+ * A JSON file that starts with an object is read without JENC_SPLIT
+ * first, its values going to the view as runs of their text rather than
+ * a call per token, which takes about half the time.  If that pass went
+ * through (objects only), so does the second, with the same rows; else
+ * (an array, whose elements are records, or bad input) the pass is done
+ * again with JENC_SPLIT, and so is the second.
+ */
+static void
+scan_columns(struct config *c, int n, char **paths)
+{
+	int i;
+	char *none[] = { (char *)"-" };
+	jenc_view v;
+
+	if (n == 0) {
+		n = 1;
+		paths = none;
+	}
+	if ((c->plain = calloc((size_t)n, 1)) == NULL)
+		out_of_memory();
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		int fd, in = strcmp(paths[i], "-") == 0;
+		char q[QUOTE_SIZE], head[512];
+		const char *name = in ? "<stdin>" :
+		    quote_name(paths[i], q, sizeof(q));
+		ssize_t k, j = 0;
+		off_t at = 0;
+
+		if (in) {
+			if (stdin_closed || fstat(STDIN_FILENO, &st) != 0 ||
+			    !S_ISREG(st.st_mode) ||
+			    (at = lseek(STDIN_FILENO, 0, SEEK_CUR)) < 0)
+				continue;
+			fd = STDIN_FILENO;
+		} else if (stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (fd = open(paths[i], O_RDONLY)) < 0) {
+			continue;
+		}
+		k = pread(fd, head, sizeof(head), at);
+		while (j < k && (head[j] == ' ' || head[j] == '\t' ||
+		    head[j] == '\n' || head[j] == '\r'))
+			j++;
+		if (j < k && head[j] == '{' &&
+		    input_format(c, paths[i]) == FROM_JSON)
+			c->plain[i] = (unsigned char)scan_one(c, fd, at,
+			    paths[i], name, 0);
+		if (!c->plain[i])
+			(void)scan_one(c, fd, at, paths[i], name, JENC_SPLIT);
+		if (!in)
+			close(fd);
+	}
+	jenc_csvw_view(c->csvw, 0, &v);
+}
+
 /* Re-encode one input, path, called name in messages.  Returns the exit
  * status it earns. */
 static int
@@ -968,6 +1189,15 @@ convert_one(struct config *c, const char *path, const char *name)
 		from = input_format(c, path);
 
 	out_opts(c, &o);
+	if (c->to != TO_JSON) {
+		/* each record a top-level value of the view, the elements
+		 * of a top-level array too; but a file of objects alone
+		 * (its first pass says so) goes as runs of its text */
+		if (c->plain == NULL || !c->plain[c->input])
+			o.flags |= JENC_SPLIT;
+		if (c->validate && e == NULL)
+			e = jenc_get_sink(discard, NULL, &o);
+	}
 	if (from == FROM_JSON && (ro.flags & JENC_READ_MAP) &&
 	    fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		bad.fd = fd;
@@ -977,6 +1207,8 @@ convert_one(struct config *c, const char *path, const char *name)
 		o.flags |= JENC_HOLD;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
+		if (c->to != TO_JSON)
+			set_view(c, e);
 		/*
 		 * --validate has no output to pass bad text to: it lists it.
 		 * With --seq, stop still reads on at the next RS, as RFC 7464
@@ -997,17 +1229,12 @@ convert_one(struct config *c, const char *path, const char *name)
 		rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs, c->chunk);
 		reading = NULL;
 	} else {
-		jenc_csv_opts co = c->copts;
+		jenc_csv_opts co = csv_opts(c, from);
 
-		if (from == FROM_TSV)
-			co.flags |= JENC_CSV_TSV;
-		else if (co.delim == 0)
-			co.flags |= JENC_CSV_DETECT;	/* no -d */
-		/* --slurp: each record an element of the one array */
-		if (c->lines || c->slurp)
-			co.flags |= JENC_CSV_LINES;
 		if (!c->validate && e == NULL)
 			e = new_out(c, &o);
+		if (c->to != TO_JSON)
+			set_view(c, e);
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
 	/*
@@ -1091,6 +1318,13 @@ main(int argc, char **argv)
 	if (c.slurp && (c.write || c.check))
 		usage_error("-s makes one array of all inputs: not with %s",
 		    c.write ? "-w" : "--check");
+	if (c.to != TO_JSON && c.slurp)
+		usage_error("-s makes one array of all inputs: not with --to=%s",
+		    c.to == TO_CSV ? "csv" : "tsv");
+	if (c.to != TO_JSON && c.on_error == ON_ERROR_PASS)
+		usage_error("--on-error=pass: bad text cannot pass into %s "
+		    "output (use --on-error=skip)", c.to == TO_CSV ? "CSV" :
+		    "TSV");
 	if (c.slurp && c.on_error == ON_ERROR_PASS)
 		usage_error("-s makes one array of all inputs: bad text cannot "
 		    "pass into it (use --on-error=skip)");
@@ -1116,11 +1350,35 @@ main(int argc, char **argv)
 		out_opts(&c, &o);
 		c.all = new_out(&c, &o);
 	}
+	if (c.to != TO_JSON) {
+		jenc_csvw_opts wo = { 0 };
+		int rc;
+
+		wo.flags = c.wflags | (c.to == TO_TSV ? JENC_CSVW_TSV : 0) |
+		    ((c.copts.flags & JENC_CSV_NO_HEADER) ?
+		    JENC_CSVW_NO_HEADER : 0) |
+		    ((c.copts.flags & JENC_CSV_RAGGED_PAD) ? JENC_CSVW_PAD : 0);
+		wo.delim = c.to == TO_CSV ? c.copts.delim : 0;
+		wo.sep = c.sep;
+		wo.header = c.copts.header;
+		wo.nheader = c.copts.nheader;
+		if ((rc = jenc_csvw_new(&c.csvw, &wo)) == JENC_E_NOMEM)
+			out_of_memory();
+		if (rc != 0)
+			usage_error("--delimiter: '%c' cannot be a CSV delimiter",
+			    c.copts.delim);
+		if (c.copts.header == NULL)
+			scan_columns(&c, argc - optind, argv + optind);
+	}
 	if (optind == argc) {
+		c.input = 0;
 		status = convert(&c, "-");
 	} else {
 		for (i = optind; i < argc; i++) {
-			int s = convert(&c, argv[i]);
+			int s;
+
+			c.input = i - optind;
+			s = convert(&c, argv[i]);
 
 			if (s > status)
 				status = s;
@@ -1136,6 +1394,12 @@ main(int argc, char **argv)
 	}
 	if (c.bad_lines > 0 && !c.quiet)
 		bad_count(&c);
+	if (c.csvw != NULL && jenc_csvw_dropped(c.csvw) > 0 && !c.quiet)
+		fprintf(stderr, "jenc: %llu key%s not among the columns "
+		    "dropped\n", (unsigned long long)jenc_csvw_dropped(c.csvw),
+		    jenc_csvw_dropped(c.csvw) == 1 ? "" : "s");
+	jenc_csvw_free(c.csvw);
+	free(c.plain);
 	if (c.bad_valid && status == 0)
 		status = EXIT_INVALID;
 	status = output_close(c.out, status);

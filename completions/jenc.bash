@@ -3,16 +3,17 @@
 # Installed as bash-completion/completions/jenc, where bash-completion
 # loads it on first use; or source it.  It needs nothing from
 # bash-completion.  Long options that take a value complete with their
-# '=' and no space; values complete where the set is fixed (--from,
+# '=' and no space; values complete where the set is fixed (--from, --to,
 # --color, --ragged, --on-error, --indent, --jobs, common --encoding names
 # or those of `iconv -l`); operands complete as files, those named like
 # JSON, CSV or TSV input (and directories) first.
 
 _jenc_long='--from= --compact --indent= --tab --lines --html-escape --ascii
 	--sort-keys --slurp --split --color= --unbuffered --single --validate
-	--max-depth= --jsonc --encoding= --delimiter= --no-header --header=
-	--types --ragged= --output= --write --check --null --best-effort
-	--on-error= --seq --quiet --jobs= --no-mmap --help --version'
+	--max-depth= --jsonc --encoding= --to= --flatten-sep= --crlf
+	--csv-safe --delimiter= --no-header --header= --types --ragged= --nest
+	--output= --write --check --null --best-effort --on-error= --seq
+	--quiet --jobs= --no-mmap --help --version'
 _jenc_short='-f -c -l -H -a -S -s -C -M -u -d -t -o -w -z -q -j -h -V'
 
 # _jenc_values OPTION WORD: the values of OPTION that start with WORD, in
@@ -21,7 +22,7 @@ _jenc_values()
 {
 	local e
 	case $1 in
-	-f | --from)
+	-f | --from | --to)
 		COMPREPLY=($(compgen -W 'json csv tsv' -- "$2")) ;;
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$2")) ;;
@@ -44,7 +45,7 @@ _jenc_values()
 		fi ;;
 	-o | --output)
 		_jenc_files "$2" all ;;
-	-d | --delimiter | --header | --max-depth)
+	-d | --delimiter | --header | --max-depth | --flatten-sep)
 		COMPREPLY=() ;;
 	*)
 		return 1 ;;

@@ -169,6 +169,37 @@ struct csv {
 	int have_hdr;
 	int hdr_read;		/* the names come from the input */
 	size_t nhdr;
+
+	/* JENC_CSV_NEST: how a record is written (csv_nest_plan) */
+	const char *sep;
+	size_t seplen;
+	struct csv_op *plan;
+	size_t nplan, cap_plan;	/* cap_plan in bytes */
+	size_t plan_names;	/* the plan is for nm.n == plan_names */
+	struct csv_node *nodes;
+	size_t nnodes, cap_nodes;
+	uint32_t *nslot;	/* (parent, segment) -> node index + 1 */
+	size_t nnslot;
+	int nest;		/* a name holds the separator */
+};
+
+/*
+ * --nest: the names, split at the separator, make a tree whose leaves are
+ * the columns, each level in the order its names first appear.  The plan
+ * walks it: OP_OPEN writes a key and '{', OP_FIELD a key and a column's
+ * value (null if the record is short), OP_CLOSE '}'.
+ */
+struct csv_node {
+	size_t off, len;	/* the segment: nm.buf[off..off+len) */
+	size_t parent;		/* node index + 1, 0: the record */
+	size_t child, last, next;	/* node index + 1, 0: none */
+	size_t col;		/* column + 1, 0: an object */
+};
+enum { OP_OPEN, OP_FIELD, OP_CLOSE };
+struct csv_op {
+	int op;
+	size_t off, len;	/* the key: nm.buf[off..off+len) */
+	size_t col;
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -1463,6 +1494,238 @@ csv_hint(const struct csv *c)
 	return d;
 }
 
+/* ---- --nest ------------------------------------------------------------------ */
+
+/* The first n2 bytes of s2 in s[0..n), or NULL. */
+static const char *
+csv_memmem(const char *s, size_t n, const char *s2, size_t n2)
+{
+	const char *p = s, *end = s + n;
+
+	while ((size_t)(end - p) >= n2 &&
+	    (p = memchr(p, s2[0], (size_t)(end - p) - n2 + 1)) != NULL) {
+		if (memcmp(p, s2, n2) == 0)
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+static uint64_t
+csv_node_hash(size_t parent, const char *s, size_t n)
+{
+	return csv_hash(s, n) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull);
+}
+
+/* The child of parent named s[0..n), added if new (col: its column + 1
+ * for a leaf).  Returns its index + 1, 0 out of memory. */
+static size_t
+csv_node_get(struct csv *c, size_t parent, size_t off, size_t n)
+{
+	const char *s = c->nm.buf + off;
+	size_t m, i, k;
+	struct csv_node *x;
+
+	if ((c->nnodes + 1) * 2 > c->nnslot) {
+		size_t cap = c->nnslot ? c->nnslot * 2 : 64;
+		uint32_t *t = jenc_mem_alloc(cap * sizeof *t);
+
+		if (t == NULL)
+			return 0;
+		memset(t, 0, cap * sizeof *t);
+		csv_free(c->nslot, c->nnslot * sizeof *c->nslot);
+		c->nslot = t;
+		c->nnslot = cap;
+		for (k = 0; k < c->nnodes; k++) {
+			x = &c->nodes[k];
+			for (i = (size_t)csv_node_hash(x->parent, c->nm.buf +
+			    x->off, x->len) & (cap - 1); t[i] != 0;
+			    i = (i + 1) & (cap - 1))
+				;
+			t[i] = (uint32_t)(k + 1);
+		}
+	}
+	m = c->nnslot - 1;
+	for (i = (size_t)csv_node_hash(parent, s, n) & m; c->nslot[i] != 0;
+	    i = (i + 1) & m) {
+		x = &c->nodes[c->nslot[i] - 1];
+		if (x->parent == parent && x->len == n &&
+		    memcmp(c->nm.buf + x->off, s, n) == 0)
+			return c->nslot[i];
+	}
+	if ((c->nnodes + 1) * sizeof *c->nodes > c->cap_nodes &&
+	    csv_grow((void **)&c->nodes, &c->cap_nodes,
+	    (c->nnodes + 1) * sizeof *c->nodes, 16 * sizeof *c->nodes))
+		return 0;
+	x = &c->nodes[c->nnodes];
+	memset(x, 0, sizeof *x);
+	x->off = off;
+	x->len = n;
+	x->parent = parent;
+	c->nslot[i] = (uint32_t)(++c->nnodes);
+	if (parent != 0) {
+		struct csv_node *p = &c->nodes[parent - 1];
+
+		if (p->last != 0)
+			c->nodes[p->last - 1].next = c->nnodes;
+		else
+			p->child = c->nnodes;
+		p->last = c->nnodes;
+	}
+	return c->nnodes;
+}
+
+static int
+csv_plan_add(struct csv *c, int op, size_t off, size_t len, size_t col)
+{
+	struct csv_op *o;
+
+	if ((c->nplan + 1) * sizeof *c->plan > c->cap_plan &&
+	    csv_grow((void **)&c->plan, &c->cap_plan,
+	    (c->nplan + 1) * sizeof *c->plan, 64 * sizeof *c->plan))
+		return -1;
+	o = &c->plan[c->nplan++];
+	o->op = op;
+	o->off = off;
+	o->len = len;
+	o->col = col;
+	return 0;
+}
+
+/*
+ * The plan of the names in c->nm (the header, with --ragged=pad the _N
+ * names after it).  A name that is a value and also holds nested names
+ * ("a" and "a.b") is bad input at the header; with no name holding the
+ * separator, c->nest stays 0 and records are written as without --nest.
+ */
+static int
+csv_nest_plan(struct csv *c)
+{
+	size_t k, top = 0, cur;
+	size_t *tops = NULL, ntops = 0, cap_tops = 0;
+
+	c->nnodes = 0;
+	c->nplan = 0;
+	c->nest = 0;
+	if (c->nslot != NULL)
+		memset(c->nslot, 0, c->nnslot * sizeof *c->nslot);
+	for (k = 0; k < c->nm.n; k++) {
+		const struct csv_name *x = &c->nm.v[k];
+		size_t at = x->off, end = x->off + x->len, parent = 0, node;
+
+		for (;;) {
+			const char *q = c->seplen > 0 && end - at >= c->seplen ?
+			    csv_memmem(c->nm.buf + at, end - at, c->sep,
+			    c->seplen) : NULL;
+			size_t segend = q != NULL ?
+			    (size_t)(q - c->nm.buf) : end, before = c->nnodes;
+
+			if (q != NULL)
+				c->nest = 1;
+			if ((node = csv_node_get(c, parent, at,
+			    segend - at)) == 0)
+				goto nomem;
+			if (parent == 0 && c->nnodes > before) {
+				if ((ntops + 1) * sizeof *tops > cap_tops &&
+				    csv_grow((void **)&tops, &cap_tops,
+				    (ntops + 1) * sizeof *tops,
+				    16 * sizeof *tops))
+					goto nomem;
+				tops[ntops++] = node;
+			}
+			if (q == NULL) {
+				struct csv_node *n = &c->nodes[node - 1];
+
+				if (n->col != 0 || n->child != 0)
+					goto conflict;
+				n->col = k + 1;
+				break;
+			}
+			if (c->nodes[node - 1].col != 0)
+				goto conflict;
+			parent = node;
+			at = segend + c->seplen;
+		}
+		continue;
+conflict:
+		csv_free(tops, cap_tops);
+		{
+			jenc_where w = { .offset = 0, .line = 1 };
+
+			if (c->err == NULL)
+				return JENC_E_SYNTAX;
+			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			    "column '%.*s' and another column make one name "
+			    "both a value and an object: --nest cannot nest "
+			    "them",
+			    (int)(x->len > 60 ? 60 : x->len),
+			    c->nm.buf + x->off);
+		}
+	}
+	/* the plan: each top-level node in order, depth first */
+	for (top = 0; top < ntops; top++) {
+		cur = tops[top];
+		for (;;) {
+			struct csv_node *n = &c->nodes[cur - 1];
+
+			if (n->col != 0) {
+				if (csv_plan_add(c, OP_FIELD, n->off, n->len,
+				    n->col - 1))
+					goto nomem;
+			} else {
+				if (csv_plan_add(c, OP_OPEN, n->off, n->len, 0))
+					goto nomem;
+				cur = n->child;
+				continue;
+			}
+			/* up until a node has a next sibling */
+			while (c->nodes[cur - 1].next == 0 &&
+			    c->nodes[cur - 1].parent != 0) {
+				cur = c->nodes[cur - 1].parent;
+				if (csv_plan_add(c, OP_CLOSE, 0, 0, 0))
+					goto nomem;
+			}
+			if (c->nodes[cur - 1].parent == 0)
+				break;
+			cur = c->nodes[cur - 1].next;
+		}
+	}
+	csv_free(tops, cap_tops);
+	c->plan_names = c->nm.n + 1;
+	return 0;
+nomem:
+	csv_free(tops, cap_tops);
+	return csv_nomem(c);
+}
+
+/* The record in c->f (nf fields) through the plan. */
+static int
+csv_nest_record(struct csv *c, size_t nf)
+{
+	size_t k;
+	int r;
+
+	jenc_obj_begin(c->e);
+	for (k = 0; k < c->nplan; k++) {
+		const struct csv_op *o = &c->plan[k];
+
+		if (o->op == OP_CLOSE) {
+			jenc_obj_end(c->e);
+			continue;
+		}
+		jenc_key(c->e, c->nm.buf + o->off, o->len);
+		if (o->op == OP_OPEN)
+			jenc_obj_begin(c->e);
+		else if (o->col < nf)
+			csv_value(c, csv_field_ptr(c, &c->f[o->col]),
+			    c->f[o->col].len, c->f[o->col].flags);
+		else
+			jenc_null(c->e);
+	}
+	r = jenc_obj_end(c->e);
+	return r ? csv_enc_fail(c, r) : 0;
+}
+
 /* Takes the record in c->f: as the header, or checked and emitted. */
 static int
 csv_record(struct csv *c)
@@ -1528,8 +1791,27 @@ csv_record(struct csv *c)
 			if (csv_names_add(&c->nm, "", 0, k + 1))
 				return csv_nomem(c);
 	}
+	if ((c->flags & JENC_CSV_NEST) && c->plan_names != c->nm.n + 1 &&
+	    (r = csv_nest_plan(c)) != 0)
+		return r;
 	if (c->e == NULL)
 		return 0;
+	if ((c->flags & JENC_CSV_NEST) && c->nest) {
+		if (lng) {
+			jenc_where w = { .offset = c->in.off + c->rec,
+			    .line = c->rec_line };
+
+			if (c->err == NULL)
+				return JENC_E_SYNTAX;
+			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			    "record of more than %u fields or %u MiB of "
+			    "rewritten fields: too long for --nest",
+			    (unsigned)CSV_LONG_FIELDS,
+			    (unsigned)(CSV_LONG_SCRATCH >> 20));
+		}
+		csv_begin(c);
+		return csv_nest_record(c, nf);
+	}
 	csv_begin(c);
 	if (lng) {
 		jenc_obj_begin(c->e);
@@ -1773,6 +2055,8 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	c->err = err;
 	c->flags = o ? o->flags : 0;
 	c->encoding = o ? o->encoding : NULL;
+	c->sep = o && o->sep ? o->sep : ".";
+	c->seplen = strlen(c->sep);
 	c->line = 1;
 	c->st = S_RECORD;
 	c->max_rec = o && o->max_record ? o->max_record : JENC_CSV_MAX_RECORD;
@@ -1816,6 +2100,9 @@ csv_release(struct csv *c)
 	csv_free(c->f, c->cap_f);
 	csv_free(c->ob, c->cap_o);
 	csv_names_release(&c->nm);
+	csv_free(c->plan, c->cap_plan);
+	csv_free(c->nodes, c->cap_nodes);
+	csv_free(c->nslot, c->nnslot * sizeof *c->nslot);
 }
 
 /* Reads every record from c->in and emits it. */

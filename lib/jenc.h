@@ -293,6 +293,80 @@ JENC_API unsigned jenc_depth(const jenc_enc *e);
  * once the value grew past hold_max), else 0. */
 JENC_API int jenc_discard(jenc_enc *e);
 
+/* ---- views: each top-level value handed to the caller ----------------- */
+
+/*
+ * A view turns each complete top-level value into output of its own (a
+ * CSV row, a log line): CSV output (jenc_csvw) and other formats are
+ * views.  With a view set, every top-level value (each JENC_SPLIT
+ * element, each value of a stream) is encoded compact as usual, and when
+ * it is complete, value(ctx, e, json, len) gets its whole text, json
+ * [0..len) (compact JSON, no newline; its strings escaped as the reader
+ * or the jenc_* calls wrote them; valid during the call only), and the
+ * value's bytes are replaced in the output by what the view writes during
+ * the call with jenc_view_write.  The text is gathered into a buffer of
+ * the encoder that grows to the longest value and is reused: in steady
+ * state a value costs no allocation.  A value is held whole until it is
+ * complete (JENC_HOLD without hold_max): memory grows with the longest
+ * value, and none of its text reaches the sink.
+ *
+ * text(ctx, e, p, len), NULL to drop it: text the JSON reader passes
+ * through with JENC_READ_PASS (a bad text, ending with its newline), in
+ * place of writing it raw.  end(ctx, e), NULL for none: once, at
+ * jenc_release, when the encoder has no error and no value open, to
+ * write what ends the output (a count, a summary).
+ *
+ * Each call returns 0, or a JENC_E_* code that becomes the encoder's
+ * sticky error, what the call wrote being dropped.  To reject a value as
+ * bad input, value() returns jenc_view_reject(e, msg): the JSON reader
+ * then reports JENC_E_SYNTAX with msg at the value's closing bracket (a
+ * scalar: at its start) and, with JENC_READ_SKIP or JENC_READ_PASS,
+ * drops or passes its text and goes on, as for other bad input.
+ *
+ * JENC_VIEW_RECORDS: every top-level value must be an object (a record):
+ * another value is rejected at its first token, before any of it is
+ * written; the JSON reader reports it as "expected an object as a
+ * record, found '5'" (found '[', '"', ...) at that token.  With
+ * JENC_SPLIT, the split array's elements are the records.  Without it,
+ * when the reader copies the compact text of whole values (an encoder
+ * that jenc_verbatim would call plain: no JENC_SPLIT, no escaping
+ * flag), a top-level array is told at its closing bracket, "expected an
+ * object as a record, found an array", once it is held whole.
+ */
+#define JENC_VIEW_RECORDS 0x01
+
+typedef struct jenc_view {
+	int (*value)(void *ctx, jenc_enc *e, const char *json, size_t len);
+	int (*text)(void *ctx, jenc_enc *e, const char *p, size_t len);
+	int (*end)(void *ctx, jenc_enc *e);
+	void *ctx;
+	unsigned flags;	/* JENC_VIEW_* */
+} jenc_view;
+
+/*
+ * jenc_set_view - hand e's top-level values to v (copied; v->ctx stays
+ * the caller's and must live until jenc_release).  Only on an encoder
+ * that holds nothing and is at top level, once; v->value must not be
+ * NULL: else JENC_E_STATE.  The view makes e compact (indent 0), held
+ * (JENC_HOLD, hold_max ignored), without colors and without the
+ * separators of JENC_SEQ, JENC_SLURP and the newline after each value:
+ * the view writes its own line ends.  Escaping flags and JENC_SORT_KEYS
+ * still shape the text the view gets; JENC_FLUSH_EACH flushes after each
+ * value's output.  jenc_json_copy_fd_par runs on one thread for e.  The
+ * view stays until jenc_release (jenc_reset and jenc_discard keep it).
+ * Returns 0, JENC_E_STATE or JENC_E_NOMEM.
+ */
+JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
+
+/* jenc_view_write - append p[0..n) to e's output, from inside one of the
+ * view's calls only (else JENC_E_STATE).  Returns 0 or e's error. */
+JENC_API int jenc_view_write(jenc_enc *e, const char *p, size_t n);
+
+/* jenc_view_reject - inside the view's value call: the value is bad
+ * input, msg (copied, at most 127 bytes kept) says why; returns
+ * JENC_E_SYNTAX for the call to return. */
+JENC_API int jenc_view_reject(jenc_enc *e, const char *msg);
+
 /* ---- colors (JENC_COLOR) -------------------------------------------- */
 
 /* The eight colors, in JQ_COLORS' order. */
@@ -683,6 +757,8 @@ JENC_API unsigned jenc_cpus_usable(void);
 				    under _N keys, instead of an error */
 #define JENC_CSV_DETECT 0x20	 /* CSV with delim 0: the delimiter is found
 				    from the first line (below) */
+#define JENC_CSV_NEST 0x40	 /* names holding sep as nested objects
+				    (below) */
 
 /*
  * JENC_CSV_DETECT (CSV only, and only when delim is 0).  A first line that
@@ -714,7 +790,22 @@ typedef struct jenc_csv_opts {
 				      out; a longer record is JENC_E_SYNTAX
 				      "record longer than N bytes" at its
 				      start.  0 = JENC_CSV_MAX_RECORD (1 GiB) */
+	const char *sep;	   /* JENC_CSV_NEST: the separator of nested
+				      names; NULL = "." */
 } jenc_csv_opts;
+
+/*
+ * JENC_CSV_NEST (header mode): the field names are split at each sep
+ * into the keys of nested objects, as jenc_csvw flattens them: the
+ * columns "id", "user.name", "user.mail" make records {"id": ...,
+ * "user": {"name": ..., "mail": ...}}.  The members of each object are
+ * in the order their first column came; a name without sep is a member
+ * as it is, an empty key between two seps ("a..b") a key "".  A name that
+ * is a value and also holds nested names ("a" and "a.b") is JENC_E_SYNTAX
+ * at the header ("column 'a' is both a value and an object of other
+ * columns: --nest cannot nest it"), as is a long record (more than 8192
+ * fields or 1 MiB of rewritten fields, which are not all held at once).
+ */
 
 /*
  * jenc_csv_copy_fd - convert CSV/TSV records from fd to JSON through e,
@@ -731,6 +822,83 @@ JENC_API int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o,
     jenc_err *err);
 JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_csv_opts *o, jenc_err *err);
+
+/* ---- CSV / TSV writer ------------------------------------------------- */
+
+/*
+ * The CSV/TSV writer is a view (see "views" above): set on an encoder
+ * with JENC_SPLIT, it turns each record, a JSON object (the values of a
+ * stream, the elements of a top-level array), into a row.
+ *
+ * Columns: the names given in o->header, in their order (a repeated name
+ * counts once); else those that jenc_csvw_view(w, 1, ...) collected in
+ * a first pass over the input, in the order they first appeared; else
+ * the keys of the first record.  Once the columns are set (the first
+ * row is written), a record with a key that is not a column is rejected
+ * (jenc_view_reject: "key 'x' is not a column: ..."), or with
+ * JENC_CSVW_PAD the key is dropped and counted (jenc_csvw_dropped).  A
+ * column a record lacks is an empty cell.
+ *
+ * Names: the members of nested objects are flattened, their keys joined
+ * with o->sep ("a.b"); a key is taken as it is, separator and all, so
+ * that two members of one record may give the same name ({"a.b": 1,
+ * "a": {"b": 2}}, or a key given twice): such a record is rejected ("two
+ * values for column 'a.b' in one record").  An empty object is a cell
+ * "{}", an array a cell of its compact JSON text.
+ *
+ * Cells: a string's text, its escapes decoded (a lone surrogate escape
+ * such as \ud800 is no text: the record is rejected); a number as it was
+ * written; true and false; null and a missing member empty.  CSV quotes
+ * a cell, doubling its quotes, only when it holds the delimiter, a quote,
+ * CR or LF, or starts or ends with a space (RFC 4180); TSV writes \t,
+ * \n, \r and \\ for tab, LF, CR and backslash, as the TSV reader reads
+ * them.  A CSV line (header or row) whose only cell is empty is written
+ * "" (an empty line would be read as no line), as Python's csv.writer
+ * does.  With
+ * JENC_CSVW_SAFE, a string cell (or name) that starts with
+ * '=', '+', '-', '@', tab or CR gets a ' before it, so that a spreadsheet
+ * does not run it as a formula (numbers are kept as they are).  Lines
+ * end with LF, or CR LF with JENC_CSVW_CRLF.  The header line is written
+ * before the first row, or at jenc_release if no record came and the
+ * columns are known; none with JENC_CSVW_NO_HEADER.
+ *
+ * Memory: the columns' names and a table of them, and buffers that grow
+ * to the largest record and are kept: no allocation per record in
+ * steady state.  A jenc_csvw is used by one encoder at a time.
+ */
+#define JENC_CSVW_TSV 0x01	 /* TSV, not CSV */
+#define JENC_CSVW_NO_HEADER 0x02 /* no header line */
+#define JENC_CSVW_CRLF 0x04	 /* lines end with CR LF */
+#define JENC_CSVW_SAFE 0x08	 /* ' before a cell that looks like a formula */
+#define JENC_CSVW_PAD 0x10	 /* drop keys that are not columns */
+
+typedef struct jenc_csvw_opts {
+	unsigned flags;		   /* JENC_CSVW_* */
+	char delim;		   /* CSV: 0 = ','; any byte but NUL, LF, CR,
+				      '"' and those >= 0x80.  TSV: 0 or tab */
+	const char *sep;	   /* joins the keys of nested objects; NULL =
+				      "."; 1 to 15 bytes */
+	const char *const *header; /* the columns, or NULL */
+	size_t nheader;
+} jenc_csvw_opts;
+
+typedef struct jenc_csvw jenc_csvw;
+
+/* jenc_csvw_new - a writer in *w (NULL on error), freed with
+ * jenc_csvw_free.  o NULL: CSV, ',', ".", columns from the records.
+ * Returns 0, JENC_E_STATE (a delimiter or separator not allowed) or
+ * JENC_E_NOMEM. */
+JENC_API int jenc_csvw_new(jenc_csvw **w, const jenc_csvw_opts *o);
+/* jenc_csvw_free - w NULL is a no-op. */
+JENC_API void jenc_csvw_free(jenc_csvw *w);
+/* jenc_csvw_view - fill *v with w's view, for jenc_set_view.  scan 1:
+ * the first pass, which only collects the keys of the records as
+ * columns (no output, no error but non-objects); scan 0: the rows. */
+JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
+/* jenc_csvw_columns - how many columns w has so far. */
+JENC_API size_t jenc_csvw_columns(const jenc_csvw *w);
+/* jenc_csvw_dropped - JENC_CSVW_PAD: how many keys were dropped. */
+JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
 
 #ifdef __cplusplus
 }

@@ -122,7 +122,8 @@ expected_example_output() {
 	for o in --from --compact --indent --tab --lines --html-escape \
 	    --ascii --single --validate --max-depth --delimiter --no-header \
 	    --header --types --ragged --output --write --check --null \
-	    --best-effort --help --version; do
+	    --best-effort --help --to --flatten-sep --crlf --csv-safe --nest \
+	    --version; do
 		grep -qx -- "$o" "$BATS_TEST_TMPDIR/man" ||
 		    { echo "jenc(1) lacks $o"; return 1; }
 	done

@@ -59,7 +59,7 @@ long_words() {
 	local -a foreign=(
 		'pkg-config --cflags --libs --static'
 		'parallel --pipe --block --csv --header --sshlogin'
-		'mlr --icsv --ojson'
+		'mlr --icsv --ojson --ijson --ocsv'
 	)
 	grep -o -- '--[a-z][a-z0-9-]*' "$readme" | sort -u >"$T/all"
 	for opt in $(comm -23 "$T/help" "$T/all"); do

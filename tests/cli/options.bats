@@ -39,11 +39,11 @@ setup() {
 	jrun --he <in
 	expect_usage "jenc: option '--he' is ambiguous; possibilities: '--header' '--help'"
 	jrun -c --t <in
-	expect_usage "jenc: option '--t' is ambiguous; possibilities: '--tab' '--types'"
+	expect_usage "jenc: option '--t' is ambiguous; possibilities: '--tab' '--to' '--types'"
 	jrun --v=1 <in
 	expect_usage "jenc: option '--v' is ambiguous; possibilities: '--validate' '--version'"
 	jrun --c <in
-	expect_usage "jenc: option '--c' is ambiguous; possibilities: '--compact' '--color' '--check'"
+	expect_usage "jenc: option '--c' is ambiguous; possibilities: '--compact' '--color' '--crlf' '--csv-safe' '--check'"
 }
 
 @test "a unique prefix and an exact name are never ambiguous" {

@@ -1,0 +1,797 @@
+/*
+ * csvw.c - the CSV/TSV writer: a view (jenc_set_view) that turns each
+ * record, a JSON object, into a row.
+ *
+ * The view gets each record as compact JSON text, valid and without
+ * whitespace (the encoder wrote it), and walks it once: each member whose
+ * value is not a non-empty object is a leaf, named by the keys of its
+ * path joined with the separator, and found among the columns by a hash
+ * of that name (cols: an open-addressing table of indexes into names, an
+ * arena of the names).  A leaf's cell is noted in slots[column] (where its
+ * text is, in the record or in dec, the decoded strings), stamped with the
+ * record's number so that nothing is cleared between records; then the
+ * row is built in row, cell by cell in the columns' order, and written
+ * with one jenc_view_write.  Every buffer grows to the largest record and
+ * is kept: no allocation per record in steady state.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "internal.h"
+
+struct slot {
+	uint64_t stamp;		/* the record that set it */
+	size_t off, len;	/* its text: rec (dec 0) or dec (dec 1) */
+	unsigned char dec, kind;
+};
+
+enum { K_STR, K_OTHER };	/* a string (may need quoting or --csv-safe) */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct jenc_csvw {
+	unsigned flags;
+	char delim;
+	char sep[16];
+	size_t seplen;
+	/* the columns: names.p[col[i].off..col[i].off+col[i].len) is the
+	 * name of column i */
+	struct buf names;
+	struct col {
+		size_t off, len;
+	} *col;
+	size_t ncols, colcap;
+	uint32_t *hash;		/* index + 1 of a column, 0: empty */
+	size_t hcap;		/* a power of two, at least twice ncols */
+	int fixed;		/* the columns are set: a new key is an error */
+	int select;		/* ... given: a new key is left out */
+	int scan;		/* the first pass: collect keys, write nothing */
+	int header_out;		/* the header line is written */
+	uint64_t stamp;		/* records seen */
+	uint64_t dropped;	/* JENC_CSVW_PAD: keys dropped */
+	struct slot *slots;
+	size_t slotcap;
+	struct buf path;	/* the leaf's column name */
+	struct buf dec;		/* decoded strings of the record */
+	struct buf row;		/* the row being built */
+	size_t *stk;		/* path lengths of the open objects */
+	size_t stkcap;
+	/* the column of each leaf of the last record, in order: records
+	 * mostly have the same keys in the same order, so the name is
+	 * compared with that column's before it is hashed */
+	size_t *pred;
+	size_t npred, predcap, nleaf;
+	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
+	char msg[128];
+};
+
+/* ---- buffers ------------------------------------------------------------- */
+
+static int __attribute__((noinline))
+buf_grow(struct buf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len < n)
+		cap *= 2;
+	if ((p = jenc_mem_realloc(b->p, b->cap, cap)) == NULL)
+		return JENC_E_NOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+/* (a buffer is allocated at its first use even for 0 bytes, so that
+ * b->p + b->len is never an offset from NULL) */
+static inline int
+buf_room(struct buf *b, size_t n)
+{
+	return b->p != NULL && b->cap - b->len >= n ? 0 : buf_grow(b, n);
+}
+
+static int
+buf_put(struct buf *b, const char *s, size_t n)
+{
+	if (buf_room(b, n) != 0)
+		return JENC_E_NOMEM;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+/* ---- the columns ----------------------------------------------------------- */
+
+static uint64_t
+name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The column named s[0..n), or (size_t)-1. */
+static size_t
+col_find(const jenc_csvw *w, const char *s, size_t n)
+{
+	size_t i, m = w->hcap - 1;
+
+	if (w->hcap == 0)
+		return (size_t)-1;
+	for (i = (size_t)name_hash(s, n) & m; w->hash[i] != 0; i = (i + 1) & m) {
+		size_t c = w->hash[i] - 1;
+
+		if (w->col[c].len == n && memcmp(w->names.p + w->col[c].off, s, n) == 0)
+			return c;
+	}
+	return (size_t)-1;
+}
+
+static void
+hash_put(jenc_csvw *w, size_t c)
+{
+	size_t i, m = w->hcap - 1;
+
+	for (i = (size_t)name_hash(w->names.p + w->col[c].off, w->col[c].len) & m;
+	    w->hash[i] != 0; i = (i + 1) & m)
+		;
+	w->hash[i] = (uint32_t)(c + 1);
+}
+
+/* A new column named s[0..n); returns its index, or (size_t)-1 if out
+ * of memory. */
+static size_t
+col_add(jenc_csvw *w, const char *s, size_t n)
+{
+	size_t c = w->ncols, i;
+
+	if (c + 1 > UINT32_MAX - 1)
+		return (size_t)-1;
+	if (c == w->colcap) {
+		size_t cap = w->colcap ? w->colcap * 2 : 16;
+		struct col *a = jenc_mem_realloc(w->col,
+		    w->colcap * sizeof(*a), cap * sizeof(*a));
+
+		if (a == NULL)
+			return (size_t)-1;
+		w->col = a;
+		w->colcap = cap;
+	}
+	if ((c + 1) * 2 > w->hcap) {
+		size_t cap = w->hcap ? w->hcap * 2 : 32;
+		uint32_t *h = jenc_mem_alloc(cap * sizeof(uint32_t));
+
+		if (h == NULL)
+			return (size_t)-1;
+		memset(h, 0, cap * sizeof(uint32_t));
+		jenc_mem_free(w->hash, w->hcap * sizeof(uint32_t));
+		w->hash = h;
+		w->hcap = cap;
+		for (i = 0; i < c; i++)
+			hash_put(w, i);
+	}
+	w->col[c].off = w->names.len;
+	w->col[c].len = n;
+	if (buf_put(&w->names, s, n) != 0)
+		return (size_t)-1;
+	w->ncols = c + 1;
+	hash_put(w, c);
+	return c;
+}
+
+/* ---- cells ---------------------------------------------------------------- */
+
+static unsigned
+hex4(const char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+static size_t
+utf8_put(char *o, unsigned c)
+{
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xc0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (char)(0xe0 | c >> 12);
+		o[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | c >> 18);
+	o[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/*
+ * Decode the body of a JSON string, s[0..n) (valid JSON, escapes in it),
+ * onto the end of b.  Returns 0, JENC_E_NOMEM, or JENC_E_UTF8 for a lone
+ * surrogate (\ud800 with no low one after it), which is not text.
+ */
+static int
+decode(struct buf *b, const char *s, size_t n)
+{
+	size_t i = 0;
+	char *o;
+
+	if (buf_room(b, n) != 0)	/* the text never grows */
+		return JENC_E_NOMEM;
+	o = b->p + b->len;
+	while (i < n) {
+		const char *bs = memchr(s + i, '\\', n - i);
+		size_t run = bs != NULL ? (size_t)(bs - s) - i : n - i;
+		unsigned c;
+
+		memcpy(o, s + i, run);
+		o += run;
+		i += run;
+		if (i == n)
+			break;
+		switch (s[i + 1]) {
+		case 'b': *o++ = '\b'; i += 2; continue;
+		case 'f': *o++ = '\f'; i += 2; continue;
+		case 'n': *o++ = '\n'; i += 2; continue;
+		case 'r': *o++ = '\r'; i += 2; continue;
+		case 't': *o++ = '\t'; i += 2; continue;
+		case 'u': break;
+		default: *o++ = s[i + 1]; i += 2; continue;
+		}
+		c = hex4(s + i + 2);
+		i += 6;
+		if (c >= 0xdc00 && c < 0xe000)
+			return JENC_E_UTF8;
+		if (c >= 0xd800 && c < 0xdc00) {
+			unsigned lo;
+
+			if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
+				return JENC_E_UTF8;
+			lo = hex4(s + i + 2);
+			if (lo < 0xdc00 || lo >= 0xe000)
+				return JENC_E_UTF8;
+			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+			i += 6;
+		}
+		o += utf8_put(o, c);
+	}
+	b->len = (size_t)(o - b->p);
+	return 0;
+}
+
+/* The index of the first of the bytes a, b, c, d in t[0..n), or n; tab
+ * marks the same bytes (for the last 15, one lookup a byte). */
+static inline size_t
+find4(const char *t, size_t n, char a, char b, char c, char d,
+    const unsigned char *tab)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	const __m128i vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd))));
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+#ifndef __SSE2__
+	(void)a;
+	(void)b;
+	(void)c;
+	(void)d;
+#endif
+	for (; i < n; i++)
+		if (tab[(unsigned char)t[i]])
+			return i;
+	return n;
+}
+
+/* Bytes that make a CSV cell quoted, and that end a JSON string's run. */
+static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
+
+/* A cell's text t[0..n) onto the row: quoted (CSV) or escaped (TSV) as
+ * needed; str: it was a JSON string (--csv-safe looks at those). */
+static int
+cell(jenc_csvw *w, const char *t, size_t n, int str)
+{
+	struct buf *b = &w->row;
+	size_t i;
+	int safe = str && (w->flags & JENC_CSVW_SAFE) && n > 0 &&
+	    (t[0] == '=' || t[0] == '+' || t[0] == '-' || t[0] == '@' ||
+	    t[0] == '\t' || t[0] == '\r');
+
+	if (w->flags & JENC_CSVW_TSV) {
+		char *o;
+
+		if (buf_room(b, 2 * n + 1) != 0)
+			return JENC_E_NOMEM;
+		o = b->p + b->len;
+		if (safe)
+			*o++ = '\'';
+		for (i = 0; i < n; i++) {
+			char c = t[i];
+
+			switch (c) {
+			case '\t': *o++ = '\\'; *o++ = 't'; break;
+			case '\n': *o++ = '\\'; *o++ = 'n'; break;
+			case '\r': *o++ = '\\'; *o++ = 'r'; break;
+			case '\\': *o++ = '\\'; *o++ = '\\'; break;
+			default: *o++ = c;
+			}
+		}
+		b->len = (size_t)(o - b->p);
+		return 0;
+	}
+	{
+		int quote = n > 0 && (t[0] == ' ' || t[n - 1] == ' ');
+		size_t quotes = 0;
+		char *o;
+
+		i = find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+		if (i < n)
+			quote = 1;
+		for (; i < n; i++)
+			quotes += t[i] == '"';
+		if (buf_room(b, n + quotes + 3) != 0)
+			return JENC_E_NOMEM;
+		o = b->p + b->len;
+		if (quote)
+			*o++ = '"';
+		if (safe)
+			*o++ = '\'';
+		if (quotes == 0) {
+			memcpy(o, t, n);
+			o += n;
+		} else {
+			for (i = 0; i < n; i++) {
+				if (t[i] == '"')
+					*o++ = '"';
+				*o++ = t[i];
+			}
+		}
+		if (quote)
+			*o++ = '"';
+		b->len = (size_t)(o - b->p);
+	}
+	return 0;
+}
+
+static int
+line_end(jenc_csvw *w)
+{
+	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
+	    buf_put(&w->row, "\n", 1);
+}
+
+/* The end of a line that started at row.len == start.  An empty line
+ * would be read as no line at all: a lone empty cell is quoted, as
+ * Python's csv.writer does (TSV cannot say it). */
+static int
+line_end_from(jenc_csvw *w, size_t start)
+{
+	if (w->row.len == start && w->ncols == 1 &&
+	    !(w->flags & JENC_CSVW_TSV) && buf_put(&w->row, "\"\"", 2) != 0)
+		return JENC_E_NOMEM;
+	return line_end(w);
+}
+
+static int
+header_line(jenc_csvw *w)
+{
+	size_t i, start = w->row.len;
+
+	for (i = 0; i < w->ncols; i++) {
+		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
+			return JENC_E_NOMEM;
+		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1) != 0)
+			return JENC_E_NOMEM;
+	}
+	return line_end_from(w, start);
+}
+
+/* ---- the record ------------------------------------------------------------ */
+
+/* The end of the JSON value at p[i] (compact, valid): the index past it. */
+static size_t
+value_end(const char *p, size_t i, size_t n)
+{
+	int depth = 0;
+
+	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
+		while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']')
+			i++;
+		return i;
+	}
+	for (; i < n; i++) {
+		char c = p[i];
+
+		if (c == '"') {
+			for (i++; p[i] != '"'; i++)
+				if (p[i] == '\\')
+					i++;
+			if (depth == 0)
+				return i + 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth == 0)
+				return i + 1;
+		}
+	}
+	return n;
+}
+
+/* The end of the string whose body starts at p[i]; *esc 1 if it holds
+ * an escape. */
+static size_t
+str_end(const char *p, size_t i, size_t n, int *esc)
+{
+	*esc = 0;
+	for (;;) {
+		i += find4(p + i, n - i, '"', '\\', '"', '\\', str_tab);
+		if (p[i] == '"')
+			return i;
+		*esc = 1;
+		i += 2;
+	}
+}
+
+static int
+reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
+    size_t n)
+{
+	char shown[64];
+	size_t k = n < 40 ? n : 40, i;
+
+	/* (cut at a character's start; no control byte in a message) */
+	while (k < n && k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
+		k--;
+	for (i = 0; i < k; i++)
+		shown[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
+		    '?' : name[i];
+	memcpy(shown + k, n > 40 ? "..." : "", n > 40 ? 4 : 1);
+	snprintf(w->msg, sizeof(w->msg), fmt, shown, w->sep);
+	return jenc_view_reject(e, w->msg);
+}
+
+/* The leaf named w->path, its text at rec[off..off+len) or decoded. */
+static int
+leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
+{
+	size_t c = (size_t)-1, k = w->nleaf++;
+	struct slot *s;
+
+	if (k < w->npred) {
+		c = w->pred[k];
+		if (c >= w->ncols || w->col[c].len != w->path.len ||
+		    memcmp(w->names.p + w->col[c].off, w->path.p, w->path.len) != 0)
+			c = (size_t)-1;
+	}
+	if (c == (size_t)-1)
+		c = col_find(w, w->path.p, w->path.len);
+	if (k >= w->predcap) {
+		size_t cap = w->predcap ? w->predcap * 2 : 16;
+		size_t *a = jenc_mem_realloc(w->pred, w->predcap * sizeof(size_t),
+		    cap * sizeof(size_t));
+
+		if (a == NULL)
+			return JENC_E_NOMEM;
+		w->pred = a;
+		w->predcap = cap;
+	}
+	if (k >= w->npred)
+		w->npred = k + 1;
+	w->pred[k] = c;		/* (size_t)-1: none */
+	if (c == (size_t)-1) {
+		if (w->fixed && !w->scan) {
+			if (w->select)	/* --header: the columns chosen */
+				return 0;
+			if (w->flags & JENC_CSVW_PAD) {
+				w->dropped++;
+				return 0;
+			}
+			return reject(w, e, "key '%s' is not a column: the "
+			    "columns are the first record's (give --header, "
+			    "a file, or --ragged=pad)", w->path.p,
+			    w->path.len);
+		}
+		if ((c = col_add(w, w->path.p, w->path.len)) == (size_t)-1)
+			return JENC_E_NOMEM;
+		w->pred[k] = c;
+	}
+	if (w->scan)
+		return 0;
+	if (c >= w->slotcap) {
+		size_t cap = w->slotcap ? w->slotcap : 16;
+		struct slot *a;
+
+		while (cap <= c)
+			cap *= 2;
+		a = jenc_mem_realloc(w->slots, w->slotcap * sizeof(*a),
+		    cap * sizeof(*a));
+		if (a == NULL)
+			return JENC_E_NOMEM;
+		memset(a + w->slotcap, 0, (cap - w->slotcap) * sizeof(*a));
+		w->slots = a;
+		w->slotcap = cap;
+	}
+	s = &w->slots[c];
+	if (s->stamp == w->stamp)
+		return reject(w, e, "two values for column '%s' in one record "
+		    "(a duplicate key, or a key holding the separator '%s')",
+		    w->path.p, w->path.len);
+	s->stamp = w->stamp;
+	s->off = off;
+	s->len = len;
+	s->dec = (unsigned char)dec;
+	s->kind = (unsigned char)kind;
+	return 0;
+}
+
+/* Walk the record p[0..n), an object, noting each leaf. */
+static int
+walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
+{
+	size_t i = 1, depth = 0;
+	int rc, esc;
+
+	w->path.len = 0;
+	w->dec.len = 0;
+	w->nleaf = 0;
+	for (;;) {
+		size_t kend, base;
+
+		if (p[i] == '}') {	/* the end of an object */
+			i++;
+			if (depth == 0)
+				return 0;
+			w->path.len = w->stk[--depth];
+			if (i < n && p[i] == ',')
+				i++;
+			continue;
+		}
+		/* a member: its key onto the path */
+		base = w->path.len;
+		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
+			return JENC_E_NOMEM;
+		kend = str_end(p, i + 1, n, &esc);
+		if (esc) {
+			size_t at = w->dec.len;
+
+			if ((rc = decode(&w->dec, p + i + 1, kend - i - 1)) != 0)
+				return rc == JENC_E_UTF8 ? reject(w, e,
+				    "key '%s' holds a lone surrogate, which "
+				    "is not text", p + i + 1, kend - i - 1) : rc;
+			rc = buf_put(&w->path, w->dec.p + at, w->dec.len - at);
+			w->dec.len = at;
+		} else {
+			rc = buf_put(&w->path, p + i + 1, kend - i - 1);
+		}
+		if (rc != 0 || buf_room(&w->path, 1) != 0)
+			return JENC_E_NOMEM;
+		w->path.p[w->path.len] = '\0';	/* for messages */
+		i = kend + 2;		/* past '"' and ':' */
+		if (p[i] == '{' && p[i + 1] != '}') {
+			if (depth == w->stkcap) {
+				size_t cap = w->stkcap ? w->stkcap * 2 : 16;
+				size_t *a = jenc_mem_realloc(w->stk,
+				    w->stkcap * sizeof(size_t),
+				    cap * sizeof(size_t));
+
+				if (a == NULL)
+					return JENC_E_NOMEM;
+				w->stk = a;
+				w->stkcap = cap;
+			}
+			w->stk[depth++] = base;
+			i++;
+			continue;
+		}
+		if (p[i] == '"') {
+			size_t end = str_end(p, i + 1, n, &esc);
+
+			if (!esc) {
+				rc = leaf(w, e, i + 1, end - i - 1, 0, K_STR);
+			} else if (w->scan) {
+				rc = leaf(w, e, 0, 0, 0, K_STR);
+			} else {
+				size_t at = w->dec.len;
+
+				rc = decode(&w->dec, p + i + 1, end - i - 1);
+				if (rc == JENC_E_UTF8)
+					return reject(w, e, "the value of '%s' "
+					    "holds a lone surrogate, which is "
+					    "not text", w->path.p, w->path.len);
+				if (rc == 0)
+					rc = leaf(w, e, at, w->dec.len - at,
+					    1, K_STR);
+			}
+			i = end + 1;
+		} else {
+			size_t end = value_end(p, i, n);
+
+			/* null: an empty cell */
+			if (p[i] == 'n')
+				rc = leaf(w, e, i, 0, 0, K_OTHER);
+			else
+				rc = leaf(w, e, i, end - i, 0, K_OTHER);
+			i = end;
+		}
+		if (rc != 0)
+			return rc;
+		w->path.len = base;
+		if (p[i] == ',')
+			i++;
+	}
+}
+
+/* The view's value call: a record to a row. */
+static int
+csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
+{
+	jenc_csvw *w = ctx;
+	size_t i, start;
+	int rc;
+
+	if (len < 2 || json[0] != '{')
+		return jenc_view_reject(e, "expected an object as a record");
+	w->stamp++;
+	if ((rc = walk(w, e, json, len)) != 0)
+		return rc;
+	if (w->scan)
+		return 0;
+	w->fixed = 1;
+	w->row.len = 0;
+	if (!w->header_out) {
+		w->header_out = 1;
+		if (!(w->flags & JENC_CSVW_NO_HEADER) &&
+		    header_line(w) != 0)
+			return JENC_E_NOMEM;
+	}
+	start = w->row.len;
+	for (i = 0; i < w->ncols; i++) {
+		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
+
+		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
+			return JENC_E_NOMEM;
+		if (s == NULL || s->stamp != w->stamp || s->len == 0)
+			continue;
+		if (cell(w, (s->dec ? w->dec.p : json) + s->off, s->len,
+		    s->kind == K_STR) != 0)
+			return JENC_E_NOMEM;
+	}
+	if (line_end_from(w, start) != 0)
+		return JENC_E_NOMEM;
+	return jenc_view_write(e, w->row.p, w->row.len);
+}
+
+/* The end: a header line if no record came and the columns are known. */
+static int
+csvw_end(void *ctx, jenc_enc *e)
+{
+	jenc_csvw *w = ctx;
+
+	if (w->scan || w->header_out || (w->flags & JENC_CSVW_NO_HEADER) ||
+	    w->ncols == 0)
+		return 0;
+	w->header_out = 1;
+	w->row.len = 0;
+	if (header_line(w) != 0)
+		return JENC_E_NOMEM;
+	return jenc_view_write(e, w->row.p, w->row.len);
+}
+
+/* ---- the public calls ----------------------------------------------------- */
+
+int
+jenc_csvw_new(jenc_csvw **wp, const jenc_csvw_opts *o)
+{
+	unsigned flags = o != NULL ? o->flags : 0;
+	char d = o != NULL && o->delim ? o->delim :
+	    (flags & JENC_CSVW_TSV) ? '\t' : ',';
+	const char *sep = o != NULL && o->sep != NULL ? o->sep : ".";
+	jenc_csvw *w;
+	size_t i;
+
+	*wp = NULL;
+	if (d == '\n' || d == '\r' || (unsigned char)d >= 0x80 ||
+	    ((flags & JENC_CSVW_TSV) ? d != '\t' : d == '"') ||
+	    strlen(sep) == 0 || strlen(sep) >= sizeof(w->sep))
+		return JENC_E_STATE;
+	if ((w = jenc_mem_alloc(sizeof(*w))) == NULL)
+		return JENC_E_NOMEM;
+	memset(w, 0, sizeof(*w));
+	w->flags = flags;
+	w->delim = d;
+	w->seplen = strlen(sep);
+	memcpy(w->sep, sep, w->seplen + 1);
+	w->qtab['"'] = w->qtab['\n'] = w->qtab['\r'] = 1;
+	w->qtab[(unsigned char)d] = 1;
+	if (o != NULL && o->header != NULL) {
+		for (i = 0; i < o->nheader; i++)
+			if (col_find(w, o->header[i], strlen(o->header[i])) ==
+			    (size_t)-1 && col_add(w, o->header[i],
+			    strlen(o->header[i])) == (size_t)-1) {
+				jenc_csvw_free(w);
+				return JENC_E_NOMEM;
+			}
+		w->fixed = w->select = 1;
+	}
+	*wp = w;
+	return 0;
+}
+
+void
+jenc_csvw_free(jenc_csvw *w)
+{
+	if (w == NULL)
+		return;
+	jenc_mem_free(w->names.p, w->names.cap);
+	jenc_mem_free(w->col, w->colcap * sizeof(struct col));
+	jenc_mem_free(w->hash, w->hcap * sizeof(uint32_t));
+	jenc_mem_free(w->slots, w->slotcap * sizeof(struct slot));
+	jenc_mem_free(w->path.p, w->path.cap);
+	jenc_mem_free(w->dec.p, w->dec.cap);
+	jenc_mem_free(w->row.p, w->row.cap);
+	jenc_mem_free(w->stk, w->stkcap * sizeof(size_t));
+	jenc_mem_free(w->pred, w->predcap * sizeof(size_t));
+	jenc_mem_free(w, sizeof(*w));
+}
+
+void
+jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v)
+{
+	w->scan = scan;
+	if (!scan && w->ncols > 0)
+		w->fixed = 1;
+	memset(v, 0, sizeof(*v));
+	v->value = csvw_value;
+	v->end = csvw_end;
+	v->ctx = w;
+	v->flags = JENC_VIEW_RECORDS;
+}
+
+size_t
+jenc_csvw_columns(const jenc_csvw *w)
+{
+	return w->ncols;
+}
+
+uint64_t
+jenc_csvw_dropped(const jenc_csvw *w)
+{
+	return w->dropped;
+}

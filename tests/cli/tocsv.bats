@@ -1,0 +1,376 @@
+#!/usr/bin/env bats
+# --to=csv and --to=tsv: records to rows; the columns from --header, from
+# a first pass over a file (or a regular standard input), from the first
+# record of a pipe; flattening and --flatten-sep; cells, quoting, --crlf,
+# -d, TSV escapes, --csv-safe;
+# records that are not objects and the writer's own errors, with
+# --on-error=skip; the options refused; --nest on the way back; Python's
+# csv module reading the output; and tocsv_diff.py, random records there
+# and back.
+
+load helpers
+
+setup() {
+	setup_jenc
+}
+
+@test "--to=csv: the columns of a file are every key of every record, in order" {
+	printf '{"a":1,"b":"x"}\n{"c":true,"a":2}\n{"b":"y","d":null}\n' >in.json
+	jrun --to=csv in.json
+	expect_ok 'a,b,c,d
+1,x,,
+2,,true,
+,y,,
+'
+	# the elements of a top-level array are the records too
+	printf '[{"a":1,"b":"x"},\n {"c":true,"a":2}]\n' >arr.json
+	jrun --to=csv arr.json
+	expect_ok 'a,b,c
+1,x,
+2,,true
+'
+	# the standard input when it is a regular file, from where it stands
+	jrun --to=csv <in.json
+	expect_ok 'a,b,c,d
+1,x,,
+2,,true,
+,y,,
+'
+	{ read -r _; "$JENC" --to=csv >out2; } <in.json
+	printf 'c,a,b,d\ntrue,2,,\n,,y,\n' >want2
+	same_bytes want2 out2
+	# an array after objects: its elements are records, its keys columns
+	printf '{"a":1}\n[{"b":2},\n {"a":3}]\n{"c":4}\n' >mix.json
+	jrun --to=csv mix.json
+	expect_ok 'a,b,c
+1,,
+,2,
+3,,
+,,4
+'
+	# several files: one header, the keys of all of them
+	printf '{"z":0}\n' >z.json
+	jrun --to=csv in.json z.json
+	expect_ok 'a,b,c,d,z
+1,x,,,
+2,,true,,
+,y,,,
+,,,,0
+'
+}
+
+@test "--to=csv from a pipe: the first record's keys; another key is an error" {
+	printf '{"a":1,"b":2}\n{"b":3}\n{"a":4,"c":5}\n{"a":6}\n' >in
+	jrun --to=csv < <(cat in)
+	expect_invalid 'a,b
+1,2
+,3
+' "jenc: <stdin>:3:13: key 'c' is not a column: the columns are the first record's (give --header, a file, or --ragged=pad)
+  {\"a\":4,\"c\":5}
+              ^
+"
+	jrun --to=csv --ragged=pad < <(cat in)
+	expect_status 0
+	expect_out 'a,b
+1,2
+,3
+4,
+6,
+'
+	expect_err 'jenc: 1 key not among the columns dropped
+'
+	jrun --to=csv --ragged=pad -q < <(cat in)
+	expect_status 0
+	expect_err ''
+	# skipped as bad input, the others written
+	jrun --to=csv --on-error=skip < <(cat in)
+	expect_status 0
+	expect_out 'a,b
+1,2
+,3
+6,
+'
+}
+
+@test "--header chooses and orders the columns; --no-header drops the line" {
+	printf '{"a":1,"b":{"c":2,"d":3},"e":4}\n{"e":5}\n' >in
+	jrun --to=csv --header=e,b.c,zz <in
+	expect_ok 'e,b.c,zz
+4,2,
+5,,
+'
+	jrun --to=csv --header=e,a --no-header <in
+	expect_ok '4,1
+5,
+'
+	jrun --to=tsv --no-header <in
+	expect_ok '1	2	3	4
+			5
+'
+	# no record: the header line alone, when the columns are known
+	: >empty
+	jrun --to=csv --header=x,y <empty
+	expect_ok 'x,y
+'
+	jrun --to=csv <empty
+	expect_ok ''
+}
+
+@test "nested objects are flattened, arrays and {} are JSON cells" {
+	printf '{"id":1,"u":{"n":"A","adr":{"city":"Oslo"}},"t":[1,{"x":"y"}],"m":{}}\n' >in
+	jrun --to=csv <in
+	expect_ok 'id,u.n,u.adr.city,t,m
+1,A,Oslo,"[1,{""x"":""y""}]",{}
+'
+	jrun --to=csv --flatten-sep=/ <in
+	expect_ok 'id,u/n,u/adr/city,t,m
+1,A,Oslo,"[1,{""x"":""y""}]",{}
+'
+	jrun --to=csv --flatten-sep=:: <in
+	expect_ok 'id,u::n,u::adr::city,t,m
+1,A,Oslo,"[1,{""x"":""y""}]",{}
+'
+	# a key holding the separator is taken as it is ...
+	put '{"u.n":1,"v":2}'
+	jrun --to=csv <in
+	expect_ok 'u.n,v
+1,2
+'
+	# ... and two members that fill one column are bad input
+	printf '{"a":0}\n{"a.b":1,"a":{"b":2}}\n{"a":3,"a":4}\n{"a":5}\n' >in.json
+	jrun --to=csv in.json
+	expect_invalid 'a,a.b
+0,
+' "jenc: in.json:2:21: two values for column 'a.b' in one record (a duplicate key, or a key holding the separator '.')
+  {\"a.b\":1,\"a\":{\"b\":2}}
+                      ^
+"
+	jrun --to=csv --on-error=skip -q in.json
+	expect_ok 'a,a.b
+0,
+5,
+'
+	# from a pipe, a key that is not a column is dropped before it can
+	# clash with another
+	jrun --to=csv --ragged=pad -q --on-error=skip < <(cat in.json)
+	expect_ok 'a
+0
+""
+5
+'
+}
+
+@test "empty keys and a lone empty cell" {
+	# (an empty key is an empty name; a name's buffers start empty)
+	printf '{"":1,"a":{"":2}}\n' >in
+	jrun --to=csv <in
+	expect_ok ',a.
+1,2
+'
+	# a line of one empty cell would read as no line: quoted
+	printf '{"":""}\n{"":"x"}\n' >in
+	jrun --to=csv <in
+	expect_ok '""
+""
+x
+'
+	"$JENC" -f csv -c out >back
+	printf '[{"_1":""},{"_1":"x"}]\n' >want
+	same_bytes want back
+}
+
+@test "cells: strings decoded, numbers verbatim, literals, null empty" {
+	printf '{"s":"x\\ny \\u00e9\\ud83d\\ude00","n":[1.0],"h":1.0,"i":1e400,"j":-100000000000000000001,"t":true,"f":false,"z":null,"e":""}\n' >in
+	jrun --to=csv <in
+	expect_ok 's,n,h,i,j,t,f,z,e
+"x
+y é😀",[1.0],1.0,1e400,-100000000000000000001,true,false,,
+'
+	# a lone surrogate is no text
+	printf '{"s":"a\\ud800b"}\n' >in
+	jrun --to=csv <in
+	expect_invalid 's
+' "jenc: <stdin>:1:16: the value of 's' holds a lone surrogate, which is not text
+  {\"s\":\"a\\ud800b\"}
+                 ^
+"
+}
+
+@test "CSV quotes only what RFC 4180 asks; -d and --crlf" {
+	printf '{"a":"p,q","b":"say \\"hi\\"","c":" lead","d":"trail ","e":"cr\\rx","f":"plain; text","g":"tab\\tx"}\n' >in
+	jrun --to=csv <in
+	expect_ok 'a,b,c,d,e,f,g
+"p,q","say ""hi"""," lead","trail ","cr'$'\r''x",plain; text,tab'$'\t''x
+'
+	jrun --to=csv -d ';' --crlf <in
+	expect_ok 'a;b;c;d;e;f;g'$'\r''
+p,q;"say ""hi""";" lead";"trail ";"cr'$'\r''x";"plain; text";tab'$'\t''x'$'\r''
+'
+	jrun --to=csv -d '\t' <in
+	expect_ok 'a	b	c	d	e	f	g
+p,q	"say ""hi"""	" lead"	"trail "	"cr'$'\r''x"	plain; text	"tab'$'\t''x"
+'
+	jrun --to=csv -d '"' <in
+	expect_usage "jenc: --delimiter: '\"' cannot be a delimiter"
+}
+
+@test "TSV writes the escapes the TSV reader decodes" {
+	printf '{"k":"a\\tb\\nc\\rd\\\\e","x":"\\"q\\""}\n' >in
+	jrun --to=tsv <in
+	expect_ok 'k	x
+a\tb\nc\rd\\e	"q"
+'
+	"$JENC" -f tsv -l out >back
+	printf '{"k":"a\\tb\\nc\\rd\\\\e","x":"\\"q\\""}\n' >want
+	same_bytes want back
+}
+
+@test "--csv-safe puts ' before a string that a spreadsheet would run" {
+	printf '{"a":"=1+2","b":"+x","c":"-y","d":"@z","e":"\\tt","f":"\\rr","g":-5,"h":"ok","=n":1}\n' >in
+	jrun --to=csv --csv-safe <in
+	expect_ok "a,b,c,d,e,f,g,h,'=n
+'=1+2,'+x,'-y,'@z,'	t,\"'"$'\r'"r\",-5,ok,1
+"
+	jrun --to=tsv --csv-safe <in
+	expect_ok "a	b	c	d	e	f	g	h	'=n
+'=1+2	'+x	'-y	'@z	'\\tt	'\\rr	-5	ok	1
+"
+	# without it, as they are
+	jrun --to=csv --header=a <in
+	expect_ok 'a
+=1+2
+'
+}
+
+@test "a record must be an object: at its first token, with what came before" {
+	printf '{"a":1}\n  5\n{"a":2}\n' >in
+	jrun --to=csv <in
+	expect_invalid 'a
+1
+' "jenc: <stdin>:2:3: expected an object as a record, found '5'
+    5
+    ^
+"
+	jrun --to=csv --on-error=skip <in
+	expect_status 0
+	expect_out 'a
+1
+2
+'
+	expect_err "jenc: <stdin>:2:3: expected an object as a record, found '5'
+    5
+    ^
+jenc: 1 invalid line skipped
+"
+	printf '[{"a":1}, ["x"]]\n' >in
+	jrun --to=csv <in
+	expect_invalid 'a
+1
+' "jenc: <stdin>:1:11: expected an object as a record, found '['
+  [{\"a\":1}, [\"x\"]]
+            ^
+"
+	# --validate checks the records as they would be written
+	jrun --to=csv --validate <in
+	expect_status 1
+	expect_out ''
+}
+
+@test "options that make no sense with --to=csv are refused" {
+	put '{"a":1}'
+	jrun --to=csv -w in
+	expect_usage "jenc: -w cannot be used with --to=csv: a change of format is not a rewrite in place (write it elsewhere with -o)"
+	jrun --to=tsv --check in
+	expect_usage "jenc: --check cannot be used with --to=tsv: it compares JSON output with its input"
+	jrun --to=csv -s in
+	expect_usage "jenc: -s makes one array of all inputs: not with --to=csv"
+	jrun --to=csv --on-error=pass in
+	expect_usage "jenc: --on-error=pass: bad text cannot pass into CSV output (use --on-error=skip)"
+	jrun --to=xml in
+	expect_usage "jenc: --to: 'xml' is not json, csv or tsv"
+	jrun --to=csv --flatten-sep= in
+	expect_usage "jenc: --flatten-sep: '' is not 1 to 15 bytes"
+	jrun --crlf --csv-safe in
+	expect_status 0
+	expect_err 'jenc: warning: --crlf has no effect without --to=csv or --to=tsv
+jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
+'
+}
+
+@test "-o writes the CSV; -j gives the same rows on one thread" {
+	for i in $(seq 1 2000); do
+		printf '{"i":%d,"s":"v%d","n":{"x":%d}}\n' "$i" "$i" "$i"
+	done >in.json
+	jrun --to=csv -o out.csv in.json
+	expect_ok ''
+	"$JENC" --to=csv in.json >want
+	same_bytes want out.csv
+	JENC_CHUNK=64 "$JENC" --to=csv -j 2 in.json >got
+	same_bytes want got
+	[ "$(sed -n 2p want)" = '1,v1,1' ]
+	[ "$(head -1 want)" = 'i,s,n.x' ]
+}
+
+@test "CSV and TSV input: records are objects, rows again" {
+	printf 'a;b\n1;"x;y"\n' >in.csv
+	jrun --to=tsv in.csv
+	expect_ok 'a	b
+1	x;y
+'
+	jrun --to=csv -d ';' in.csv
+	expect_ok 'a;b
+1;"x;y"
+'
+}
+
+@test "--nest reads dotted names back as nested objects" {
+	printf 'id,u.n,u.a.c,t,u.m\n1,A,Oslo,x,\n' >in.csv
+	jrun -f csv -c -t --nest in.csv
+	expect_ok '[{"id":1,"u":{"n":"A","a":{"c":"Oslo"},"m":null},"t":"x"}]
+'
+	jrun -f csv -c --nest --flatten-sep=/ in.csv
+	expect_ok '[{"id":"1","u.n":"A","u.a.c":"Oslo","t":"x","u.m":""}]
+'
+	printf 'a,a.b\n1,2\n' >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:1: column 'a.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	jrun --nest in.json </dev/null
+	expect_status 3
+}
+
+@test "Python's csv module reads the cells back as json.loads gives them" {
+	python3 - >in.json <<'PY'
+import json, random
+r = random.Random(7)
+shapes = ["", " ", "a,b", 'q"q', "l\nl", "c\rr", "\r\n", " x", "x ", "é😀",
+          "\t", "=1", "-1", "1.5", "true", "null", "\\", "\u2028", "k:v"]
+for i in range(300):
+    rec = {}
+    for k in ("a", "b", "c", "d"):
+        v = r.choice(shapes) + r.choice(shapes)
+        rec[k] = v
+    rec["n"] = r.choice([0, -1.5, 12345678901234567890, 1e-7, True, None])
+    print(json.dumps(rec, ensure_ascii=r.random() < 0.5))
+PY
+	"$JENC" --to=csv in.json >out.csv
+	python3 - in.json out.csv <<'PY' || fail "cells differ"
+import csv, json, sys
+recs = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+with open(sys.argv[2], newline="", encoding="utf-8") as f:
+    rows = list(csv.reader(f))
+assert rows[0] == ["a", "b", "c", "d", "n"], rows[0]
+assert len(rows) == len(recs) + 1
+src = [l.split('"n": ')[1].rstrip("}\n") for l in open(sys.argv[1], encoding="utf-8")]
+for rec, row, n in zip(recs, rows[1:], src):
+    for k, cell in zip("abcd", row):
+        assert cell == rec[k], (k, cell, rec[k])
+    want = "" if n == "null" else n
+    assert row[4] == want, (row[4], want)
+PY
+}
+
+@test "random records to CSV and back equal the original, but for the documented exceptions" {
+	python3 "$BATS_TEST_DIRNAME/tocsv_diff.py" "$JENC" 400 11
+}

@@ -1,0 +1,447 @@
+/*
+ * test_csvw.c - the CSV/TSV writer (jenc_csvw): options refused, columns
+ * from the header, a first pass or the first record, the rows of nested
+ * records, rejected records through the JSON reader, one header line for
+ * several encoders, and no allocation per record once warm.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "jenc.h"
+
+static int
+discard(void *ctx, const char *p, size_t n)
+{
+	(void)ctx;
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+struct out {
+	char p[8192];
+	size_t len;
+};
+
+static int
+sink(void *ctx, const char *p, size_t n)
+{
+	struct out *o = ctx;
+
+	if (o->len + n >= sizeof(o->p))
+		return 1;
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+	return 0;
+}
+
+/* in[] through w onto a sink: the rows in out, the reader's result in
+ * *rc; with scan, a first pass collects the columns. */
+static void
+run(jenc_csvw *w, int scan, const char *in, struct out *out, int *rc,
+    jenc_err *err)
+{
+	jenc_opts o = { 0, JENC_SPLIT, 0 };
+	jenc_view v;
+	jenc_enc *e;
+
+	if (scan) {
+		e = jenc_get_mem(&o);
+		jenc_csvw_view(w, 1, &v);
+		if (e == NULL || jenc_set_view(e, &v) != 0)
+			abort();
+		(void)jenc_json_copy_mem(in, strlen(in), e, NULL, err);
+		if (jenc_len(e) != 0)
+			abort();
+		jenc_release(e);
+	}
+	out->len = 0;
+	out->p[0] = '\0';
+	e = jenc_get_sink(sink, out, &o);
+	jenc_csvw_view(w, 0, &v);
+	if (e == NULL || jenc_set_view(e, &v) != 0)
+		abort();
+	*rc = jenc_json_copy_mem(in, strlen(in), e, NULL, err);
+	if (jenc_release(e) != 0)
+		abort();
+}
+
+
+/* ---- a failing allocator (as test_nomem.c's) ---------------------------- */
+
+struct fa {
+	uint64_t calls, fail_at;
+	long long live;
+	uint64_t bad_size, zero;
+};
+
+static struct fa fa;
+
+#define HDR 16
+
+static void *
+fa_malloc(void *ctx, size_t n)
+{
+	struct fa *f = ctx;
+	unsigned char *p;
+
+	if (n == 0)
+		f->zero++;
+	if (++f->calls == f->fail_at)
+		return NULL;
+	if ((p = malloc(HDR + n)) == NULL)
+		abort();
+	memcpy(p, &n, sizeof(n));
+	f->live++;
+	return p + HDR;
+}
+
+static void
+fa_free(void *ctx, void *q, size_t n)
+{
+	struct fa *f = ctx;
+	unsigned char *p = (unsigned char *)q - HDR;
+	size_t was;
+
+	memcpy(&was, p, sizeof(was));
+	if (was != n)
+		f->bad_size++;
+	f->live--;
+	free(p);
+}
+
+/* The bytes e holds, into out (at most cap); their number. */
+static size_t
+held_bytes(const jenc_enc *e, char *out, size_t cap)
+{
+	size_t it = 0, len, n = 0;
+	const char *p;
+
+	while ((p = jenc_segments(e, &it, &len)) != NULL) {
+		if (n + len > cap)
+			abort();
+		memcpy(out + n, p, len);
+		n += len;
+	}
+	return n;
+}
+
+/* in[] to CSV with a fresh writer on a memory encoder, into out; returns
+ * the reader's result, or the code of the call that failed first. */
+static int
+to_csv(const char *in, char *out, size_t cap, size_t *n)
+{
+	jenc_opts o = { 0, JENC_SPLIT, 0 };
+	jenc_view v;
+	jenc_csvw *w;
+	jenc_enc *e;
+	jenc_err err;
+	int rc;
+
+	*n = 0;
+	if ((rc = jenc_csvw_new(&w, NULL)) != 0)
+		return rc;
+	if ((e = jenc_get_mem(&o)) == NULL) {
+		jenc_csvw_free(w);
+		return JENC_E_NOMEM;
+	}
+	jenc_csvw_view(w, 0, &v);
+	if ((rc = jenc_set_view(e, &v)) == 0) {
+		rc = jenc_json_copy_mem(in, strlen(in), e, NULL, &err);
+		if (rc == 0)
+			rc = jenc_error(e);
+		*n = held_bytes(e, out, cap);
+	}
+	(void)jenc_release(e);
+	jenc_csvw_free(w);
+	return rc;
+}
+
+int
+main(void)
+{
+	jenc_csvw *w;
+	struct out out;
+	jenc_err err;
+	int rc;
+
+	TEST("jenc_csvw_new refuses delimiters and separators") {
+		jenc_csvw_opts o = { 0 };
+
+		o.delim = '"';
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		CHECK(w == NULL);
+		o.delim = '\n';
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.delim = ';';
+		o.flags = JENC_CSVW_TSV;
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.delim = 0;
+		o.sep = "";
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.sep = "0123456789abcdef";
+		CHECK(jenc_csvw_new(&w, &o) == JENC_E_STATE);
+		o.sep = "0123456789abcde";
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		jenc_csvw_free(w);
+		jenc_csvw_free(NULL);
+	}
+
+	TEST("jenc_csvw: columns from the first record, nested, arrays") {
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, "{\"a\":1,\"b\":{\"c\":\"x,y\",\"d\":[1, 2]},\"e\":{}}\n"
+		    "{\"b\":{\"c\":null},\"a\":\" s\"}\n", &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "a,b.c,b.d,e\n1,\"x,y\",\"[1,2]\",{}\n"
+		    "\" s\",,,\n");
+		CHECK(jenc_csvw_columns(w) == 4);
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a first pass gives every key; one header for two encoders") {
+		const char *in = "{\"a\":1}\n{\"b\":2}\n";
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 1, in, &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "a,b\n1,\n,2\n");
+		run(w, 0, "{\"b\":3}\n", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, ",3\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a new key rejected, or dropped with JENC_CSVW_PAD") {
+		jenc_csvw_opts o = { 0 };
+		const char *in = "{\"a\":1}\n{\"a\":2,\"x\":3}\n{\"a\":4}\n";
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, in, &out, &rc, &err);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(err.line == 2);
+		CHECK(strncmp(err.msg, "key 'x' is not a column", 23) == 0);
+		CHECK_STR(out.p, out.len, "a\n1\n");
+		jenc_csvw_free(w);
+		o.flags = JENC_CSVW_PAD | JENC_CSVW_NO_HEADER | JENC_CSVW_CRLF;
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		run(w, 0, in, &out, &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "1\r\n2\r\n4\r\n");
+		CHECK(jenc_csvw_dropped(w) == 1);
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: header given, TSV, --csv-safe, separator") {
+		static const char *const hdr[] = { "k", "n/m", "k" };
+		jenc_csvw_opts o = { JENC_CSVW_TSV | JENC_CSVW_SAFE, 0, "/", hdr,
+		    3 };
+
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		CHECK(jenc_csvw_columns(w) == 2);
+		run(w, 0, "{\"k\":\"=a\\tb\",\"n\":{\"m\":-1},\"z\":1}\n", &out,
+		    &rc, &err);
+		CHECK(rc == 0);
+		CHECK_STR(out.p, out.len, "k\tn/m\n'=a\\tb\t-1\n");
+		run(w, 0, "", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, "");
+		jenc_csvw_free(w);
+		/* no record at all: the header alone, at the end */
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		run(w, 0, "", &out, &rc, &err);
+		CHECK_STR(out.p, out.len, "k\tn/m\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: a record that is not an object, at its start") {
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 0, "[{\"a\":1},\n 2]", &out, &rc, &err);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(err.line == 2);
+		CHECK(err.col == 2);
+		CHECK(strcmp(err.msg, "expected an object as a record, found '2'")
+		    == 0);
+		CHECK_STR(out.p, out.len, "a\n1\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw: no allocation per record in steady state") {
+		static char in[512 * 1024];
+		size_t n = 0, n1000 = 0;
+		uint64_t m[3];
+		int i, k;
+
+		for (i = 0; i < 4000; i++) {
+			if (i == 1000)
+				n1000 = n;
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"s\":\"v\\n%d\",\"u\":{\"x\":%d,"
+			    "\"t\":[%d]},\"q\":\"a\\\"b\"}\n", i, i, i, i);
+		}
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		/* the same run three times: all records (which grows every
+		 * buffer), 1000 of them, all 4000; a discarding sink, so that
+		 * only the library's own allocations count */
+		for (k = 0; k < 3; k++) {
+			jenc_opts o = { 0, JENC_SPLIT, 0 };
+			jenc_view v;
+			jenc_pool_stats a, b;
+			jenc_enc *e;
+			jenc_err er;
+
+			jenc_pool_stats_get(&a);
+			e = jenc_get_sink(discard, NULL, &o);
+			jenc_csvw_view(w, 0, &v);
+			CHECK(jenc_set_view(e, &v) == 0);
+			CHECK(jenc_json_copy_mem(in, k == 1 ? n1000 : n, e, NULL,
+			    &er) == 0);
+			CHECK(jenc_release(e) == 0);
+			jenc_pool_stats_get(&b);
+			m[k] = b.mallocs - a.mallocs;
+		}
+		/* the reader's window and tables, the view: as many for 1000
+		 * records as for 4000 */
+		CHECK(m[1] == m[2]);
+		CHECK(m[2] < 16);
+		jenc_csvw_free(w);
+	}
+
+	TEST("JENC_CSV_NEST: names with the separator as nested objects") {
+		jenc_opts o = { 0, 0, 0 };
+		jenc_csv_opts co = { 0 };
+		jenc_enc *e = jenc_get_mem(&o);
+		char *p;
+		size_t n;
+
+		co.flags = JENC_CSV_NEST | JENC_CSV_TYPES;
+		CHECK(jenc_csv_copy_mem("u.n,id,u.a.c,u.m\nA,1,x,\n", 24, e, &co,
+		    &err) == 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "[{\"u\":{\"n\":\"A\",\"a\":{\"c\":\"x\"},"
+		    "\"m\":null},\"id\":1}]\n");
+		jenc_free(p, n);
+		co.sep = "::";
+		co.flags = JENC_CSV_NEST;
+		CHECK(jenc_csv_copy_mem("a::b,a.c\n1,2\n", 13, e, &co, &err) == 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "[{\"a\":{\"b\":\"1\"},\"a.c\":\"2\"}]\n");
+		jenc_free(p, n);
+		CHECK(jenc_csv_copy_mem("a,a.b\n1,2\n", 10, e, &co, &err) == 0);
+		jenc_reset(e);
+		co.sep = NULL;
+		CHECK(jenc_csv_copy_mem("a,a.b\n1,2\n", 10, e, &co, &err) ==
+		    JENC_E_SYNTAX);
+		CHECK(strncmp(err.msg, "column 'a.b' and another column", 31) ==
+		    0);
+		jenc_release(e);
+	}
+
+	TEST("jenc_csvw: every allocation may fail") {
+		static char in[128 * 1024], full[256 * 1024], got[256 * 1024];
+		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+		size_t n = 0, nfull, ngot;
+		uint64_t k, total;
+		int i, bad = 0;
+
+		/* records that grow every buffer: nesting, escapes, a string
+		 * longer each time (the columns are the first record's) */
+		n = 0;
+		for (i = 0; i < 60; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"u\":{\"k\":\"a\\nb\",\"d\":{\"e\":[%d]}},"
+			    "\"s\":\"%0*d\",\"q\":\"x\\\"y\"}\n", i, i,
+			    i * 30, i);
+		CHECK(n < sizeof(in));
+		CHECK(to_csv(in, full, sizeof(full), &nfull) == 0);
+		jenc_pool_trim();
+		CHECK(jenc_set_alloc(&a) == 0);
+		memset(&fa, 0, sizeof(fa));
+		CHECK(to_csv(in, got, sizeof(got), &ngot) == 0);
+		jenc_pool_trim();
+		total = fa.calls;
+		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
+		CHECK(total > 10);
+		for (k = 1; k <= total && !bad; k++) {
+			memset(&fa, 0, sizeof(fa));
+			fa.fail_at = k;
+			rc = to_csv(in, got, sizeof(got), &ngot);
+			jenc_pool_trim();
+			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
+			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
+			    memcmp(got, full, ngot) != 0 ||
+			    (rc == 0 && ngot != nfull) ||
+			    (ngot > 0 && got[ngot - 1] != '\n')) {
+				fprintf(stderr, "failing call %llu: rc %d, %lld "
+				    "live, %llu bad sizes, %zu of %zu bytes\n",
+				    (unsigned long long)k, rc, fa.live,
+				    (unsigned long long)fa.bad_size, ngot, nfull);
+				bad = 1;
+			}
+		}
+		CHECK(bad == 0);
+		CHECK(jenc_set_alloc(NULL) == 0);
+	}
+
+	TEST("JENC_CSV_NEST: every allocation may fail") {
+		static char in[64 * 1024];
+		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+		jenc_csv_opts co = { 0 };
+		size_t n = 0;
+		uint64_t k, total;
+		int i, bad = 0;
+
+		n += (size_t)snprintf(in, sizeof(in), "id");
+		for (i = 0; i < 40; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    ",g%d.s%d.leaf%d", i % 5, i % 3, i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "\n");
+		for (i = 0; i < 20; i++) {
+			int j;
+
+			n += (size_t)snprintf(in + n, sizeof(in) - n, "%d", i);
+			for (j = 0; j < 40; j++)
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    ",v%d", j);
+			n += (size_t)snprintf(in + n, sizeof(in) - n, "\n");
+		}
+		CHECK(n < sizeof(in));
+		co.flags = JENC_CSV_NEST | JENC_CSV_LINES;
+		jenc_pool_trim();
+		CHECK(jenc_set_alloc(&a) == 0);
+		memset(&fa, 0, sizeof(fa));
+		{
+			jenc_enc *e = jenc_get_mem(NULL);
+
+			CHECK(jenc_csv_copy_mem(in, n, e, &co, &err) == 0);
+			jenc_release(e);
+		}
+		jenc_pool_trim();
+		total = fa.calls;
+		for (k = 1; k <= total && !bad; k++) {
+			jenc_enc *e;
+
+			memset(&fa, 0, sizeof(fa));
+			fa.fail_at = k;
+			if ((e = jenc_get_mem(NULL)) != NULL) {
+				rc = jenc_csv_copy_mem(in, n, e, &co, &err);
+				if (rc != 0 && rc != JENC_E_NOMEM)
+					bad = 1;
+				jenc_release(e);
+			}
+			jenc_pool_trim();
+			if (fa.live != 0 || fa.bad_size != 0 || fa.zero != 0)
+				bad = 1;
+			if (bad)
+				fprintf(stderr, "failing call %llu: rc %d, %lld "
+				    "live, %llu bad sizes\n",
+				    (unsigned long long)k, rc, fa.live,
+				    (unsigned long long)fa.bad_size);
+		}
+		CHECK(bad == 0);
+		CHECK(jenc_set_alloc(NULL) == 0);
+	}
+
+	return harness_done();
+}
