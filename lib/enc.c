@@ -13,6 +13,7 @@
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -79,6 +80,8 @@ struct jenc_enc {
 		int kind;
 	} other;
 	jenc_pal pal;
+	/* A view (jenc_set_view): each top-level value goes to it, not out */
+	struct enc_view *view;
 };
 
 #define X_COLOR 1
@@ -86,6 +89,11 @@ struct jenc_enc {
 #define X_SPLIT 4
 #define X_SLURP 8
 #define X_ERR 16
+#define X_VIEW 32	/* a view is set: not verbatim (no fragments) */
+/* The flag of e->flags that a view sets (internal.h), in the masks the
+ * top-level calls test with JENC_SLURP and the others, so that a view
+ * costs the output without one nothing. */
+#define F_VIEW JENC_VIEW_SET
 /* The bits that send each call the long way: a value, an array's end; an
  * object's '{' and '}' and a key; an array's '['. */
 #define X_VALUE (X_COLOR | X_SLURP | X_ERR)
@@ -621,6 +629,7 @@ enc_get(int kind, const jenc_opts *o)
 	e->ibase = (flags & JENC_SLURP) ? 1 : 0;
 	e->xroom = 0;
 	e->sort = NULL;
+	e->view = NULL;
 	memset(&e->other, 0, sizeof(e->other));
 	e->other.next_cap = JENC_SEG_MIN;
 	e->other.kind = K_MEM;
@@ -700,6 +709,8 @@ jenc_flush_cb(void *ctx)
 	return jenc_flush(ctx);
 }
 
+static void view_release(jenc_enc *e);
+
 int
 jenc_release(jenc_enc *e)
 {
@@ -707,6 +718,7 @@ jenc_release(jenc_enc *e)
 
 	if (e == NULL)
 		return 0;
+	view_release(e);
 	rc = e->err;
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
@@ -960,19 +972,21 @@ newline_indent(jenc_enc *e, size_t lv)
 	return newline_fill(e, n);
 }
 
-static int top_prefix(jenc_enc *e);
+static int top_prefix(jenc_enc *e, int k);
 static int paint(jenc_enc *e, int k);
 
-/* Separators before a value; checks that a value may come here. */
+/* Separators before a value of kind k (JENC_COLOR_*, -1 unknown); checks
+ * that a value may come here. */
 static inline int
-value_sep(jenc_enc *e, int lw)
+value_sep(jenc_enc *e, int k, int lw)
 {
 	if (lw == LW_LONG && e->err)
 		return e->err;
 	switch (e->st) {
 	case ST_TOP:
-		if (e->flags & (JENC_NO_NEWLINE | JENC_SEQ | JENC_SLURP))
-			return top_prefix(e);
+		if (e->flags & (JENC_NO_NEWLINE | JENC_SEQ | JENC_SLURP |
+		    F_VIEW))
+			return top_prefix(e, k);
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
@@ -996,7 +1010,7 @@ value_sep(jenc_enc *e, int lw)
 static inline int
 value_prefix(jenc_enc *e, int k, int lw)
 {
-	if (value_sep(e, lw) != 0)
+	if (value_sep(e, k, lw) != 0)
 		return e->err;
 	return colors(e, lw) ? paint(e, k) : 0;
 }
@@ -1014,7 +1028,7 @@ value_done(jenc_enc *e, int lw)
 		return 0;
 	e->top_done = 1;
 	e->split_out = e->split;
-	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH))
+	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH | F_VIEW))
 		return top_end(e);
 	if (!(e->flags & JENC_NO_NEWLINE)) {
 		if (need(e, 1) != 0)
@@ -1192,7 +1206,7 @@ int
 jenc_verbatim(const jenc_enc *e)
 {
 	return e->indent == 0 && e->rawesc == NULL &&
-	    !(e->x & (X_COLOR | X_SORT | X_SPLIT));
+	    !(e->x & (X_COLOR | X_SORT | X_SPLIT | X_VIEW));
 }
 
 int
@@ -1202,7 +1216,7 @@ jenc_frag_begin(jenc_enc *e)
 		return e->err;
 	if (e->st != ST_TOP)
 		return fail(e, JENC_E_STATE);
-	if (value_sep(e, LW_LONG) != 0)
+	if (value_sep(e, -1, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
 	e->depth = 1;	/* an unfinished value: write_out and discard see it */
@@ -1258,10 +1272,17 @@ put_rs(jenc_enc *e)
 	return (e->flags & JENC_SEQ) ? put(e, "\x1e", 1) : 0;
 }
 
-/* Before a top-level value, with JENC_NO_NEWLINE, JENC_SEQ or JENC_SLURP. */
+static int view_begin(jenc_enc *e, int k);
+static int view_end(jenc_enc *e);
+static int view_text(jenc_enc *e, const char *s, size_t n);
+
+/* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
+ * JENC_SLURP or a view. */
 static int
-top_prefix(jenc_enc *e)
+top_prefix(jenc_enc *e, int k)
 {
+	if (e->flags & F_VIEW)
+		return view_begin(e, k);
 	if (!(e->flags & JENC_SLURP)) {
 		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
 			return fail(e, JENC_E_SECOND);
@@ -1285,7 +1306,10 @@ top_prefix(jenc_enc *e)
 static int
 top_end(jenc_enc *e)
 {
-	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE)) && put(e, "\n", 1) != 0)
+	if ((e->flags & F_VIEW) && view_end(e) != 0)
+		return e->err;
+	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE | F_VIEW)) &&
+	    put(e, "\n", 1) != 0)
 		return e->err;
 	e->committed = held(e);
 	e->cut = 0;
@@ -1422,6 +1446,186 @@ out_side_clear(jenc_enc *e)
 	o->next_cap = h->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : h->cap * 2;
 }
 
+/* ---- views (jenc.h) ----------------------------------------------------- */
+
+/*
+ * A view takes each top-level value as its compact text.  The value is
+ * written into the held output as any other (with JENC_HOLD and no
+ * hold_max, so that none of it is written before it is complete), then
+ * copied into vbuf, a buffer of the encoder that grows to the longest
+ * value and is kept until jenc_release, and dropped from the output;
+ * what the view writes takes its place.  The copy costs a memcpy of the
+ * value, and lets the view write into the same segments while it reads.
+ */
+struct enc_view {
+	jenc_view v;
+	char *buf;		/* the value's text, cap bytes */
+	size_t cap;
+	int at_start;		/* the error was found at the value's start */
+	int in_call;		/* inside one of v's calls */
+	char msg[128];		/* the view's error (JENC_E_SYNTAX) */
+};
+
+int
+jenc_set_view(jenc_enc *e, const jenc_view *v)
+{
+	if (e->err)
+		return e->err;
+	if (e->st != ST_TOP || e->depth > 0 || e->split || e->slurp ||
+	    e->view != NULL || held(e) > 0 || e->side || v == NULL ||
+	    v->value == NULL)
+		return fail(e, JENC_E_STATE);
+	if ((e->view = jenc_mem_alloc(sizeof(*e->view))) == NULL)
+		return fail(e, JENC_E_NOMEM);
+	memset(e->view, 0, sizeof(*e->view));
+	e->view->v = *v;
+	/* compact, held whole, no separators of its own */
+	e->flags &= ~(unsigned)(JENC_SLURP | JENC_SEQ | JENC_NO_NEWLINE |
+	    JENC_COLOR);
+	e->flags |= JENC_HOLD | F_VIEW;
+	e->hold_max = (size_t)-1;
+	e->indent = 0;
+	e->ibase = 0;
+	e->xroom = 0;
+	x_sync(e, (e->x & ~(unsigned)(X_COLOR | X_SLURP)) | X_VIEW);
+	return 0;
+}
+
+int
+jenc_view_write(jenc_enc *e, const char *p, size_t n)
+{
+	if (e->err)
+		return e->err;
+	if (e->view == NULL || !e->view->in_call)
+		return fail(e, JENC_E_STATE);
+	return n > 0 ? put(e, p, n) : 0;
+}
+
+int
+jenc_view_reject(jenc_enc *e, const char *msg)
+{
+	if (e->view == NULL || !e->view->in_call)
+		return fail(e, JENC_E_STATE);
+	snprintf(e->view->msg, sizeof(e->view->msg), "%s", msg);
+	return JENC_E_SYNTAX;
+}
+
+const char *
+jenc_view_msg(const jenc_enc *e, int *at_start)
+{
+	if (e->view == NULL || e->err != JENC_E_SYNTAX)
+		return NULL;
+	*at_start = e->view->at_start;
+	return e->view->msg;
+}
+
+/* The view's call returned rc: its output is dropped on error. */
+static int
+view_done(jenc_enc *e, size_t start, int rc)
+{
+	e->view->in_call = 0;
+	if (rc == 0 || e->err)
+		return rc != 0 ? rc : e->err;
+	sync_tail(e);
+	truncate_held(e, start);
+	e->view->at_start = 0;
+	return fail(e, rc);
+}
+
+/* A top-level value of kind k begins. */
+static int
+view_begin(jenc_enc *e, int k)
+{
+	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT) {
+		snprintf(e->view->msg, sizeof(e->view->msg),
+		    "expected an object as a record");
+		e->view->at_start = 1;
+		return fail(e, JENC_E_SYNTAX);
+	}
+	return 0;
+}
+
+/* A top-level value is complete: held from committed on. */
+static int
+view_end(jenc_enc *e)
+{
+	struct enc_view *w = e->view;
+	size_t start = e->committed, n, at = 0;
+	jenc_seg *s;
+
+	sync_tail(e);
+	n = held(e) - start;
+	if (n > w->cap) {
+		size_t cap = w->cap ? w->cap : 256;
+		char *b;
+
+		while (cap < n)
+			cap *= 2;
+		if ((b = jenc_mem_alloc(cap)) == NULL)
+			return fail(e, JENC_E_NOMEM);
+		jenc_mem_free(w->buf, w->cap);
+		w->buf = b;
+		w->cap = cap;
+	}
+	/* the last n held bytes, in order */
+	for (s = e->head; s != NULL; s = s->next) {
+		size_t len = s->len - s->off, skip = 0;
+
+		if (at + len <= start) {
+			at += len;
+			continue;
+		}
+		if (at < start)
+			skip = start - at;
+		memcpy(w->buf + (at + skip - start), JENC_SEG_DATA(s) +
+		    s->off + skip, len - skip);
+		at += len;
+	}
+	truncate_held(e, start);
+	w->in_call = 1;
+	return view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
+}
+
+/* Text passed through at top level goes to the view's text call. */
+static int
+view_text(jenc_enc *e, const char *s, size_t n)
+{
+	struct enc_view *w = e->view;
+	size_t start;
+
+	sync_tail(e);
+	start = held(e);
+	if (w->v.text != NULL) {
+		w->in_call = 1;
+		if (view_done(e, start, w->v.text(w->v.ctx, e, s, n)) != 0)
+			return e->err;
+	}
+	e->committed = held(e);
+	e->cut = 0;
+	return 0;
+}
+
+/* At jenc_release: the view's end call, then the view is gone. */
+static void
+view_release(jenc_enc *e)
+{
+	struct enc_view *w = e->view;
+
+	if (w == NULL)
+		return;
+	if (e->err == 0 && e->depth == 0 && !e->split && w->v.end != NULL) {
+		size_t start;
+
+		sync_tail(e);
+		start = held(e);
+		w->in_call = 1;
+		(void)view_done(e, start, w->v.end(w->v.ctx, e));
+	}
+	jenc_mem_free(w->buf, w->cap);
+	jenc_mem_free(w, sizeof(*w));
+	e->view = NULL;
+}
+
 /* ---- text passed through (internal.h) ----------------------------------- */
 
 int
@@ -1431,6 +1635,8 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0)
 		return fail(e, JENC_E_STATE);
+	if (e->view != NULL)
+		return view_text(e, s, n);
 	/* bad text is a text of its own; a cut value's newline is not */
 	if (n > 0 && !(n == 1 && s[0] == '\n') && put_rs(e) != 0)
 		return e->err;
@@ -2179,7 +2385,7 @@ jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 TWO_WAYS int
 raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
-	if (value_sep(e, lw) != 0 ||
+	if (value_sep(e, JENC_COLOR_NUMBER, lw) != 0 ||	/* not an object */
 	    (colors(e, lw) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {

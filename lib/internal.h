@@ -169,6 +169,16 @@ int jenc_frag_end(jenc_enc *e);
  * JENC_E_STATE inside a value. */
 int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 
+/* ---- views (enc.c), for the JSON reader ---- */
+/* The bit of jenc_opts.flags (jenc_enc_like) of an encoder with a view:
+ * none of the public JENC_* flags. */
+#define JENC_VIEW_SET 0x40000000u
+/* The message of e's sticky JENC_E_SYNTAX, which only a view sets (its
+ * jenc_view_reject, or a record that is not an object with
+ * JENC_VIEW_RECORDS), and *at_start 1 if it was found at the value's
+ * first token, 0 at its end; NULL for any other error. */
+const char *jenc_view_msg(const jenc_enc *e, int *at_start);
+
 /* ---- input in another encoding (conv.c), under in.c ---- */
 /*
  * A conversion to UTF-8 from the encoding `name` (iconv(3)'s names), and

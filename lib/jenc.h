@@ -293,6 +293,75 @@ JENC_API unsigned jenc_depth(const jenc_enc *e);
  * once the value grew past hold_max), else 0. */
 JENC_API int jenc_discard(jenc_enc *e);
 
+/* ---- views: each top-level value handed to the caller ----------------- */
+
+/*
+ * A view turns each complete top-level value into output of its own (a
+ * CSV row, a log line): CSV output (jenc_csvw) and other formats are
+ * views.  With a view set, every top-level value (each JENC_SPLIT
+ * element, each value of a stream) is encoded compact as usual, and when
+ * it is complete, value(ctx, e, json, len) gets its whole text, json
+ * [0..len) (compact JSON, no newline; its strings escaped as the reader
+ * or the jenc_* calls wrote them; valid during the call only), and the
+ * value's bytes are replaced in the output by what the view writes during
+ * the call with jenc_view_write.  The text is gathered into a buffer of
+ * the encoder that grows to the longest value and is reused: in steady
+ * state a value costs no allocation.  A value is held whole until it is
+ * complete (JENC_HOLD without hold_max): memory grows with the longest
+ * value, and none of its text reaches the sink.
+ *
+ * text(ctx, e, p, len), NULL to drop it: text the JSON reader passes
+ * through with JENC_READ_PASS (a bad text, ending with its newline), in
+ * place of writing it raw.  end(ctx, e), NULL for none: once, at
+ * jenc_release, when the encoder has no error and no value open, to
+ * write what ends the output (a count, a summary).
+ *
+ * Each call returns 0, or a JENC_E_* code that becomes the encoder's
+ * sticky error, what the call wrote being dropped.  To reject a value as
+ * bad input, value() returns jenc_view_reject(e, msg): the JSON reader
+ * then reports JENC_E_SYNTAX with msg at the value's closing bracket (a
+ * scalar: at its start) and, with JENC_READ_SKIP or JENC_READ_PASS,
+ * drops or passes its text and goes on, as for other bad input.
+ *
+ * JENC_VIEW_RECORDS: every top-level value must be an object (a record):
+ * another value is rejected at its first token, before any of it is
+ * written; the JSON reader reports it as "expected an object as a
+ * record, found number" (found '[', string, ...) at that token.  With
+ * JENC_SPLIT, the split array's elements are the records.
+ */
+#define JENC_VIEW_RECORDS 0x01
+
+typedef struct jenc_view {
+	int (*value)(void *ctx, jenc_enc *e, const char *json, size_t len);
+	int (*text)(void *ctx, jenc_enc *e, const char *p, size_t len);
+	int (*end)(void *ctx, jenc_enc *e);
+	void *ctx;
+	unsigned flags;	/* JENC_VIEW_* */
+} jenc_view;
+
+/*
+ * jenc_set_view - hand e's top-level values to v (copied; v->ctx stays
+ * the caller's and must live until jenc_release).  Only on an encoder
+ * that holds nothing and is at top level, once; v->value must not be
+ * NULL: else JENC_E_STATE.  The view makes e compact (indent 0), held
+ * (JENC_HOLD, hold_max ignored), without colors and without the
+ * separators of JENC_SEQ, JENC_SLURP and the newline after each value:
+ * the view writes its own line ends.  Escaping flags and JENC_SORT_KEYS
+ * still shape the text the view gets; JENC_FLUSH_EACH flushes after each
+ * value's output.  jenc_json_copy_fd_par runs on one thread for e.
+ * Returns 0, JENC_E_STATE or JENC_E_NOMEM.
+ */
+JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
+
+/* jenc_view_write - append p[0..n) to e's output, from inside one of the
+ * view's calls only (else JENC_E_STATE).  Returns 0 or e's error. */
+JENC_API int jenc_view_write(jenc_enc *e, const char *p, size_t n);
+
+/* jenc_view_reject - inside the view's value call: the value is bad
+ * input, msg (copied, at most 127 bytes kept) says why; returns
+ * JENC_E_SYNTAX for the call to return. */
+JENC_API int jenc_view_reject(jenc_enc *e, const char *msg);
+
 /* ---- colors (JENC_COLOR) -------------------------------------------- */
 
 /* The eight colors, in JQ_COLORS' order. */

@@ -116,6 +116,8 @@ struct rd {
 
 	jenc_enc *e;
 	jenc_err *err;
+	size_t fail_at;		/* the token or bracket whose call to e failed
+				 * (NO_POS: not known): a view's error */
 	int bulk;		/* e is verbatim: copy runs of input */
 	size_t from;		/* bulk, inside a value: in.p[from..cur) is
 				 * checked output not yet given to e */
@@ -346,11 +348,40 @@ state_fail(struct rd *r, size_t pos)
 	    state_expect[r->st], found);
 }
 
-/* The encoder failed (a write error, no memory): report its code. */
+/*
+ * A view rejected a value (jenc.h, "views"): bad input at the token whose
+ * call failed, r->fail_at: the value's first token (a record that is not
+ * an object) or the bracket that closed it, found before the reader
+ * counted it closed (so that the bad text is the whole value).
+ */
+static int __attribute__((cold, noinline))
+view_fail(struct rd *r, const char *msg, int at_start)
+{
+	char m[sizeof(r->err->msg)], found[32];
+	size_t pos = r->fail_at;
+
+	snprintf(m, sizeof(m), "%s", msg);
+	if (pos == NO_POS || pos >= r->in.len)
+		pos = r->cur < r->in.len ? r->cur : r->in.len;
+	if (!at_start) {
+		if (r->depth == 0)
+			r->depth = 1;	/* the closing bracket: inside it */
+		return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s", m);
+	}
+	jenc_err_found(found, sizeof(found), r->in.p + pos, r->in.len - pos);
+	return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s, found %s", m, found);
+}
+
+/* The encoder failed (a write error, no memory, a view's rejection):
+ * report its code. */
 static int __attribute__((cold, noinline))
 enc_fail(struct rd *r)
 {
-	int code = jenc_error(r->e);
+	int code = jenc_error(r->e), at_start;
+	const char *msg = jenc_view_msg(r->e, &at_start);
+
+	if (msg != NULL)
+		return view_fail(r, msg, at_start);
 	/* Out of memory, the value cannot be finished: as for bad input,
 	 * it is dropped, so that e holds complete values only. */
 	int cut = code == JENC_E_NOMEM ? jenc_discard(r->e) : 0;
@@ -359,9 +390,13 @@ enc_fail(struct rd *r)
 	    jenc_strerror(code));
 }
 
-#define EMIT(call) do { \
-	if (r->e != NULL && (call) != 0) \
+#define EMIT(call) EMIT_AT(call, NO_POS)
+/* ... for the token or bracket at pos */
+#define EMIT_AT(call, pos) do { \
+	if (r->e != NULL && (call) != 0) { \
+		r->fail_at = (pos); \
 		return enc_fail(r); \
+	} \
 } while (0)
 
 /* ---- grammar ------------------------------------------------------------ */
@@ -436,9 +471,9 @@ open_container(struct rd *r, size_t pos, char c)
 			r->from = pos;
 		}
 	} else if (c == '{') {
-		EMIT(jenc_obj_begin(r->e));
+		EMIT_AT(jenc_obj_begin(r->e), pos);
 	} else {
-		EMIT(jenc_arr_begin(r->e));
+		EMIT_AT(jenc_arr_begin(r->e), pos);
 	}
 	r->stk[r->depth++] = (unsigned char)c;
 	r->st = c == '{' ? S_OBJ_FIRST : S_ARR_FIRST;
@@ -453,7 +488,8 @@ close_container(struct rd *r, size_t pos, char c)
 	if (r->depth == 0)
 		r->vend = r->in.off + pos + 1;
 	if (!r->bulk) {
-		EMIT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e));
+		EMIT_AT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e),
+		    pos);
 	} else if (r->depth == 0) {
 		EMIT(jenc_frag(r->e, r->in.p + r->from, pos + 1 - r->from));
 		EMIT(jenc_frag_end(r->e));
@@ -779,7 +815,7 @@ string(struct rd *r, size_t q, size_t end, int checked)
 		r->vend = r->in.off + end + 1;
 	}
 	if (!r->bulk || r->depth == 0)
-		EMIT(jenc_raw_str(r->e, r->in.p + q + 1, end - q - 1));
+		EMIT_AT(jenc_raw_str(r->e, r->in.p + q + 1, end - q - 1), q);
 	after_value(r);
 	return 0;
 }
@@ -900,7 +936,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 		if (r->depth == 0)
 			r->vend = r->in.off + end;
 		if (!r->bulk || r->depth == 0)
-			EMIT(jenc_raw(r->e, s, n));
+			EMIT_AT(jenc_raw(r->e, s, n), pos);
 		after_value(r);
 		return 0;
 	}
@@ -922,7 +958,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (r->depth == 0)
 		r->vend = r->in.off + pos + k;
 	if (!r->bulk || r->depth == 0)
-		EMIT(jenc_raw(r->e, s, k));
+		EMIT_AT(jenc_raw(r->e, s, k), pos);
 	after_value(r);
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
@@ -1442,6 +1478,7 @@ static const unsigned char prim_next[] = {
 		r->depth = depth; \
 		*ip = i; \
 		*gp = cur; \
+		r->fail_at = cur; \
 		(void)enc_fail(r); \
 		return JENC_E_SYNTAX; \
 	} \

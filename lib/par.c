@@ -655,12 +655,14 @@ stop_workers(struct par *pp, const pthread_t *tid, unsigned nt)
 }
 
 /* Can e take the output of other encoders made like it?  (Not while a
- * value or a --slurp array is open, nor with -u's one write per value.) */
+ * value or a --slurp array is open, nor with -u's one write per value,
+ * nor with a view, whose calls are e's alone.) */
 static int
 par_fits(const jenc_enc *e, const jenc_opts *eo)
 {
 	return jenc_depth(e) == 0 && jenc_error(e) == 0 &&
-	    !(eo->flags & (JENC_SLURP | JENC_NO_NEWLINE | JENC_FLUSH_EACH));
+	    !(eo->flags & (JENC_SLURP | JENC_NO_NEWLINE | JENC_FLUSH_EACH |
+	    JENC_VIEW_SET));
 }
 
 int
