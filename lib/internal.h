@@ -28,6 +28,7 @@
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
  *	7 json.c csv.c	the JSON and CSV/TSV readers
+ *	7 logv.c	the log view: a record as a line for people
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
  */
