@@ -503,6 +503,10 @@ typedef struct jenc_err {
 				 file may be mapped into memory, not
 				 read (see there); SIGBUS if it is made
 				 shorter meanwhile */
+#define JENC_READ_BLANK 0x80  /* with JENC_READ_PASS: each blank line
+				 between top-level values (empty, or of
+				 whitespace alone) passed through as an
+				 empty line, so a log keeps its layout */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of

@@ -560,5 +560,79 @@ main(void)
 		CHECK_EQ(b.mallocs - a.mallocs, b.frees - a.frees);
 	}
 
+	TEST("jenc_logv_view: records in their place, other text and blank lines as they are") {
+		static const char in[] =
+		    "\n{\"level\":30,\"msg\":\"a\"}\n\n  \t\nbanner\n"
+		    "[1]\n{\"level\":40,\"msg\":\"b\"}\n{\"x\":\n\n"
+		    "{\"level\":50,\"msg\":\"c\",\"s\":\"1\\n2\"} \n\n";
+		static const char want[] =
+		    "\nINFO  a\n\n\nbanner\n[1]\nWARN  b\n{\"x\":\n\n"
+		    "ERROR c\n    s: 1\n    2\n\n";
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *p;
+		size_t n;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, sizeof(in) - 1, e, &ro, &err), 0);
+		CHECK_EQ(err.code, JENC_E_SYNTAX);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, want);
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		/* without JENC_READ_BLANK, blank lines go as whitespace does */
+		ro.flags = JENC_READ_PASS;
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, sizeof(in) - 1, e, &ro, &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "INFO  a\nbanner\n[1]\nWARN  b\n{\"x\":\n\n"
+		    "ERROR c\n    s: 1\n    2\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_view: blank lines after a window has slid") {
+		/* a line of 300 KiB: the blank lines after it are read in a
+		 * window that has slid */
+		static const char tail[] = "\"}\n\n \n{\"msg\":\"y\"}\n\n";
+		size_t big = 300 * 1024, n, k;
+		char *in = malloc(big + 64), *p;
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+
+		memcpy(in, "{\"msg\":\"", 8);
+		memset(in + 8, 'x', big);
+		memcpy(in + 8 + big, tail, sizeof(tail) - 1);
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, 8 + big + sizeof(tail) - 1, e, &ro,
+		    &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_EQ(n, big + 1 + 2 + 2 + 1);
+		for (k = 0; k < big && p[k] == 'x'; k++)
+			;
+		CHECK_EQ(k, big);
+		CHECK_STR(p + big, n - big, "\n\n\ny\n\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+		free(in);
+	}
+
 	return harness_done();
 }
