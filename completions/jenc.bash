@@ -4,14 +4,16 @@
 # loads it on first use; or source it.  It needs nothing from
 # bash-completion.  Long options that take a value complete with their
 # '=' and no space; values complete where the set is fixed (--from,
-# --color, --ragged, --on-error, --indent, --jobs, common --encoding names
-# or those of `iconv -l`); operands complete as files, those named like
+# --color, --ragged, --on-error, --indent, --jobs, --level, common
+# --encoding names or those of `iconv -l`); operands complete as files, those named like
 # JSON, CSV or TSV input (and directories) first.
 
 _jenc_long='--from= --compact --indent= --tab --lines --html-escape --ascii
 	--sort-keys --slurp --split --color= --unbuffered --single --validate
 	--max-depth= --jsonc --encoding= --delimiter= --no-header --header=
 	--types --ragged= --output= --write --check --on-error= --seq --quiet
+	--log --level= --since= --until= --hide= --only= --time-key=
+	--level-key= --message-key= --time-format= --utc
 	--jobs= --no-mmap --help --version'
 _jenc_short='-f -c -l -H -a -S -s -C -M -u -d -t -o -w -q -j -h -V'
 
@@ -29,6 +31,14 @@ _jenc_values()
 		COMPREPLY=($(compgen -W 'error pad' -- "$2")) ;;
 	--on-error)
 		COMPREPLY=($(compgen -W 'stop skip pass' -- "$2")) ;;
+	--level)
+		COMPREPLY=($(compgen -W 'trace debug info warn error fatal' \
+		    -- "$2")) ;;
+	--since | --until)
+		COMPREPLY=($(compgen -W 'now -15m -1h -1d' -- "$2")) ;;
+	--hide | --only | --time-key | --level-key | --message-key | \
+	    --time-format)
+		COMPREPLY=() ;;
 	--indent)
 		COMPREPLY=($(compgen -W "$(echo {1..16})" -- "$2")) ;;
 	-j | --jobs)

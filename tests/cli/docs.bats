@@ -121,8 +121,9 @@ expected_example_output() {
 	# The contract's options, so that neither list can lose one unseen.
 	for o in --from --compact --indent --tab --lines --html-escape \
 	    --ascii --single --validate --max-depth --delimiter --no-header \
-	    --header --types --ragged --output --write --check --help \
-	    --version; do
+	    --header --types --ragged --output --write --check --log --level \
+	    --since --until --hide --only --time-key --level-key --message-key \
+	    --time-format --utc --help --version; do
 		grep -qx -- "$o" "$BATS_TEST_TMPDIR/man" ||
 		    { echo "jenc(1) lacks $o"; return 1; }
 	done
