@@ -30,8 +30,8 @@
 #define LV_DEPTH 64		/* objects deeper than this are one leaf */
 #define LV_FMT_MAX 8		/* strftime pieces of a time format */
 #define LV_PIECE_MAX 128	/* bytes of one piece's output */
-#define LV_OUT 4096		/* output gathered before it goes to the sink */
-#define LV_LOCAL 2048		/* a record up to this long needs no alloc */
+#define LV_OUT 4096		/* output gathered for one sink call */
+#define LV_LOCAL 2048		/* records up to this long: no alloc */
 #define NS 1000000000LL
 
 static const char *const default_keys[3] = {
@@ -53,6 +53,8 @@ struct jenc_logv {
 	unsigned flags;
 	uint64_t id;		/* tells this view's cached times apart */
 	struct lv_names keys[3];	/* time, level, message */
+	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
+				 * 31 or more) */
 	struct lv_names hide, only;
 	int min_level;
 	int64_t since, until;
@@ -528,7 +530,7 @@ static _Thread_local struct {
 	char text[LV_FMT_MAX][LV_PIECE_MAX];
 } tcache;
 
-static uint64_t lv_ids;		/* ids handed out, under the pools' lock */
+static uint64_t lv_ids;		/* ids handed out (atomic adds) */
 
 /* ---- output ------------------------------------------------------------ */
 
@@ -573,6 +575,53 @@ out_c(struct lv_out *o, char c)
 
 static const char hexd[] = "0123456789abcdef";
 
+/* Eight bytes at a time: the high bit of each byte of w below n (n at
+ * most 0x80), or equal to c. */
+#define ONES8 0x0101010101010101ULL
+#define HIGHS8 0x8080808080808080ULL
+static inline uint64_t
+bytes_below(uint64_t w, unsigned char n)
+{
+	return (w - ONES8 * n) & ~w & HIGHS8;
+}
+static inline uint64_t
+bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t a = w ^ (ONES8 * c);
+
+	return (a - ONES8) & ~a & HIGHS8;
+}
+
+/* The index of the first 8-byte word of s[0..n) from i on that may hold
+ * a byte out_text (or, with quote, a logfmt value) must look at; the
+ * bytes before it hold none.  Bytes after the first such one may be
+ * taken for one too: the caller looks at each byte from there. */
+static inline size_t
+text_skip(const char *s, size_t n, size_t i, int quoted, int quote)
+{
+	uint64_t w, m;
+
+	for (; n - i >= 8; i += 8) {
+		memcpy(&w, s + i, 8);
+		m = bytes_below(w, quote ? 0x21 : 0x20) | bytes_eq(w, 0x7f) |
+		    bytes_eq(w, 0xc2);
+		if (quoted || quote)
+			m |= bytes_eq(w, '"') | bytes_eq(w, quote ? '=' : '\\');
+		if (m != 0)
+			break;
+	}
+	return i;
+}
+
+/* Bytes out_text looks at: 1 C0 controls, DEL and 0xc2 (a C1 control's
+ * first byte), 2 also '"' and '\\' (escaped within quotes). */
+static const unsigned char text_class[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	[0x5c] = 2, [0x7f] = 1, [0xc2] = 1,
+};
+
 /*
  * s[0..n), decoded text, with what could move the cursor or split the
  * line escaped as in JSON: C0 controls but tab (with tab too when
@@ -584,14 +633,11 @@ out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 	size_t i, from = 0;
 	char e[6] = { '\\', 'u', '0', '0', 0, 0 };
 
-	for (i = 0; i < n; i++) {
+	for (i = text_skip(s, n, 0, quoted, 0); i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		unsigned cp;
+		unsigned cp, k = text_class[c];
 
-		if (c >= 0x20 && c != 0x7f && c != 0xc2 &&
-		    (!quoted || (c != '"' && c != '\\')))
-			continue;
-		if (c == '\t' && !quoted)
+		if (k == 0 || (k == 2 && !quoted) || (c == '\t' && !quoted))
 			continue;
 		if (c == 0xc2 && (i + 1 >= n ||
 		    (unsigned char)s[i + 1] < 0x80 ||
@@ -628,7 +674,7 @@ out_color(struct lv_out *o, const jenc_logv *lv, int i)
 struct lv_leaf {
 	const char *name;	/* the dotted path, decoded */
 	size_t nlen;
-	const char *v;		/* a string's body (no quotes), else text */
+	const char *v;		/* a string's body (no quotes), or text */
 	size_t vlen;
 	char type;		/* '"', '0' number, 't', 'f', 'n', '[', '{' */
 	char esc;		/* a string body holding a backslash */
@@ -636,36 +682,54 @@ struct lv_leaf {
 
 struct lv_walk {
 	const char *end;
-	char *path;		/* room for the longest path: the record's length */
+	char *path;		/* room for the longest path: the record's
+				 * length */
 	int (*fn)(void *ctx, const struct lv_leaf *l);
 	void *ctx;
-	int rc;			/* fn's non-zero result, which stops the walk */
+	int rc;			/* fn's non-zero result: the walk stops */
 };
 
-static const char *
+static inline const char *
 ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+	while (p < end && (unsigned char)*p <= ' ' && (*p == ' ' ||
+	    *p == '\n' || *p == '\t' || *p == '\r'))
 		p++;
 	return p;
 }
 
-/* Just past the string that starts at p ('"'), NULL if it does not end. */
-static const char *
-str_end(const char *p, const char *end)
+/*
+ * Just past the string that starts at p ('"'), NULL if it does not end;
+ * *esc 1 if its body holds a backslash.  Eight bytes at a time up to the
+ * first '"' or '\\', then a byte at a time: a log's strings are short,
+ * and a call to memchr costs more than most of them.
+ */
+static inline const char *
+str_end(const char *p, const char *end, char *esc)
 {
-	const char *q = p + 1, *b;
+	const char *q = p + 1;
 
-	for (;;) {
-		q = memchr(q, '"', (size_t)(end - q));
-		if (q == NULL)
-			return NULL;
-		for (b = q; b[-1] == '\\'; b--)
-			;
-		if ((q - b) % 2 == 0)
+	*esc = 0;
+	while (end - q >= 8) {
+		uint64_t w, a, b;
+
+		memcpy(&w, q, 8);
+		a = w ^ (ONES8 * '"');
+		b = w ^ (ONES8 * '\\');
+		if ((((a - ONES8) & ~a) | ((b - ONES8) & ~b)) & HIGHS8)
+			break;
+		q += 8;
+	}
+	while (q < end) {
+		if (*q == '"')
 			return q + 1;
+		if (*q == '\\') {
+			*esc = 1;
+			q++;
+		}
 		q++;
 	}
+	return NULL;
 }
 
 /* Just past the value that starts at p, NULL if it does not end. */
@@ -674,8 +738,10 @@ value_end(const char *p, const char *end)
 {
 	size_t depth = 0;
 
+	char esc;
+
 	if (*p == '"')
-		return str_end(p, end);
+		return str_end(p, end, &esc);
 	if (*p != '{' && *p != '[') {
 		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
 		    *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')
@@ -684,7 +750,7 @@ value_end(const char *p, const char *end)
 	}
 	for (; p < end; p++) {
 		if (*p == '"') {
-			p = str_end(p, end);
+			p = str_end(p, end, &esc);
 			if (p == NULL)
 				return NULL;
 			p--;
@@ -786,6 +852,17 @@ unescape(const char *s, size_t n, char *out)
 	return w;
 }
 
+/* A type of leaf: '"', '0', 't', 'f', 'n', '[', '{'. */
+static inline int
+leaf_type_ok(char t)
+{
+	switch (t) {
+	case '"': case '0': case 't': case 'f': case 'n': case '[': case '{':
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Walk the members of the object at p ('{'), whose path so far is
  * w->path[0..plen): fn for each leaf, in order.  Returns just past its
@@ -797,18 +874,20 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 	const char *end = w->end, *q, *v;
 	struct lv_leaf l;
 	size_t nl, k;
+	char esc;
 
 	p = ws(p + 1, end);
 	if (p < end && *p == '}')
 		return p + 1;
 	for (;;) {
-		if (p >= end || *p != '"' || (q = str_end(p, end)) == NULL)
+		if (p >= end || *p != '"' ||
+		    (q = str_end(p, end, &esc)) == NULL)
 			return NULL;
 		nl = plen;
 		if (plen > 0)
 			w->path[nl++] = '.';
 		k = (size_t)(q - p - 2);
-		if (memchr(p + 1, '\\', k) != NULL) {
+		if (esc) {
 			nl += unescape(p + 1, k, w->path + nl);
 		} else {
 			memcpy(w->path + nl, p + 1, k);
@@ -825,22 +904,25 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 			if ((p = walk_obj(w, p, nl, depth + 1)) == NULL)
 				return NULL;
 		} else {
-			if ((v = value_end(p, end)) == NULL || v == p)
+			l.esc = 0;
+			if (*p == '"')
+				v = str_end(p, end, &l.esc);
+			else
+				v = value_end(p, end);
+			if (v == NULL || v == p)
 				return NULL;
 			l.name = w->path;
 			l.nlen = nl;
-			l.type = *p == '-' || (*p >= '0' && *p <= '9') ? '0' : *p;
-			l.esc = 0;
+			l.type = *p == '-' || (*p >= '0' && *p <= '9') ?
+			    '0' : *p;
 			if (l.type == '"') {
 				l.v = p + 1;
 				l.vlen = (size_t)(v - p - 2);
-				l.esc = memchr(l.v, '\\', l.vlen) != NULL;
 			} else {
 				l.v = p;
 				l.vlen = (size_t)(v - p);
 			}
-			if (l.type == '\0' ||
-			    strchr("\"0tfn[{", l.type) == NULL)
+			if (!leaf_type_ok(l.type))
 				return NULL;
 			if ((w->rc = w->fn(w->ctx, &l)) != 0)
 				return NULL;
@@ -878,14 +960,23 @@ walk(const char *json, size_t len, char *path,
 
 /* ---- one record ------------------------------------------------------- */
 
+#define LV_LEAVES 64		/* leaves kept by the first walk */
+#define LV_NAMES 2048		/* bytes of their names */
+
 struct lv_rec {
 	const jenc_logv *lv;
 	struct lv_out *o;
 	struct lv_leaf role[3];		/* v NULL: none found */
-	size_t rank[3];			/* the found key's place in its list */
+	size_t rank[3];			/* its key's place in its list */
 	char *scratch;			/* room for any string's text */
 	int below;			/* a string with newlines was met */
 	int any;			/* something is on the line */
+	/* the first walk's leaves, their names in names[], so that the
+	 * later ones need not walk the text again; nleaf -1: too many */
+	int nleaf;
+	struct lv_leaf leaf[LV_LEAVES];
+	size_t nnames;
+	char names[LV_NAMES];
 };
 
 /* The text of a string leaf, decoded if it has to be. */
@@ -901,17 +992,36 @@ leaf_text(struct lv_rec *r, const struct lv_leaf *l, size_t *n)
 }
 
 /* The first walk: the time, level and message, each the leaf of the
- * earliest of its keys (of a type that can be one). */
+ * earliest of its keys (of a type that can be one); the leaves kept. */
 static int
 find_roles(void *ctx, const struct lv_leaf *l)
 {
 	struct lv_rec *r = ctx;
-	static const char *const types[3] = { "\"0", "\"0", "\"0tfn" };
 	long at;
 	int i;
 
+	if (r->nleaf >= 0) {
+		if (r->nleaf == LV_LEAVES || l->nlen > LV_NAMES - r->nnames) {
+			r->nleaf = -1;
+		} else {
+			struct lv_leaf *k = &r->leaf[r->nleaf++];
+
+			*k = *l;
+			k->name = r->names + r->nnames;
+			memcpy(r->names + r->nnames, l->name, l->nlen);
+			r->nnames += l->nlen;
+		}
+	}
+
 	for (i = 0; i < 3; i++) {
-		if (strchr(types[i], l->type) == NULL ||
+		/* a time or level is a string or a number, a message any
+		 * scalar */
+		if (l->type == '[' || l->type == '{' || (i < ROLE_MSG &&
+		    l->type != '"' && l->type != '0'))
+			continue;
+		if (r->rank[i] == 0 && r->role[i].v != NULL)
+			continue;	/* its first key found already */
+		if (!((r->lv->lens[i] >> (l->nlen < 31 ? l->nlen : 31)) & 1) ||
 		    (at = names_find(&r->lv->keys[i], l->name, l->nlen)) < 0)
 			continue;
 		if (r->role[i].v == NULL || (size_t)at < r->rank[i]) {
@@ -1122,7 +1232,7 @@ put_field(void *ctx, const struct lv_leaf *l)
 			return 0;
 		}
 		quote = n == 0;
-		for (i = 0; i < n && !quote; i++) {
+		for (i = text_skip(s, n, 0, 0, 1); i < n && !quote; i++) {
 			unsigned char c = (unsigned char)s[i];
 
 			quote = c <= ' ' || c == '=' || c == '"' || c == 0x7f ||
@@ -1176,6 +1286,21 @@ put_below(void *ctx, const struct lv_leaf *l)
 	return 0;
 }
 
+/* fn for each leaf, from the first walk's list when it kept them all. */
+static int
+each_leaf(struct lv_rec *r, const char *json, size_t len, char *path,
+    int (*fn)(void *ctx, const struct lv_leaf *l))
+{
+	int i, rc;
+
+	if (r->nleaf < 0)
+		return walk(json, len, path, fn, r);
+	for (i = 0; i < r->nleaf; i++)
+		if ((rc = fn(r, &r->leaf[i])) != 0)
+			return rc;
+	return 0;
+}
+
 int
 jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
     jenc_sink_fn fn, void *ctx)
@@ -1190,7 +1315,11 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 
 	if (room > LV_LOCAL && (mem = jenc_mem_alloc(2 * room)) == NULL)
 		return JENC_E_NOMEM;
-	memset(&r, 0, sizeof(r));
+	/* not all of r: its leaves and names are written before read */
+	memset(r.role, 0, sizeof(r.role));
+	memset(r.rank, 0, sizeof(r.rank));
+	r.below = r.any = r.nleaf = 0;
+	r.nnames = 0;
 	r.lv = lv;
 	r.o = &o;
 	r.scratch = (mem != NULL ? mem : local) + room;
@@ -1227,10 +1356,11 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		sep(&r);
 		put_plain(&r, &r.role[ROLE_MSG]);
 	}
-	rc = walk(json, len, mem != NULL ? mem : local, put_field, &r);
+	rc = each_leaf(&r, json, len, mem != NULL ? mem : local, put_field);
 	out_c(&o, '\n');
 	if (rc == 0 && r.below)
-		rc = walk(json, len, mem != NULL ? mem : local, put_below, &r);
+		rc = each_leaf(&r, json, len, mem != NULL ? mem : local,
+		    put_below);
 	if (rc == 0) {
 		out_flush(&o);
 		rc = o.err != 0 ? o.err : 1;
@@ -1264,10 +1394,16 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	keys[0] = o->time_keys;
 	keys[1] = o->level_keys;
 	keys[2] = o->message_keys;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
+		size_t k;
+
 		if (names_set(&lv->keys[i], keys[i] != NULL ? keys[i] :
 		    default_keys[i]) != 0)
 			goto fail;
+		for (k = 0; k < lv->keys[i].n; k++)
+			lv->lens[i] |= 1u << (lv->keys[i].len[k] < 31 ?
+			    lv->keys[i].len[k] : 31);
+	}
 	if ((o->hide != NULL && names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && names_set(&lv->only, o->only) != 0))
 		goto fail;
