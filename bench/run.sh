@@ -32,6 +32,7 @@ if [ -n "$QUICK" ]; then
 	NDJSON_BYTES=3000000 NDJSON_NAME=amazon-3MB.ndjson
 	DOC_BYTES=10000000 DOC_NAME=doc-10MB.json
 	CSV_ROWS=20000 CSVJSON_ROWS=2000
+	PINO_BYTES=3000000 PINO_NAME=pino-3MB.ndjson
 	RUNS_FAST=1 RUNS_SLOW=1 RUNS_PY=1 RUNS_HUGE=1 RUNS_CORPUS=1
 	LIB_ARGS="-benchtime 0.02 -count 1 -copies 3"
 	OUTDIR=$B
@@ -41,6 +42,7 @@ else
 	NDJSON_BYTES=50000000 NDJSON_NAME=amazon-50MB.ndjson
 	DOC_BYTES=1000000000 DOC_NAME=doc-1GB.json
 	CSV_ROWS=500000 CSVJSON_ROWS=20000
+	PINO_BYTES=55000000 PINO_NAME=pino-55MB.ndjson
 	# python's json.tool takes about a minute per run on the 50 MB inputs:
 	# one run, the checked one
 	RUNS_FAST=9 RUNS_SLOW=3 RUNS_PY="1*" RUNS_HUGE=3 RUNS_CORPUS=5
@@ -76,6 +78,8 @@ gen_input "$NDJSON" ndjson "$NDJSON_BYTES" "$CORPUS/amazon_cellphones.ndjson"
 gen_input "$DOC" doc "$DOC_BYTES" 20240611
 gen_input "$CSV" csv "$CSV_ROWS" 7
 gen_input "$CSV_SLICE" csv "$CSVJSON_ROWS" 7
+PINO=$IN/$PINO_NAME
+gen_input "$PINO" pino "$PINO_BYTES" 20240501
 
 # ---- tools ----
 
@@ -99,6 +103,10 @@ RJ=$B/rjcopy
 FLOOR=$B/jsmnfloor
 have "$SIMDMIN" || say "simdjson rows skipped: libsimdjson-dev is not installed (make deps-bench)"
 have "$RJ" || say "RapidJSON rows skipped: rapidjson-dev is not installed (make deps-bench)"
+# pino-pretty, which `make bench` installs with npm where the registry is
+# reachable
+PINO_PRETTY=$B/node/node_modules/.bin/pino-pretty
+have "$PINO_PRETTY" || say "pino-pretty row skipped: not installed (npm registry unreachable?)"
 
 # Rows for jenc -j 2 when this jenc has the option.
 JOBS=
@@ -144,7 +152,9 @@ echo "$BENCH_CPU" > "$W/cpu.txt"
 #   RUNS   timed runs; "1*" = one run, which is also the checked run
 #          (written to a file instead of /dev/null; for slow tools on
 #          the largest input, and for every row with QUICK)
-#   MODE   truth:NAME    this output is the reference NAME
+#   MODE   log:FORMAT    a log shown for people: the time, level and
+#                        message of each record (bench/logcheck.py)
+#          truth:NAME    this output is the reference NAME
 #          bytes:NAME    must be byte-identical to NAME
 #          value:NAME    identical, or equal values (jsoncanon)
 #          value-k:NAME  equal values, object members in any order (gojq)
@@ -271,6 +281,7 @@ row() {
 
 	# the command as a reader would type it
 	cmd=${cmd//"$JENC"/jenc}
+	cmd=${cmd//"$PINO_PRETTY"/pino-pretty}
 	cmd=${cmd//"$B/"/}
 	[ -n "$GO" ] && cmd=${cmd//"$GO"/jsonref}
 	cmd=${cmd//"$PY"/python3}
@@ -281,6 +292,7 @@ row() {
 		case $1 in
 		"$SIMDMIN" | "$SIMDPARSE") why="not built: no libsimdjson-dev" ;;
 		"$RJ") why="not built: no rapidjson-dev" ;;
+		"$PINO_PRETTY") why="not installed: npm install failed (registry unreachable?)" ;;
 		"$B"/*) why="not built" ;;
 		esac
 		say "$key: $why"
@@ -336,6 +348,15 @@ row() {
 			check=value-equal
 		else
 			check=DIFFERS	# or not JSON at all
+		fi
+		;;
+	log)
+		# the time, level and message of every record (logcheck.py)
+		if "$PY" "$REPO/bench/logcheck.py" "$file" "$mname" < "$out" \
+		    >> "$LOG" 2>&1; then
+			check="same time, level, message"
+		else
+			check=DIFFERS
 		fi
 		;;
 	*)
@@ -561,6 +582,20 @@ row csv "$slicen" "$CSV_SLICE" file "$RUNS_FAST" truth:slice "jenc --from csv -c
 row csv "$slicen" "$CSV_SLICE" file "$RUNS_SLOW" strings:slice "csvjson -I (slice)" -- csvjson -I
 flush_rows
 rm -f "$W"/truth-*
+
+# A pino log shown for people, one line per record (jq: the three fields
+# only).  In UTC, so that the checker reads every tool's times alike:
+# jenc's local time is UTC here, pino-pretty is told UTC.
+export TZ=UTC
+pinon=$(basename "$PINO")
+row log "$pinon" "$PINO" file "$RUNS_FAST" log:jenc "jenc --log" -- "$JENC" --log
+row log "$pinon" "$PINO" file "$RUNS_SLOW" log:jq "jq -r (time, level, msg)" -- \
+    jq -r '"\(.time) \(.level) \(.msg)"'
+row log "$pinon" "$PINO" file "$RUNS_SLOW" log:pino "pino-pretty" -- \
+    "$PINO_PRETTY" -t 'UTC:yyyy-mm-dd HH:MM:ss.l'
+row log "$pinon" "$PINO" file "$RUNS_FAST" none "jenc -c (the log re-encoded)" -- "$JENC" -c
+flush_rows
+unset TZ
 
 # ---- report ----
 
