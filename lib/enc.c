@@ -1605,6 +1605,12 @@ view_text(jenc_enc *e, const char *s, size_t n)
 	return 0;
 }
 
+const jenc_view *
+jenc_enc_view(const jenc_enc *e)
+{
+	return e->view != NULL ? &e->view->v : NULL;
+}
+
 /* At jenc_release: the view's end call, then the view is gone. */
 static void
 view_release(jenc_enc *e)

@@ -330,6 +330,14 @@ JENC_API int jenc_discard(jenc_enc *e);
  * JENC_SPLIT, the split array's elements are the records.
  */
 #define JENC_VIEW_RECORDS 0x01
+/*
+ * JENC_VIEW_THREADS: value and text may be called from several threads
+ * at once, each call with an encoder of its own (ctx is shared: the view
+ * must be thread-safe).  jenc_json_copy_fd_par then reads on threads:
+ * each chunk's values go through the view into the chunk's output, which
+ * is written to e in order, as without a view; end is called on e only.
+ */
+#define JENC_VIEW_THREADS 0x02
 
 typedef struct jenc_view {
 	int (*value)(void *ctx, jenc_enc *e, const char *json, size_t len);
@@ -348,7 +356,8 @@ typedef struct jenc_view {
  * separators of JENC_SEQ, JENC_SLURP and the newline after each value:
  * the view writes its own line ends.  Escaping flags and JENC_SORT_KEYS
  * still shape the text the view gets; JENC_FLUSH_EACH flushes after each
- * value's output.  jenc_json_copy_fd_par runs on one thread for e.
+ * value's output.  jenc_json_copy_fd_par runs on one thread for e,
+ * unless the view has JENC_VIEW_THREADS.
  * Returns 0, JENC_E_STATE or JENC_E_NOMEM.
  */
 JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
@@ -866,7 +875,8 @@ JENC_API int jenc_logv_format(const jenc_logv *lv, const char *json,
  * record through jenc_logv_format, in its place, or nothing where a filter
  * drops it; a record that is not an object is rejected (JENC_VIEW_RECORDS)
  * as bad input, and text passed through (JENC_READ_PASS: lines that are
- * not JSON, or not objects) is written as it is.  So
+ * not JSON, or not objects) is written as it is.  It has
+ * JENC_VIEW_THREADS: jenc_json_copy_fd_par formats on its threads.  So
  *
  *	jenc_logv *lv;
  *	jenc_view v;

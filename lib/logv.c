@@ -1473,5 +1473,6 @@ jenc_logv_view(const jenc_logv *lv, jenc_view *v)
 	v->value = logv_value;
 	v->text = logv_text;
 	v->ctx = (void *)(uintptr_t)lv;
-	v->flags = JENC_VIEW_RECORDS;
+	/* jenc_logv_format only reads lv: any number of threads */
+	v->flags = JENC_VIEW_RECORDS | JENC_VIEW_THREADS;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "internal.h"
@@ -632,6 +633,57 @@ main(void)
 		CHECK_EQ(jenc_release(e), 0);
 		jenc_logv_free(lv);
 		free(in);
+	}
+
+	TEST("jenc_logv_view: on threads (jenc_json_copy_fd_par), the same bytes") {
+		char path[] = "/tmp/test_logv.XXXXXX", line[160];
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *one, *par;
+		size_t n1, n2;
+		int fd = mkstemp(path), i, pass;
+
+		CHECK(fd >= 0);
+		for (i = 1; i <= 3000; i++) {
+			int k = snprintf(line, sizeof(line), i % 7 == 3 ?
+			    "not json %d\n\n" : i % 11 == 5 ?
+			    "{\"time\":%d,\"level\":50,\"msg\":\"m\","
+			    "\"stack\":\"a\\nb\"}\n" :
+			    "{\"time\":%d000,\"level\":30,\"msg\":\"m\"}\n", i);
+
+			CHECK_EQ(write(fd, line, (size_t)k), k);
+		}
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		CHECK(v.flags & JENC_VIEW_THREADS);
+		one = par = NULL;
+		n1 = n2 = 0;
+		for (pass = 0; pass < 2; pass++) {
+			CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+			e = jenc_get_mem(NULL);
+			CHECK_EQ(jenc_set_view(e, &v), 0);
+			CHECK_EQ(jenc_json_copy_fd_par(fd, e, &ro, &err,
+			    pass ? 2 : 1, 256), 0);
+			if (pass)
+				par = jenc_take(e, &n2);
+			else
+				one = jenc_take(e, &n1);
+			CHECK_EQ(jenc_release(e), 0);
+		}
+		CHECK(n1 > 60000);
+		CHECK_EQ(n2, n1);
+		CHECK(one != NULL && par != NULL && n2 == n1 &&
+		    memcmp(one, par, n1) == 0);
+		CHECK_STR(one, 24, "1970-01-01 00:16:40.000 ");
+		jenc_free(one, n1);
+		jenc_free(par, n2);
+		jenc_logv_free(lv);
+		close(fd);
+		unlink(path);
 	}
 
 	return harness_done();
