@@ -89,7 +89,7 @@ struct jenc_enc {
 #define X_SPLIT 4
 #define X_SLURP 8
 #define X_ERR 16
-#define X_VIEW 32	/* a view is set: not verbatim (no fragments) */
+#define X_VIEW 32	/* a view is set */
 /* The flag of e->flags that a view sets (internal.h), in the masks the
  * top-level calls test with JENC_SLURP and the others, so that a view
  * costs the output without one nothing. */
@@ -1206,7 +1206,7 @@ int
 jenc_verbatim(const jenc_enc *e)
 {
 	return e->indent == 0 && e->rawesc == NULL &&
-	    !(e->x & (X_COLOR | X_SORT | X_SPLIT | X_VIEW));
+	    !(e->x & (X_COLOR | X_SORT | X_SPLIT));
 }
 
 int
@@ -1532,11 +1532,12 @@ view_done(jenc_enc *e, size_t start, int rc)
 	return fail(e, rc);
 }
 
-/* A top-level value of kind k begins. */
+/* A top-level value of kind k begins (-1: fragments, told at the end). */
 static int
 view_begin(jenc_enc *e, int k)
 {
-	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT) {
+	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT &&
+	    k != -1) {
 		snprintf(e->view->msg, sizeof(e->view->msg),
 		    "expected an object as a record");
 		e->view->at_start = 1;
@@ -1582,6 +1583,14 @@ view_end(jenc_enc *e)
 		at += len;
 	}
 	truncate_held(e, start);
+	if ((w->v.flags & JENC_VIEW_RECORDS) && (n == 0 || w->buf[0] != '{')) {
+		/* fragments (jenc_verbatim): only the text tells */
+		snprintf(w->msg, sizeof(w->msg), "expected an object as a "
+		    "record, found %s", n > 0 && w->buf[0] == '[' ? "an array" :
+		    "a value");
+		w->at_start = 0;
+		return fail(e, JENC_E_SYNTAX);
+	}
 	w->in_call = 1;
 	return view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
 }

@@ -326,8 +326,12 @@ JENC_API int jenc_discard(jenc_enc *e);
  * JENC_VIEW_RECORDS: every top-level value must be an object (a record):
  * another value is rejected at its first token, before any of it is
  * written; the JSON reader reports it as "expected an object as a
- * record, found number" (found '[', string, ...) at that token.  With
- * JENC_SPLIT, the split array's elements are the records.
+ * record, found '5'" (found '[', '"', ...) at that token.  With
+ * JENC_SPLIT, the split array's elements are the records.  Without it,
+ * when the reader copies the compact text of whole values (an encoder
+ * that jenc_verbatim would call plain: no JENC_SPLIT, no escaping
+ * flag), a top-level array is told at its closing bracket, "expected an
+ * object as a record, found an array", once it is held whole.
  */
 #define JENC_VIEW_RECORDS 0x01
 /*

@@ -499,7 +499,7 @@ close_container(struct rd *r, size_t pos, char c)
 		    pos);
 	} else if (r->depth == 0) {
 		EMIT(jenc_frag(r->e, r->in.p + r->from, pos + 1 - r->from));
-		EMIT(jenc_frag_end(r->e));
+		EMIT_AT(jenc_frag_end(r->e), pos);
 	}
 	after_value(r);
 	return 0;

@@ -210,6 +210,22 @@ main(void)
 		CHECK(strcmp(out.p, "7:{\"a\":1}\n7:{\"a\":2}\nend 2\n") == 0);
 	}
 
+	TEST("view: whole values copied as text, a top-level array at its end") {
+		/* no JENC_SPLIT: the reader copies runs of each value's text */
+		run("{\"a\": 1}\n[{\"a\": 2},\n 3]\n{\"a\": 4}\n", 0,
+		    JENC_VIEW_RECORDS, 0, &out, &t, &err, &rc, &rel);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(err.line == 3);
+		CHECK(err.col == 3);
+		CHECK(strcmp(err.msg,
+		    "expected an object as a record, found an array") == 0);
+		CHECK(strcmp(out.p, "7:{\"a\":1}\nend 1\n") == 0);
+		run("{\"a\": 1}\n[{\"a\": 2},\n 3]\n{\"a\": 4}\n", 0,
+		    JENC_VIEW_RECORDS, JENC_READ_SKIP, &out, &t, &err, &rc, &rel);
+		CHECK(rc == 0);
+		CHECK(strcmp(out.p, "7:{\"a\":1}\n7:{\"a\":4}\nend 2\n") == 0);
+	}
+
 	TEST("view: misuse is JENC_E_STATE") {
 		jenc_opts o = { 0, 0, 0 };
 		jenc_enc *e = jenc_get_mem(&o);
