@@ -163,9 +163,9 @@ ERROR three
 	expect_err "jenc: in:1:1: invalid literal 'banner', expected true, false or null
   banner
   ^
-jenc: in:3:1: expected an object as a record, found '['
+jenc: in:3:3: expected an object as a record, found an array
   [1]
-  ^
+    ^
 jenc: 2 invalid lines skipped
 "
 }

@@ -635,6 +635,28 @@ main(void)
 		free(in);
 	}
 
+	TEST("jenc_logv_view: CSV records, which the reader hands over whole") {
+		static const char in[] = "time,level,msg\n0,warn,a b\n";
+		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0 };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *p;
+		size_t n;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_csv_copy_mem(in, sizeof(in) - 1, e, &co, &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "1970-01-01 00:00:00.000 WARN  a b\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+	}
+
 	TEST("jenc_logv_view: on threads (jenc_json_copy_fd_par), the same bytes") {
 		char path[] = "/tmp/test_logv.XXXXXX", line[160];
 		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
