@@ -312,6 +312,10 @@ text
 	JENC_CHUNK=100 jrun --log -j 2 big.log
 	expect_status 0
 	same_bytes want out
+	# escaped text for the view: chunks through sinks, not held whole
+	JENC_CHUNK=100 jrun --log -a -j 2 big.log
+	expect_status 0
+	same_bytes want out
 	jrun --log -o got big.log
 	expect_ok ''
 	same_bytes want got
