@@ -825,9 +825,9 @@ JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
  * that has no level known; JENC_LOGV_SINCE and JENC_LOGV_UNTIL drop each
  * record whose time is before since or after until (both inclusive), or
  * that has no time that can be read.  only (when not NULL) keeps just
- * the trailing fields and lines below it names, hide leaves out those it
- * names: a name holds itself and the members under it ("req" holds
- * req.id).  Neither touches the time, level or message.
+ * the trailing fields and lines below it names (none if it is ""), hide
+ * leaves out those it names: a name holds itself and the members under
+ * it ("req" holds req.id).  Neither touches the time, level or message.
  */
 #define JENC_LOGV_UTC 0x01    /* times in UTC, not local time */
 #define JENC_LOGV_COLOR 0x02  /* ANSI colors, from colors */

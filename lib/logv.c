@@ -56,6 +56,7 @@ struct jenc_logv {
 	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
 				 * 31 or more) */
 	struct lv_names hide, only;
+	int has_only;		/* only was given, maybe empty: no field */
 	int min_level;
 	int64_t since, until;
 	/* the time format: piece[i], then (i < nfrac) frac[i] digits of
@@ -1197,7 +1198,7 @@ left_out(const struct lv_rec *r, const struct lv_leaf *l)
 	if (l->v == r->role[0].v || l->v == r->role[1].v ||
 	    l->v == r->role[2].v)
 		return 1;
-	if (lv->only.n > 0 && !names_hold(&lv->only, l->name, l->nlen))
+	if (lv->has_only && !names_hold(&lv->only, l->name, l->nlen))
 		return 1;
 	return lv->hide.n > 0 && names_hold(&lv->hide, l->name, l->nlen);
 }
@@ -1407,6 +1408,7 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	if ((o->hide != NULL && names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && names_set(&lv->only, o->only) != 0))
 		goto fail;
+	lv->has_only = o->only != NULL;
 	if ((rc = fmt_set(lv, o->time_format != NULL ? o->time_format :
 	    default_format)) != 0)
 		goto fail;

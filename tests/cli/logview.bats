@@ -182,7 +182,7 @@ jenc: 2 invalid lines skipped
 WARN  by name
 not JSON
 '
-	jrun --log --level=INFO --only=none app.log
+	jrun --log --level=INFO --only= app.log
 	expect_ok '2024-05-01 12:00:00.042 INFO  server listening
 2024-05-01 12:01:01.500 WARN  slow response
 2024-05-01 12:02:03.000 ERROR db down

@@ -408,6 +408,10 @@ main(void)
 		LINE(&o, "{\"msg\":\"m\",\"err\":{\"type\":\"E\",\"stack\":"
 		    "\"a\\nb\"},\"level\":30,\"time\":0}",
 		    "1970-01-01 00:00:00.000 INFO  m err.type=E\n");
+		/* an empty list: no field at all */
+		o.hide = NULL;
+		o.only = "";
+		LINE(&o, "{\"msg\":\"m\",\"a\":1,\"s\":\"x\\ny\"}", "m\n");
 		/* the time, level and message are never hidden */
 		o.only = NULL;
 		o.hide = "msg,level,time";
