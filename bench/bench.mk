@@ -11,6 +11,9 @@
 #                        mode by mode (bench/compare.sh)
 #   make deps-bench      install the peers (as root; else prints the
 #                        apt-get line)
+#   make bench-node      pino-pretty from the npm registry into
+#                        $(O)/bench/node (make bench runs it; where the
+#                        registry is unreachable its row is skipped)
 #   bash bench/compare_peers.sh   what jq, gojq, json_reformat, json.tool,
 #                        mlr and csvjson do and do not do, by running
 #                        them (bench/COMPARISON.md is made from it)
@@ -22,7 +25,8 @@ BENCH_O = $(O)/bench
 
 # The tools and libraries jenc is compared with, and what runs them.
 BENCH_PKGS = jq gojq yajl-tools python3 miller csvkit gnuplot-nox golang-go \
-	libyajl-dev libcjson-dev libjansson-dev libjson-c-dev libjsmn-dev
+	libyajl-dev libcjson-dev libjansson-dev libjson-c-dev libjsmn-dev \
+	nodejs npm
 
 # The C++ peers (simdjson, RapidJSON) and what builds them; `make deps`
 # installs them too (and so `make deps-bench`), so that a machine set up
@@ -44,7 +48,7 @@ ifneq ($(wildcard /usr/include/rapidjson/reader.h),)
 BENCH_BIN += $(BENCH_O)/rjcopy
 endif
 
-.PHONY: deps-bench bench-bin
+.PHONY: deps-bench bench-bin bench-node
 
 deps-bench:
 	$(MAKE) deps EXTRA_PKGS='$(BENCH_PKGS)'
@@ -54,7 +58,15 @@ bench-bin: $(BENCH_BIN)
 bench: deps-bench
 	$(MAKE) all
 	$(MAKE) bench-bin
+	$(MAKE) bench-node
 	O='$(O)' QUICK='$(QUICK)' BENCH_CPU='$(BENCH_CPU)' bash bench/run.sh
+
+# The pino-pretty of the log rows (bench/run.sh), as Node users install it.
+bench-node:
+	@mkdir -p $(BENCH_O)/node
+	@command -v npm >/dev/null && npm install --prefix $(BENCH_O)/node \
+	    --no-audit --no-fund pino-pretty || \
+	    echo "bench: pino-pretty not installed (no npm, or the npm registry is unreachable): its row is skipped"
 
 $(BENCH_O)/libbench: bench/libbench.c bench/libbench_jsonc.c bench/libbench.h \
     bench/sha256.h lib/jenc.h $(O)/libjenc.a

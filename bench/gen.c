@@ -12,6 +12,12 @@
  *				`gen csv`, a few members null), at least BYTES
  *	gen nested BYTES SEED	one array of nested records of a fixed shape
  *				(some members missing), at least BYTES
+ *	gen pino BYTES SEED	a log as pino writes it, of at least BYTES:
+ *				one JSON object a line, level (10 to 60),
+ *				time (Unix milliseconds, rising), pid,
+ *				hostname, 0 to 5 more fields, msg; 1% of
+ *				the records carry an err with a stack of
+ *				several lines
  *
  * The same arguments give the same bytes on every machine: the generated
  * forms use their own PRNG (splitmix64) and integer arithmetic only, and
@@ -512,6 +518,86 @@ gen_nested(uint64_t want, uint64_t seed)
 	outs("\n]\n");
 }
 
+/* A record of `gen pino`: 5 to 10 members, as pino orders them. */
+static void
+pino_record(uint64_t *ms)
+{
+	static const char *const msgs[] = {
+		"request completed", "incoming request", "cache miss",
+		"user logged in", "job finished", "retrying upstream call",
+		"connection closed", "slow query", "token refreshed",
+		"payment accepted", "queue drained", "listening",
+	};
+	static const char *const methods[] = { "GET", "POST", "PUT", "DELETE" };
+	static const unsigned levels[] = { 30, 30, 30, 30, 30, 30, 20, 20, 40, 10 };
+	char buf[512];
+	unsigned lv = levels[pick(10)], extra = pick(6), i;
+	int err = pick(100) == 0;
+
+	*ms += pick(40);
+	if (err)
+		lv = pick(5) ? 50 : 60;
+	snprintf(buf, sizeof(buf), "{\"level\":%u,\"time\":%" PRIu64 ","
+	    "\"pid\":%u,\"hostname\":\"web-%u\"", lv, *ms, 4000 + pick(8),
+	    1 + pick(4));
+	outs(buf);
+	for (i = 0; i < extra; i++) {
+		switch (i) {
+		case 0:
+			snprintf(buf, sizeof(buf), ",\"reqId\":\"req-%u\"",
+			    pick(1000000));
+			break;
+		case 1:
+			snprintf(buf, sizeof(buf), ",\"req\":{\"method\":\"%s\","
+			    "\"url\":\"/api/v1/%s/%u\",\"remoteAddress\":"
+			    "\"10.0.%u.%u\"}", methods[pick(4)], words[pick(32)],
+			    pick(100000), pick(256), pick(256));
+			break;
+		case 2:
+			snprintf(buf, sizeof(buf), ",\"res\":{\"statusCode\":%u}",
+			    pick(8) ? 200 : 500 + pick(4));
+			break;
+		case 3:
+			snprintf(buf, sizeof(buf), ",\"responseTime\":%u.%u",
+			    pick(2000), pick(10));
+			break;
+		case 4:
+			snprintf(buf, sizeof(buf), ",\"user\":\"%s %s\"",
+			    words[pick(32)], cities[pick(12)]);
+			break;
+		default:
+			snprintf(buf, sizeof(buf), ",\"tags\":[\"%s\",\"%s\"]",
+			    words[pick(32)], words[pick(32)]);
+			break;
+		}
+		outs(buf);
+	}
+	if (err) {
+		snprintf(buf, sizeof(buf), ",\"err\":{\"type\":\"Error\","
+		    "\"message\":\"connect ECONNREFUSED 10.0.0.%u:5432\","
+		    "\"stack\":\"Error: connect ECONNREFUSED 10.0.0.%u:5432\\n"
+		    "    at TCPConnectWrap.afterConnect [as oncomplete] "
+		    "(node:net:1555:16)\\n    at Pool.connect "
+		    "(/app/node_modules/pg-pool/index.js:%u:11)\\n"
+		    "    at async Query.run (/app/src/db.js:%u:5)\"}",
+		    pick(256), pick(256), 40 + pick(200), 10 + pick(90));
+		outs(buf);
+	}
+	snprintf(buf, sizeof(buf), ",\"msg\":\"%s\"}\n",
+	    err ? "database unavailable" : msgs[pick(12)]);
+	outs(buf);
+}
+
+static void
+gen_pino(uint64_t want, uint64_t seed)
+{
+	uint64_t ms = 1714564800000ULL;
+
+	rng_state = seed;
+	while (total < want)
+		pino_record(&ms);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -530,10 +616,12 @@ main(int argc, char **argv)
 		gen_flat(parse_u64(argv[2]), parse_u64(argv[3]));
 	else if (argc == 4 && strcmp(argv[1], "nested") == 0)
 		gen_nested(parse_u64(argv[2]), parse_u64(argv[3]));
+	else if (argc == 4 && strcmp(argv[1], "pino") == 0)
+		gen_pino(parse_u64(argv[2]), parse_u64(argv[3]));
 	else {
 		fprintf(stderr, "usage: gen mixed BYTES FILE... | ndjson BYTES FILE |"
 		    " doc BYTES SEED | csv ROWS SEED | flat BYTES SEED |"
-		    " nested BYTES SEED\n");
+		    " nested BYTES SEED | pino BYTES SEED\n");
 		return 2;
 	}
 	if (fflush(stdout) != 0)

@@ -137,7 +137,8 @@ END {
 	title["html"] = "HTML-escaped compact output (Go's json.HTMLEscape)"
 	title["csv"] = "CSV to JSON"
 	title["tocsv"] = "JSON to CSV (`jenc --to=csv`)"
-	order = "compact indent2 indent4 html csv tocsv"
+	title["log"] = "A log for people (`jenc --log`, pino-pretty)"
+	order = "compact indent2 indent4 html csv tocsv log"
 
 	# ---- targets ----
 	mixed = "^mixed-"; nd = "^amazon-"
@@ -145,6 +146,7 @@ END {
 	for (i = 1; i <= nrow; i++) {
 		if (input[i] ~ mixed) msz = sprintf("%.0f MB", size[i] / 1e6)
 		if (input[i] ~ nd) nsz = sprintf("%.0f MB", size[i] / 1e6)
+		if (input[i] ~ /^pino-/) psz = sprintf("%.0f MB", size[i] / 1e6)
 	}
 	print "## Targets"
 	print ""
@@ -193,6 +195,10 @@ END {
 	if (maxi)
 		target("peak RSS < 16 MiB in every jenc mode",
 		    sprintf("largest %s (`%s`, %s)", frss(maxr), md(tool[maxi]), input[maxi]), maxr < 16384)
+	l = findany("log", ".", "jenc --log"); p = findany("log", ".", "pino-pretty")
+	ratio_target(psz " pino log: `jenc --log` >= 50x faster than pino-pretty", l, p, 50)
+	p = findany("log", ".", "jq -r")
+	ratio_target(psz " pino log: `jenc --log` >= 10x faster than `jq -r` with time, level and msg", l, p, 10)
 	c = findany("csv", ".", "jenc --from csv -c"); p = findany("csv", ".", "mlr --icsv --ojson")
 	ratio_target("CSV: `jenc --from csv -c` >= 20x faster than `mlr --icsv --ojson cat`", c, p, 20)
 	p = findany("csv", ".", "csvjson")

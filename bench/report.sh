@@ -100,6 +100,12 @@ method() {
   largest input, tools that load the whole document run once and that run is
   both checked and timed (its output goes to a file); gojq and python are not
   run on it.
+- **The log rows**: a generated pino log (`gen pino`: time in Unix
+  milliseconds, numeric levels, 5 to 10 members, 1% with an `err` whose
+  stack has several lines), shown by `jenc --log`, by pino-pretty (installed
+  from npm by `make bench-node`) and by `jq -r` with the three fields, all in
+  UTC; `bench/logcheck.py` checks that each shows the time, level and message
+  of every record, in order, before the tool is timed.
 - **The jsmn row** (`bench/jsmnbench.c`): the system jsmn.h with JSMN_STRICT
   and JSMN_PARENT_LINKS tokenizing the file held in memory into a token array
   sized for it: no I/O and no output, a ceiling rather than a competitor.

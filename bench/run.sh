@@ -35,6 +35,7 @@ if [ -n "$QUICK" ]; then
 	FLAT_BYTES=3000000 FLAT_NAME=flat-3MB.ndjson
 	FLAT_SLICE_BYTES=300000 FLAT_SLICE_NAME=flat-300KB.ndjson
 	NESTED_BYTES=10000000 NESTED_NAME=nested-10MB.json
+	PINO_BYTES=3000000 PINO_NAME=pino-3MB.ndjson
 	RUNS_FAST=1 RUNS_SLOW=1 RUNS_PY=1 RUNS_HUGE=1 RUNS_CORPUS=1
 	LIB_ARGS="-benchtime 0.02 -count 1 -copies 3"
 	OUTDIR=$B
@@ -47,6 +48,7 @@ else
 	FLAT_BYTES=55000000 FLAT_NAME=flat-55MB.ndjson
 	FLAT_SLICE_BYTES=3000000 FLAT_SLICE_NAME=flat-3MB.ndjson
 	NESTED_BYTES=200000000 NESTED_NAME=nested-200MB.json
+	PINO_BYTES=55000000 PINO_NAME=pino-55MB.ndjson
 	# python's json.tool takes about a minute per run on the 50 MB inputs:
 	# one run, the checked one
 	RUNS_FAST=9 RUNS_SLOW=3 RUNS_PY="1*" RUNS_HUGE=3 RUNS_CORPUS=5
@@ -88,6 +90,8 @@ NESTED=$IN/$NESTED_NAME
 gen_input "$FLAT" flat "$FLAT_BYTES" 1
 gen_input "$FLAT_SLICE" flat "$FLAT_SLICE_BYTES" 1
 gen_input "$NESTED" nested "$NESTED_BYTES" 1
+PINO=$IN/$PINO_NAME
+gen_input "$PINO" pino "$PINO_BYTES" 20240501
 
 # ---- tools ----
 
@@ -111,6 +115,10 @@ RJ=$B/rjcopy
 FLOOR=$B/jsmnfloor
 have "$SIMDMIN" || say "simdjson rows skipped: libsimdjson-dev is not installed (make deps-bench)"
 have "$RJ" || say "RapidJSON rows skipped: rapidjson-dev is not installed (make deps-bench)"
+# pino-pretty, which `make bench` installs with npm where the registry is
+# reachable
+PINO_PRETTY=$B/node/node_modules/.bin/pino-pretty
+have "$PINO_PRETTY" || say "pino-pretty row skipped: not installed (npm registry unreachable?)"
 
 # Rows for jenc -j 2 when this jenc has the option.
 JOBS=
@@ -156,7 +164,9 @@ echo "$BENCH_CPU" > "$W/cpu.txt"
 #   RUNS   timed runs; "1*" = one run, which is also the checked run
 #          (written to a file instead of /dev/null; for slow tools on
 #          the largest input, and for every row with QUICK)
-#   MODE   truth:NAME    this output is the reference NAME
+#   MODE   log:FORMAT    a log shown for people: the time, level and
+#                        message of each record (bench/logcheck.py)
+#          truth:NAME    this output is the reference NAME
 #          bytes:NAME    must be byte-identical to NAME
 #          value:NAME    identical, or equal values (jsoncanon)
 #          value-k:NAME  equal values, object members in any order (gojq)
@@ -289,6 +299,7 @@ row() {
 
 	# the command as a reader would type it
 	cmd=${cmd//"$JENC"/jenc}
+	cmd=${cmd//"$PINO_PRETTY"/pino-pretty}
 	cmd=${cmd//"$B/"/}
 	[ -n "$GO" ] && cmd=${cmd//"$GO"/jsonref}
 	cmd=${cmd//"$PY"/python3}
@@ -299,6 +310,7 @@ row() {
 		case $1 in
 		"$SIMDMIN" | "$SIMDPARSE") why="not built: no libsimdjson-dev" ;;
 		"$RJ") why="not built: no rapidjson-dev" ;;
+		"$PINO_PRETTY") why="not installed: npm install failed (registry unreachable?)" ;;
 		"$B"/*) why="not built" ;;
 		esac
 		say "$key: $why"
@@ -376,6 +388,15 @@ row() {
 			check=value-equal
 		else
 			check=DIFFERS	# or not JSON at all
+		fi
+		;;
+	log)
+		# the time, level and message of every record (logcheck.py)
+		if "$PY" "$REPO/bench/logcheck.py" "$file" "$mname" < "$out" \
+		    >> "$LOG" 2>&1; then
+			check="same time, level, message"
+		else
+			check=DIFFERS
 		fi
 		;;
 	*)
@@ -627,6 +648,19 @@ row tocsv "$nestedn" "$NESTED" pipe "$RUNS_HUGE" csv:nested "jenc --to=csv (pipe
 row tocsv "$nestedn" "$NESTED" file "$one" none "mlr --ijson --ocsv cat" -- mlr --ijson --ocsv cat
 flush_rows
 rm -f "$W"/truth-*
+# A pino log shown for people, one line per record (jq: the three fields
+# only).  In UTC, so that the checker reads every tool's times alike:
+# jenc's local time is UTC here, pino-pretty is told UTC.
+export TZ=UTC
+pinon=$(basename "$PINO")
+row log "$pinon" "$PINO" file "$RUNS_FAST" log:jenc "jenc --log" -- "$JENC" --log
+row log "$pinon" "$PINO" file "$RUNS_SLOW" log:jq "jq -r (time, level, msg)" -- \
+    jq -r '"\(.time) \(.level) \(.msg)"'
+row log "$pinon" "$PINO" file "$RUNS_SLOW" log:pino "pino-pretty" -- \
+    "$PINO_PRETTY" -t 'UTC:yyyy-mm-dd HH:MM:ss.l'
+row log "$pinon" "$PINO" file "$RUNS_FAST" none "jenc -c (the log re-encoded)" -- "$JENC" -c
+flush_rows
+unset TZ
 
 # ---- report ----
 

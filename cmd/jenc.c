@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jenc.h"
@@ -35,7 +36,9 @@ enum {
 	OPT_NO_HEADER, OPT_HEADER, OPT_RAGGED, OPT_CHECK,
 	OPT_SPLIT, OPT_COLOR, OPT_ON_ERROR, OPT_SEQ, OPT_JSONC, OPT_ENCODING,
 	OPT_NO_MMAP, OPT_BEST_EFFORT, OPT_TO, OPT_FLATTEN_SEP, OPT_CRLF,
-	OPT_CSV_SAFE, OPT_NEST,
+	OPT_CSV_SAFE, OPT_NEST, OPT_LOG, OPT_LEVEL, OPT_SINCE, OPT_UNTIL, OPT_HIDE,
+	OPT_ONLY, OPT_TIME_KEY, OPT_LEVEL_KEY, OPT_MESSAGE_KEY, OPT_TIME_FORMAT,
+	OPT_UTC,
 };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 enum { ON_ERROR_STOP, ON_ERROR_SKIP, ON_ERROR_PASS };
@@ -78,6 +81,17 @@ static const struct option longopts[] = {
 	{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 	{ "seq", no_argument, NULL, OPT_SEQ },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "log", no_argument, NULL, OPT_LOG },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "time-key", required_argument, NULL, OPT_TIME_KEY },
+	{ "level-key", required_argument, NULL, OPT_LEVEL_KEY },
+	{ "message-key", required_argument, NULL, OPT_MESSAGE_KEY },
+	{ "time-format", required_argument, NULL, OPT_TIME_FORMAT },
+	{ "utc", no_argument, NULL, OPT_UTC },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 	{ "help", no_argument, NULL, 'h' },
@@ -86,6 +100,7 @@ static const struct option longopts[] = {
 };
 static const char optstring[] = ":f:clHaSsCMud:to:wzqj:hV";
 
+/* In two parts: C11 compilers need only take strings of 4095 bytes. */
 static const char usage_text[] =
 "Usage: jenc [OPTION]... [FILE]...\n"
 "Re-encode JSON (one document, JSON Lines or concatenated values) or CSV/TSV\n"
@@ -101,7 +116,8 @@ static const char usage_text[] =
 "      --validate        check the input only, write nothing\n"
 "Output format:\n"
 "      --to=FORMAT       json (default), csv or tsv: each record, an object, a\n"
-"                        row; columns from --header, a FILE's keys or the first\n"
+"                        row; columns from --header, a FILE's keys or the first;\n"
+"                        log: the same as --log\n"
 "      --flatten-sep=S   join nested keys with S in column names (default .)\n"
 "      --crlf            end CSV/TSV lines with CR LF\n"
 "      --csv-safe        ' before a string cell a spreadsheet would run\n"
@@ -133,7 +149,26 @@ static const char usage_text[] =
 "                        (copied verbatim); both go on at the next line, exit\n"
 "                        status 0, and end with a count\n"
 "      --seq             JSON text sequences (RFC 7464): RS before each text\n"
-"  -q, --quiet           no report of skipped or passed input, no count\n"
+"  -q, --quiet           no report of skipped or passed input, no count\n";
+static const char usage_text_log[] =
+"Logs (--log):\n"
+"      --log             each JSON object (record) as one line for people:\n"
+"                        TIME LEVEL message key=value ..., stack traces\n"
+"                        below it; other lines passed through as they are\n"
+"      --level=LEVEL     records at LEVEL (trace, debug, info, warn, error,\n"
+"                        fatal or a number) and above only\n"
+"      --since=TIME      records from TIME on only: RFC 3339, a date, now,\n"
+"                        or before now as -1h, -15m, -2d, -1h30m\n"
+"      --until=TIME      records up to TIME only\n"
+"      --hide=KEY,...    leave out these fields (and the members under them)\n"
+"      --only=KEY,...    show only these fields after the message\n"
+"      --time-key=KEY,...     the record's time: the first present of these\n"
+"                        keys (default time,ts,timestamp,@timestamp,t)\n"
+"      --level-key=KEY,...    its level (default level,lvl,severity,log.level)\n"
+"      --message-key=KEY,...  its message (default msg,message,@message,event)\n"
+"      --time-format=FMT strftime(3) format, %3N milliseconds, %6N, %9N\n"
+"                        (default '%Y-%m-%d %H:%M:%S.%3N', local time)\n"
+"      --utc             times in UTC, not local time\n"
 "Files:\n"
 "  -o, --output=FILE     write to FILE, replaced once every input is written\n"
 "  -w, --write           rewrite each FILE in place if it is valid and changes\n"
@@ -184,6 +219,11 @@ struct config {
 	unsigned char *plain;	/* per input: its first pass found objects
 				 * only (see scan_columns) */
 	int input;		/* the index of the input being read */
+	int log;		/* --log */
+	int log_opt;		/* the last option of --log only, or 0 */
+	jenc_logv_opts lopts;
+	jenc_logv *logv;
+	jenc_view view;
 	char **names;
 	/* Options given that apply to one input format only, as written
 	 * ("-t" or "--types"), NULL if not given: see warn_unused. */
@@ -410,6 +450,85 @@ option_error(int ch, const char *a)
 
 static int input_format(const struct config *c, const char *path);
 
+/* The name of a --log option, for messages. */
+static const char *
+log_opt_name(int ch)
+{
+	const struct option *o;
+
+	for (o = longopts; o->name != NULL; o++)
+		if (o->val == ch)
+			return o->name;
+	return "log";
+}
+
+/* --since and --until: RFC 3339, a date, now, or a time before now. */
+static int64_t
+time_arg(int ch, const char *s)
+{
+	struct timespec now;
+	int64_t ns;
+	int rc;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
+		now.tv_sec = time(NULL), now.tv_nsec = 0;
+	rc = jenc_logv_time(s, strlen(s), (int64_t)now.tv_sec * 1000000000 +
+	    now.tv_nsec, &ns);
+	if (rc == JENC_E_RANGE)
+		usage_error("--%s: '%s' is outside the years 1678 to 2261",
+		    log_opt_name(ch), s);
+	if (rc != 0)
+		usage_error("--%s: '%s' is not a time (RFC 3339, a date, now, "
+		    "or before now as -1h, -15m)", log_opt_name(ch), s);
+	return ns;
+}
+
+/* An option of --log only. */
+static void
+log_arg(struct config *c, int ch, const char *arg)
+{
+	jenc_logv_opts *lo = &c->lopts;
+
+	c->log_opt = ch;
+	switch (ch) {
+	case OPT_LEVEL:
+		lo->min_level = jenc_logv_level(arg, strlen(arg));
+		if (lo->min_level < 0)
+			usage_error("--level: '%s' is not a level (trace, debug, "
+			    "info, warn, error, fatal or a number)", arg);
+		break;
+	case OPT_SINCE:
+		lo->since = time_arg(ch, arg);
+		lo->flags |= JENC_LOGV_SINCE;
+		break;
+	case OPT_UNTIL:
+		lo->until = time_arg(ch, arg);
+		lo->flags |= JENC_LOGV_UNTIL;
+		break;
+	case OPT_HIDE:
+		lo->hide = arg;
+		break;
+	case OPT_ONLY:
+		lo->only = arg;
+		break;
+	case OPT_TIME_KEY:
+		lo->time_keys = arg;
+		break;
+	case OPT_LEVEL_KEY:
+		lo->level_keys = arg;
+		break;
+	case OPT_MESSAGE_KEY:
+		lo->message_keys = arg;
+		break;
+	case OPT_TIME_FORMAT:
+		lo->time_format = arg;
+		break;
+	case OPT_UTC:
+		lo->flags |= JENC_LOGV_UTC;
+		break;
+	}
+}
+
 static void
 parse_args(struct config *c, int argc, char **argv)
 {
@@ -526,9 +645,12 @@ parse_args(struct config *c, int argc, char **argv)
 				c->to = TO_CSV;
 			else if (strcmp(optarg, "tsv") == 0)
 				c->to = TO_TSV;
-			else
-				usage_error("--to: '%s' is not json, csv or tsv",
-				    optarg);
+			else if (strcmp(optarg, "log") == 0) {
+				c->to = TO_JSON;	/* as --log */
+				c->log = 1;
+			} else
+				usage_error("--to: '%s' is not json, csv, tsv "
+				    "or log", optarg);
 			break;
 		case OPT_FLATTEN_SEP:
 			if (optarg[0] == '\0' || strlen(optarg) > 15)
@@ -633,8 +755,24 @@ parse_args(struct config *c, int argc, char **argv)
 		case OPT_NO_MMAP:
 			c->ropts.flags &= ~(unsigned)JENC_READ_MAP;
 			break;
+		case OPT_LOG:
+			c->log = 1;
+			break;
+		case OPT_LEVEL:
+		case OPT_SINCE:
+		case OPT_UNTIL:
+		case OPT_HIDE:
+		case OPT_ONLY:
+		case OPT_TIME_KEY:
+		case OPT_LEVEL_KEY:
+		case OPT_MESSAGE_KEY:
+		case OPT_TIME_FORMAT:
+		case OPT_UTC:
+			log_arg(c, ch, optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			fputs(usage_text_log, stdout);
 			exit(fflush(stdout) == 0 ? 0 : EXIT_IO);
 		case 'V':
 			printf("jenc %s\n", JENC_VERSION);
@@ -648,6 +786,18 @@ parse_args(struct config *c, int argc, char **argv)
 	if (c->names != NULL && (c->copts.flags & JENC_CSV_NO_HEADER) &&
 	    c->to == TO_JSON)
 		usage_error("--header and --no-header cannot be used together");
+	if (c->log && c->to != TO_JSON)
+		usage_error("--log and --to=%s cannot be used together",
+		    c->to == TO_CSV ? "csv" : "tsv");
+	if (c->log_opt != 0 && !c->log)
+		usage_error("--%s needs --log", log_opt_name(c->log_opt));
+	if (c->log && (c->slurp || c->validate || c->write || c->check))
+		usage_error("--log and %s cannot be used together",
+		    c->slurp ? "--slurp" : c->validate ? "--validate" :
+		    c->write ? "-w" : "--check");
+	/* a log's lines that are not records stay where they are */
+	if (c->log && c->json_only[JO_ON_ERROR] == NULL)
+		c->on_error = ON_ERROR_PASS;
 	/* a backslash starts a TSV escape: refused before any input is read */
 	if (c->copts.delim == '\\') {
 		int i, tsv = c->from == FROM_TSV;
@@ -681,6 +831,26 @@ color_setup(struct config *c)
 		exit(EXIT_USAGE);
 	}
 	c->eflags |= JENC_COLOR;
+}
+
+/* --log: the view every output encoder gets, colored instead of the
+ * encoder when colors are on. */
+static void
+log_setup(struct config *c)
+{
+	int rc;
+
+	if (c->eflags & JENC_COLOR) {
+		c->eflags &= ~(unsigned)JENC_COLOR;
+		c->lopts.flags |= JENC_LOGV_COLOR;
+		c->lopts.colors = &c->colors;
+	}
+	rc = jenc_logv_new(&c->logv, &c->lopts);
+	if (rc == JENC_E_NOMEM)
+		out_of_memory();
+	if (rc != 0)
+		usage_error("--time-format: more than seven %%N conversions");
+	jenc_logv_view(c->logv, &c->view);
 }
 
 /* The output options every input shares. */
@@ -875,6 +1045,16 @@ new_out(const struct config *c, const jenc_opts *o)
 	if (e == NULL)
 		out_of_memory();
 	jenc_set_colors(e, &c->colors);
+	if (c->log) {
+		int rc = jenc_set_view(e, &c->view);
+
+		if (rc == JENC_E_NOMEM)
+			out_of_memory();
+		if (rc != 0) {
+			fprintf(stderr, "jenc: --log: %s\n", jenc_strerror(rc));
+			exit(EXIT_IO);
+		}
+	}
 	return e;
 }
 
@@ -1039,7 +1219,7 @@ csv_opts(const struct config *c, int from)
 	else if (co.delim == 0)
 		co.flags |= JENC_CSV_DETECT;	/* no -d */
 	/* --slurp: each record an element of the one array */
-	if (c->lines || c->slurp)
+	if (c->lines || c->slurp || c->log)
 		co.flags |= JENC_CSV_LINES;
 	if (c->sep != NULL)
 		co.sep = c->sep;
@@ -1222,6 +1402,8 @@ convert_one(struct config *c, const char *path, const char *name)
 			ro.flags |= JENC_READ_SKIP;
 		else if (c->on_error == ON_ERROR_PASS)
 			ro.flags |= JENC_READ_PASS;
+		if (c->log)
+			ro.flags |= JENC_READ_BLANK;	/* a log's layout */
 		bad.name = name;
 		ro.on_error = on_bad;
 		ro.ctx = &bad;
@@ -1329,6 +1511,8 @@ main(int argc, char **argv)
 		usage_error("-s makes one array of all inputs: bad text cannot "
 		    "pass into it (use --on-error=skip)");
 	color_setup(&c);
+	if (c.log)
+		log_setup(&c);
 	/* JENC_EXACT: jsmn reads the text itself (the test suite's second
 	 * run, which must give the same bytes) */
 	if (getenv("JENC_EXACT") != NULL && getenv("JENC_EXACT")[0] != '\0')
@@ -1392,7 +1576,10 @@ main(int argc, char **argv)
 			write_failed(jenc_errno(c.all) ? jenc_errno(c.all) : EIO);
 		(void)jenc_release(c.all);
 	}
-	if (c.bad_lines > 0 && !c.quiet)
+	/* --log passes what is not a record as a part of the log: only
+	 * lines that could not be passed are counted */
+	if (c.bad_lines > 0 && !c.quiet && !(c.log &&
+	    c.on_error == ON_ERROR_PASS && c.dropped_lines == 0))
 		bad_count(&c);
 	if (c.csvw != NULL && jenc_csvw_dropped(c.csvw) > 0 && !c.quiet)
 		fprintf(stderr, "jenc: %llu key%s not among the columns "
@@ -1406,6 +1593,7 @@ main(int argc, char **argv)
 	if (c.check && fflush(stdout) != 0)
 		write_failed(errno);
 	output_free(c.out);
+	jenc_logv_free(c.logv);
 	free(c.names);
 	return status;
 }

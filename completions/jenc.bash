@@ -4,8 +4,8 @@
 # loads it on first use; or source it.  It needs nothing from
 # bash-completion.  Long options that take a value complete with their
 # '=' and no space; values complete where the set is fixed (--from, --to,
-# --color, --ragged, --on-error, --indent, --jobs, common --encoding names
-# or those of `iconv -l`); operands complete as files, those named like
+# --color, --ragged, --on-error, --indent, --jobs, --level, common
+# --encoding names or those of `iconv -l`); operands complete as files, those named like
 # JSON, CSV or TSV input (and directories) first.
 
 _jenc_long='--from= --compact --indent= --tab --lines --html-escape --ascii
@@ -13,7 +13,9 @@ _jenc_long='--from= --compact --indent= --tab --lines --html-escape --ascii
 	--max-depth= --jsonc --encoding= --to= --flatten-sep= --crlf
 	--csv-safe --delimiter= --no-header --header= --types --ragged= --nest
 	--output= --write --check --null --best-effort --on-error= --seq
-	--quiet --jobs= --no-mmap --help --version'
+	--quiet --log --level= --since= --until= --hide= --only= --time-key=
+	--level-key= --message-key= --time-format= --utc
+	--jobs= --no-mmap --help --version'
 _jenc_short='-f -c -l -H -a -S -s -C -M -u -d -t -o -w -z -q -j -h -V'
 
 # _jenc_values OPTION WORD: the values of OPTION that start with WORD, in
@@ -22,14 +24,24 @@ _jenc_values()
 {
 	local e
 	case $1 in
-	-f | --from | --to)
+	-f | --from)
 		COMPREPLY=($(compgen -W 'json csv tsv' -- "$2")) ;;
+	--to)
+		COMPREPLY=($(compgen -W 'json csv tsv log' -- "$2")) ;;
 	--color)
 		COMPREPLY=($(compgen -W 'auto always never' -- "$2")) ;;
 	--ragged)
 		COMPREPLY=($(compgen -W 'error pad' -- "$2")) ;;
 	--on-error)
 		COMPREPLY=($(compgen -W 'stop skip pass' -- "$2")) ;;
+	--level)
+		COMPREPLY=($(compgen -W 'trace debug info warn error fatal' \
+		    -- "$2")) ;;
+	--since | --until)
+		COMPREPLY=($(compgen -W 'now -15m -1h -1d' -- "$2")) ;;
+	--hide | --only | --time-key | --level-key | --message-key | \
+	    --time-format)
+		COMPREPLY=() ;;
 	--indent)
 		COMPREPLY=($(compgen -W "$(echo {1..16})" -- "$2")) ;;
 	-j | --jobs)

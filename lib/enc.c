@@ -1614,6 +1614,12 @@ view_text(jenc_enc *e, const char *s, size_t n)
 	return 0;
 }
 
+const jenc_view *
+jenc_enc_view(const jenc_enc *e)
+{
+	return e->view != NULL ? &e->view->v : NULL;
+}
+
 /* At jenc_release: the view's end call, then the view is gone. */
 static void
 view_release(jenc_enc *e)
@@ -2394,7 +2400,11 @@ jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 TWO_WAYS int
 raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
-	if (value_sep(e, JENC_COLOR_NUMBER, lw) != 0 ||	/* not an object */
+	/* not an object; but the CSV reader hands a verbatim encoder each
+	 * record whole, which a view's JENC_VIEW_RECORDS takes from its text
+	 * (-1, as fragments) */
+	if (value_sep(e, (e->x & X_VIEW) && (json[0] == '{' ||
+	    json[0] == '[') ? -1 : JENC_COLOR_NUMBER, lw) != 0 ||
 	    (colors(e, lw) && paint(e, raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {

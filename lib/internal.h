@@ -30,6 +30,7 @@
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
+ *	7 logv.c	the log view: a record as a line for people
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
  */
@@ -264,6 +265,8 @@ void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
 void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
 /* dst's colors become src's. */
 void jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src);
+/* e's view (as given to jenc_set_view), NULL if it has none. */
+const jenc_view *jenc_enc_view(const jenc_enc *e);
 /* 1 if e is a memory encoder (jenc_get_mem): it writes nothing, so it
  * never cuts a value held past hold_max. */
 int jenc_enc_is_mem(const jenc_enc *e);

@@ -334,6 +334,14 @@ JENC_API int jenc_discard(jenc_enc *e);
  * object as a record, found an array", once it is held whole.
  */
 #define JENC_VIEW_RECORDS 0x01
+/*
+ * JENC_VIEW_THREADS: value and text may be called from several threads
+ * at once, each call with an encoder of its own (ctx is shared: the view
+ * must be thread-safe).  jenc_json_copy_fd_par then reads on threads:
+ * each chunk's values go through the view into the chunk's output, which
+ * is written to e in order, as without a view; end is called on e only.
+ */
+#define JENC_VIEW_THREADS 0x02
 
 typedef struct jenc_view {
 	int (*value)(void *ctx, jenc_enc *e, const char *json, size_t len);
@@ -352,8 +360,9 @@ typedef struct jenc_view {
  * separators of JENC_SEQ, JENC_SLURP and the newline after each value:
  * the view writes its own line ends.  Escaping flags and JENC_SORT_KEYS
  * still shape the text the view gets; JENC_FLUSH_EACH flushes after each
- * value's output.  jenc_json_copy_fd_par runs on one thread for e.  The
- * view stays until jenc_release (jenc_reset and jenc_discard keep it).
+ * value's output.  jenc_json_copy_fd_par runs on one thread for e,
+ * unless the view has JENC_VIEW_THREADS.  The view stays until
+ * jenc_release (jenc_reset and jenc_discard keep it).
  * Returns 0, JENC_E_STATE or JENC_E_NOMEM.
  */
 JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
@@ -553,6 +562,10 @@ typedef struct jenc_err {
 				 threads even when fewer than two CPUs
 				 are usable (for tests of the threaded
 				 path on any machine) */
+#define JENC_READ_BLANK 0x100 /* with JENC_READ_PASS: each blank line
+				 between top-level values (empty, or of
+				 whitespace alone) passed through as an
+				 empty line, so a log keeps its layout */
 
 /*
  * The bad text, with JENC_READ_SKIP or JENC_READ_PASS: from the start of
@@ -899,6 +912,152 @@ JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
 JENC_API size_t jenc_csvw_columns(const jenc_csvw *w);
 /* jenc_csvw_dropped - JENC_CSVW_PAD: how many keys were dropped. */
 JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
+/* ---- the log view ------------------------------------------------------ */
+
+/*
+ * The log view turns a JSON object, a record of a log, into one line for
+ * people:
+ *
+ *	2024-05-01 12:00:00.042 INFO  listening port=8080 tls.on=true
+ *
+ * TIME, LEVEL, message, then the record's other members as logfmt
+ * key=value, in input order, separated by single spaces; each part the
+ * record lacks is left out.
+ *
+ * - TIME is the first present of the time keys (by default time, ts,
+ *   timestamp, @timestamp, t): a JSON number (or a string of one) is Unix
+ *   time in seconds when its magnitude is below 1e11, milliseconds below
+ *   1e14, microseconds below 1e17, else nanoseconds, a fraction kept to
+ *   the nanosecond; a string is RFC 3339, "2024-05-01T12:00:00.5Z" or
+ *   "+02:00" ('t', 'z' and a space for the 'T' too; without a zone, local
+ *   time).  It is shown through the time format: strftime(3)'s
+ *   conversions in local time (TZ), or UTC with JENC_LOGV_UTC, and %3N,
+ *   %6N, %9N (%N) for the milliseconds, microseconds, nanoseconds; by
+ *   default "%Y-%m-%d %H:%M:%S.%3N".  A time that cannot be read (or is
+ *   outside years 1 to 9999) is shown as its text.
+ * - LEVEL is the first present of the level keys (level, lvl, severity,
+ *   log.level): a name in any case or a number (see jenc_logv_level);
+ *   the severities 10 to 60 are shown as TRACE, DEBUG, INFO, WARN, ERROR,
+ *   FATAL, padded to five columns; another level as its text in upper
+ *   case, padded to five.  With JENC_LOGV_COLOR it is colored by severity
+ *   (10 gray, 20 blue, 30 green, 40 yellow, 50 red, 60 bold red; each
+ *   band up to the next one, e.g. 35 as 30), the time has the colors'
+ *   null color and the keys their objectkeys color (jenc_colors).
+ * - The message is the first present of the message keys (msg, message,
+ *   @message, event): a string's text, or a number, true, false, null.
+ * - A member whose value is a non-empty object is not one field: its
+ *   members are, under dotted keys ({"req":{"id":7}} gives req.id=7),
+ *   down to 64 levels, deeper ones as their JSON text.  So a key list
+ *   may name a nested member ("log.level"), and a key of the record that
+ *   holds a dot matches it too.  A value is shown as its text (a string
+ *   decoded), in double quotes when it is empty or holds a space, '=',
+ *   '"' or a control character; arrays and empty objects as their
+ *   compact JSON text.
+ * - A string holding a newline (a stack trace) is not on the line: after
+ *   it, the record's strings of several lines each follow, in input
+ *   order, as "    key: " and the first line, then each later line
+ *   indented by four spaces (a CR before each newline dropped).
+ * - Nothing of a record can move the cursor or split its line: the C0
+ *   controls (but tab outside quotes), DEL and the C1 controls are shown
+ *   as JSON escapes (\n, \t, \u001b); inside quotes '"' and '\\' are
+ *   escaped too.
+ *
+ * The filters: min_level drops each record whose level is below it, or
+ * that has no level known; JENC_LOGV_SINCE and JENC_LOGV_UNTIL drop each
+ * record whose time is before since or after until (both inclusive), or
+ * that has no time that can be read.  only (when not NULL) keeps just
+ * the trailing fields and lines below it names (none if it is ""), hide
+ * leaves out those it names: a name holds itself and the members under
+ * it ("req" holds req.id).  Neither touches the time, level or message.
+ */
+#define JENC_LOGV_UTC 0x01    /* times in UTC, not local time */
+#define JENC_LOGV_COLOR 0x02  /* ANSI colors, from colors */
+#define JENC_LOGV_SINCE 0x04  /* records from since on only */
+#define JENC_LOGV_UNTIL 0x08  /* records up to until only */
+
+typedef struct jenc_logv_opts {
+	unsigned flags;		  /* JENC_LOGV_* */
+	/* comma-separated keys, first present first; NULL: the defaults
+	 * above; "": none (the part is never found) */
+	const char *time_keys, *level_keys, *message_keys;
+	const char *time_format;  /* NULL: "%Y-%m-%d %H:%M:%S.%3N"; each
+				     part between %N conversions gives up
+				     to 127 bytes; at most 7 of them */
+	int min_level;		  /* 0: every record */
+	int64_t since, until;	  /* Unix time in nanoseconds */
+	const char *hide, *only;  /* comma-separated keys, or NULL */
+	const jenc_colors *colors; /* with JENC_LOGV_COLOR; NULL: defaults */
+} jenc_logv_opts;
+
+typedef struct jenc_logv jenc_logv;
+
+/*
+ * jenc_logv_new - a log view with the settings o (NULL: the defaults; its
+ * strings are copied).  Calls tzset(3).  Returns 0 and *lv, to be freed
+ * with jenc_logv_free; JENC_E_NOMEM; JENC_E_STATE if the time format has
+ * more than seven %N conversions.
+ */
+JENC_API int jenc_logv_new(jenc_logv **lv, const jenc_logv_opts *o);
+/* jenc_logv_free - lv NULL is a no-op. */
+JENC_API void jenc_logv_free(jenc_logv *lv);
+
+/*
+ * jenc_logv_format - the record json[0..len), one JSON object as a reader
+ * hands it to a view (valid; whitespace between tokens allowed), as its
+ * line and the lines below it, written through fn(ctx, ...), which may
+ * be called several times.  Returns 1 if written, 0 if a filter dropped
+ * it (nothing written), JENC_E_SYNTAX if json is not an object (nothing
+ * written; text that is not valid JSON may give either), JENC_E_SINK if
+ * fn returned non-zero, JENC_E_NOMEM.  A record longer than 2 KiB takes
+ * an allocation of twice its length for the call.  Thread-safe: lv is
+ * only read (each thread keeps the text of the last second it formatted).
+ */
+JENC_API int jenc_logv_format(const jenc_logv *lv, const char *json,
+    size_t len, jenc_sink_fn fn, void *ctx);
+
+/*
+ * jenc_logv_view - fill *v with the view (jenc_set_view) that writes each
+ * record through jenc_logv_format, in its place, or nothing where a filter
+ * drops it; a record that is not an object is rejected (JENC_VIEW_RECORDS)
+ * as bad input, and text passed through (JENC_READ_PASS: lines that are
+ * not JSON, or not objects) is written as it is.  It has
+ * JENC_VIEW_THREADS: jenc_json_copy_fd_par formats on its threads.  So
+ *
+ *	jenc_logv *lv;
+ *	jenc_view v;
+ *	jenc_read_opts ro = { .flags = JENC_READ_PASS };
+ *	jenc_enc *e = jenc_get_fd(STDOUT_FILENO, NULL);
+ *
+ *	jenc_logv_new(&lv, NULL);
+ *	jenc_logv_view(lv, &v);
+ *	jenc_set_view(e, &v);
+ *	jenc_json_copy_fd(STDIN_FILENO, e, &ro, &err);
+ *	jenc_release(e);
+ *	jenc_logv_free(lv);
+ *
+ * shows a log as jenc --log does.  lv must live until e is released.
+ */
+JENC_API void jenc_logv_view(const jenc_logv *lv, jenc_view *v);
+
+/*
+ * jenc_logv_level - the severity of a level: trace 10, debug 20, info,
+ * information and notice 30, warn and warning 40, error and err 50,
+ * fatal, critical, crit, alert, emerg, emergency, panic and dpanic 60,
+ * in any case; a decimal number of one to three digits is its own
+ * severity (pino's and bunyan's 10 to 60).  -1 for anything else.
+ */
+JENC_API int jenc_logv_level(const char *s, size_t len);
+
+/*
+ * jenc_logv_time - s[0..len) as Unix time in nanoseconds (*ns), for
+ * since and until: RFC 3339 as above, also without seconds or as a date
+ * alone (local midnight), "now", or a time before now (Unix time in
+ * nanoseconds): "-1h", "15m", "-1h30m" (units s, m, h, d, w; the '-' may
+ * be left out).  Returns 0, JENC_E_SYNTAX if s is none of those,
+ * JENC_E_RANGE if it is outside the years 1678 to 2261.
+ */
+JENC_API int jenc_logv_time(const char *s, size_t len, int64_t now,
+    int64_t *ns);
 
 #ifdef __cplusplus
 }

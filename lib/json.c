@@ -104,6 +104,12 @@ struct rd {
 	uint64_t values;	/* complete top-level values */
 	unsigned policy;	/* JENC_READ_SKIP or JENC_READ_PASS, 0: stop */
 	int seq;		/* JENC_READ_SEQ */
+	int blank;		/* JENC_READ_BLANK with PASS and an encoder */
+	int bol;		/* blank: the line so far is whitespace at
+				 * top level */
+	uint64_t blank_done;	/* blank: the line ends before this input
+				 * offset are told (whitespace may be
+				 * walked again after an error) */
 	int lost;		/* pass: the bad value's first line is gone */
 	uint64_t vstart;	/* input offset of the top-level value begun */
 	uint64_t vend;		/* just past the last complete one */
@@ -431,6 +437,7 @@ value_ok(struct rd *r, size_t pos)
 {
 	switch (r->st) {
 	case S_TOP:
+		r->bol = 0;
 		if (r->single && r->values > 0)
 			return state_fail(r, pos);
 		return 0;
@@ -547,6 +554,27 @@ ws_end(const struct rd *r, size_t from, size_t to)
 	return from;
 }
 
+/*
+ * JENC_READ_BLANK: the line ends in whitespace win[a..b) between
+ * top-level values; each that ends a line of whitespace alone is passed
+ * through as an empty line.
+ */
+static int __attribute__((noinline))
+blank_lines(struct rd *r, size_t a, size_t b)
+{
+	const char *p = r->in.p, *nl;
+
+	while (a < b && (nl = memchr(p + a, '\n', b - a)) != NULL) {
+		a = (size_t)(nl - p) + 1;
+		if (r->bol && r->in.off + a > r->blank_done) {
+			r->blank_done = r->in.off + a;
+			EMIT(jenc_passthru(r->e, "\n", 1));
+		}
+		r->bol = 1;
+	}
+	return 0;
+}
+
 /* The bytes between two tokens: separators, closing brackets, space. */
 static inline int
 gap(struct rd *r, size_t from, size_t to)
@@ -559,6 +587,9 @@ gap(struct rd *r, size_t from, size_t to)
 			size_t b = ws_end(r, from + 1, to);
 
 			if (skip_ws(r, from, b) != 0)
+				return JENC_E_IO;
+			if (r->blank && r->st == S_TOP &&
+			    blank_lines(r, from, b) != 0)
 				return JENC_E_IO;
 			from = b;
 			continue;
@@ -2173,6 +2204,7 @@ done:
 	r->cur = i;
 	r->from = i;
 	r->lost = 0;
+	r->bol = i == 0 || r->in.p[i - 1] == '\n';
 	jp_restart(r, i);
 	return 0;
 }
@@ -2202,6 +2234,9 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	    JENC_READ_PASS : (o->flags & JENC_READ_SKIP) ? JENC_READ_SKIP : 0;
 	if (r->policy != 0)
 		r->err = &one;
+	r->blank = e != NULL && r->policy == JENC_READ_PASS &&
+	    (o->flags & JENC_READ_BLANK);
+	r->bol = 1;
 	r->st = S_TOP;
 	/* with a scout, room for its chain and as much again */
 	r->ntok = r->pipe != NULL ? 2 * JENC_PIPE_CHAIN_MAX : TOK_INIT;

@@ -99,6 +99,8 @@ struct par {
 	int quit;
 	jenc_enc *e;
 	jenc_opts eo;		/* e's options, for the workers' encoders */
+	const jenc_view *view;	/* e's view (JENC_VIEW_THREADS), set on
+				 * each worker's encoder too; or NULL */
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
@@ -213,15 +215,26 @@ part_run(struct par *pp, struct slot *s)
 	s->overflow = s->nomem = s->cut_end = 0;
 	s->in_mem = pp->e != NULL && in_mem(pp, s);
 	if (s->in_mem) {
-		if (s->mem == NULL && (s->mem = jenc_get_mem(&pp->eo)) != NULL)
+		if (s->mem == NULL && (s->mem = jenc_get_mem(&pp->eo)) != NULL) {
 			jenc_enc_pal_copy(s->mem, pp->e);
-		else if (s->mem != NULL)
+			if (pp->view != NULL &&
+			    jenc_set_view(s->mem, pp->view) != 0) {
+				(void)jenc_release(s->mem);
+				s->mem = NULL;
+			}
+		} else if (s->mem != NULL) {
 			jenc_reset(s->mem);	/* the last chunk's output */
+		}
 		w = s->mem;
 	} else if (pp->e != NULL) {
 		w = jenc_get_sink(slot_sink, s, &pp->eo);
 		if (w != NULL)
 			jenc_enc_pal_copy(w, pp->e);
+		if (w != NULL && pp->view != NULL &&
+		    jenc_set_view(w, pp->view) != 0) {
+			(void)jenc_release(w);
+			w = NULL;
+		}
 	}
 	if (pp->e != NULL && w == NULL) {
 		s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
@@ -656,13 +669,17 @@ stop_workers(struct par *pp, const pthread_t *tid, unsigned nt)
 
 /* Can e take the output of other encoders made like it?  (Not while a
  * value or a --slurp array is open, nor with -u's one write per value,
- * nor with a view, whose calls are e's alone.) */
+ * nor with a view whose calls are e's alone: one without
+ * JENC_VIEW_THREADS.) */
 static int
 par_fits(const jenc_enc *e, const jenc_opts *eo)
 {
+	const jenc_view *v = jenc_enc_view(e);
+
 	return jenc_depth(e) == 0 && jenc_error(e) == 0 &&
-	    !(eo->flags & (JENC_SLURP | JENC_NO_NEWLINE | JENC_FLUSH_EACH |
-	    JENC_VIEW_SET));
+	    !(eo->flags & (JENC_SLURP | JENC_NO_NEWLINE | JENC_FLUSH_EACH)) &&
+	    (!(eo->flags & JENC_VIEW_SET) ||
+	    (v != NULL && (v->flags & JENC_VIEW_THREADS)));
 }
 
 int
@@ -693,6 +710,9 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		jobs = JOBS_MAX;
 	memset(err, 0, sizeof(*err));
 	pp->e = e;
+	/* the workers' encoders are made plain, then given e's view */
+	if (e != NULL && (pp->view = jenc_enc_view(e)) != NULL)
+		pp->eo.flags &= ~(unsigned)JENC_VIEW_SET;
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;

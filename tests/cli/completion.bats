@@ -113,14 +113,14 @@ fish_complete() {
 # ---- bash ----
 
 @test "bash: a long option that takes a value completes with its '='" {
-	run bash_complete jenc --on
+	run bash_complete jenc --on-
 	expect_lines --on-error=
 	run bash_complete jenc --ou
 	expect_lines --output=
 	run bash_complete jenc --com
 	expect_lines --compact
 	run bash_complete jenc --s
-	expect_lines --sort-keys --slurp --split --single --seq
+	expect_lines --sort-keys --slurp --split --single --seq --since=
 }
 
 @test "bash: the values of --from, split at '=' or not, and of -f" {
@@ -145,7 +145,7 @@ fish_complete() {
 	expect_lines a.json
 }
 
-@test "bash: the values of --color, --on-error, --ragged, --indent and --jobs" {
+@test "bash: the values of --color, --on-error, --ragged, --indent, --jobs, --level" {
 	run bash_complete jenc --color =
 	expect_lines auto always never
 	run bash_complete jenc --on-error = s
@@ -160,10 +160,16 @@ fish_complete() {
 	expect_lines auto 1 2 4
 	run bash_complete jenc -j a
 	expect_lines auto
+	run bash_complete jenc --level = w
+	expect_lines warn
+	run bash_complete jenc --since = -1
+	expect_lines -15m -1h -1d
 	# No set to offer: nothing, not file names.
 	run bash_complete jenc --max-depth = ''
 	expect_lines ''
 	run bash_complete jenc -d ''
+	expect_lines ''
+	run bash_complete jenc --hide = ''
 	expect_lines ''
 }
 
@@ -221,7 +227,7 @@ fish_complete() {
 
 @test "zsh: options, their values and files complete" {
 	need_zsh
-	run zsh_complete 'jenc --on'
+	run zsh_complete 'jenc --on-'
 	expect_lines --on-error '=jenc --on-error='
 	run zsh_complete 'jenc --from='
 	expect_lines csv json tsv '=jenc --from='
@@ -277,7 +283,7 @@ fish_complete() {
 
 @test "fish: options, their values and files complete" {
 	need_fish
-	run fish_complete 'jenc --on'
+	run fish_complete 'jenc --on-'
 	expect_lines --on-error
 	run fish_complete 'jenc --from='
 	expect_lines --from=csv --from=json --from=tsv

@@ -122,8 +122,9 @@ expected_example_output() {
 	for o in --from --compact --indent --tab --lines --html-escape \
 	    --ascii --single --validate --max-depth --delimiter --no-header \
 	    --header --types --ragged --output --write --check --null \
-	    --best-effort --help --to --flatten-sep --crlf --csv-safe --nest \
-	    --version; do
+	    --best-effort --to --flatten-sep --crlf --csv-safe --nest --log \
+	    --level --since --until --hide --only --time-key --level-key \
+	    --message-key --time-format --utc --help --version; do
 		grep -qx -- "$o" "$BATS_TEST_TMPDIR/man" ||
 		    { echo "jenc(1) lacks $o"; return 1; }
 	done

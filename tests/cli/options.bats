@@ -35,11 +35,11 @@ setup() {
 
 @test "an ambiguous prefix lists every long option it starts" {
 	jrun --h <in
-	expect_usage "jenc: option '--h' is ambiguous; possibilities: '--html-escape' '--header' '--help'"
+	expect_usage "jenc: option '--h' is ambiguous; possibilities: '--html-escape' '--header' '--hide' '--help'"
 	jrun --he <in
 	expect_usage "jenc: option '--he' is ambiguous; possibilities: '--header' '--help'"
 	jrun -c --t <in
-	expect_usage "jenc: option '--t' is ambiguous; possibilities: '--tab' '--to' '--types'"
+	expect_usage "jenc: option '--t' is ambiguous; possibilities: '--tab' '--to' '--types' '--time-key' '--time-format'"
 	jrun --v=1 <in
 	expect_usage "jenc: option '--v' is ambiguous; possibilities: '--validate' '--version'"
 	jrun --c <in
@@ -191,7 +191,7 @@ $C"
 @test "option errors read the same under C.UTF-8" {
 	need_utf8_locale
 	LC_ALL=C.UTF-8 jrun --h <in
-	expect_usage "jenc: option '--h' is ambiguous; possibilities: '--html-escape' '--header' '--help'"
+	expect_usage "jenc: option '--h' is ambiguous; possibilities: '--html-escape' '--header' '--hide' '--help'"
 	LC_ALL=C.UTF-8 jrun --compact=yes <in
 	expect_usage "jenc: option '--compact' doesn't allow an argument"
 	LC_ALL=C.UTF-8 jrun -cf

@@ -287,7 +287,7 @@ jenc: 1 invalid line skipped
 	jrun --to=csv --on-error=pass in
 	expect_usage "jenc: --on-error=pass: bad text cannot pass into CSV output (use --on-error=skip)"
 	jrun --to=xml in
-	expect_usage "jenc: --to: 'xml' is not json, csv or tsv"
+	expect_usage "jenc: --to: 'xml' is not json, csv, tsv or log"
 	jrun --to=csv --flatten-sep= in
 	expect_usage "jenc: --flatten-sep: '' is not 1 to 15 bytes"
 	jrun --crlf --csv-safe in

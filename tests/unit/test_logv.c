@@ -1,0 +1,716 @@
+/*
+ * test_logv.c - the log view: a record as one line (each time key and
+ * shape, level key and form, message key), logfmt fields, lines below,
+ * colors, the filters, jenc_logv_level and jenc_logv_time, and text that
+ * is not a record.
+ *
+ * TZ is set here (UTC, or JST-9 for local time), so the expected lines
+ * do not depend on the machine's zone.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "internal.h"
+
+struct buf {
+	char p[65536];
+	size_t n;
+	int calls;
+	int fail_at;		/* the call that fails, 0: none */
+};
+
+static int
+to_buf(void *ctx, const char *s, size_t n)
+{
+	struct buf *b = ctx;
+
+	if (++b->calls == b->fail_at)
+		return 1;
+	if (n > sizeof(b->p) - b->n)
+		abort();
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	return 0;
+}
+
+static struct buf out;
+
+/* Format json with o (NULL: defaults) into out; the result code. */
+static int
+fmt(const jenc_logv_opts *o, const char *json)
+{
+	jenc_logv *lv;
+	int rc;
+
+	if (jenc_logv_new(&lv, o) != 0)
+		abort();
+	memset(&out, 0, sizeof(out));
+	rc = jenc_logv_format(lv, json, strlen(json), to_buf, &out);
+	jenc_logv_free(lv);
+	return rc;
+}
+
+#define LINE(o, json, want) do { \
+	CHECK_EQ(fmt((o), (json)), 1); \
+	CHECK_STR(out.p, out.n, (want)); \
+} while (0)
+
+#define DROPPED(o, json) do { \
+	CHECK_EQ(fmt((o), (json)), 0); \
+	CHECK_EQ(out.n, 0); \
+} while (0)
+
+static void
+set_tz(const char *tz)
+{
+	setenv("TZ", tz, 1);
+	tzset();
+}
+
+int
+main(void)
+{
+	jenc_logv_opts o;
+
+	set_tz("UTC0");
+
+	TEST("jenc_logv_format: a pino record") {
+		LINE(NULL, "{\"level\":30,\"time\":1714564800042,\"pid\":7,"
+		    "\"hostname\":\"h1\",\"msg\":\"listening\",\"port\":8080}",
+		    "2024-05-01 12:00:00.042 INFO  listening pid=7 hostname=h1 "
+		    "port=8080\n");
+	}
+
+	TEST("jenc_logv_format: whitespace between tokens") {
+		LINE(NULL, " { \"msg\" : \"a\" , \"x\" : [ 1 ] }\n",
+		    "a x=[ 1 ]\n");
+	}
+
+	TEST("jenc_logv_format: each time key") {
+		static const char *const keys[] = {
+			"time", "ts", "timestamp", "@timestamp", "t",
+		};
+		char json[128];
+		size_t i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			snprintf(json, sizeof(json),
+			    "{\"%s\":1714564800,\"msg\":\"m\"}", keys[i]);
+			LINE(NULL, json, "2024-05-01 12:00:00.000 m\n");
+		}
+	}
+
+	TEST("jenc_logv_format: the first present time key wins, not the first member") {
+		LINE(NULL, "{\"t\":1,\"ts\":2,\"time\":1714564800,\"msg\":\"m\"}",
+		    "2024-05-01 12:00:00.000 m t=1 ts=2\n");
+		LINE(NULL, "{\"t\":1714564800,\"@timestamp\":\"x\"}",
+		    "x t=1714564800\n");
+	}
+
+	TEST("jenc_logv_format: numbers by magnitude") {
+		/* seconds, milliseconds, microseconds, nanoseconds */
+		LINE(NULL, "{\"time\":1714564800}",
+		    "2024-05-01 12:00:00.000\n");
+		LINE(NULL, "{\"time\":1714564800123}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":1714564800123456}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":1714564800123456789}",
+		    "2024-05-01 12:00:00.123\n");
+		/* fractions, small, negative and exponent forms */
+		LINE(NULL, "{\"time\":1714564800.987654}",
+		    "2024-05-01 12:00:00.987\n");
+		LINE(NULL, "{\"time\":1714564800123.9}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":0}", "1970-01-01 00:00:00.000\n");
+		LINE(NULL, "{\"time\":99999999999}",
+		    "5138-11-16 09:46:39.000\n");
+		LINE(NULL, "{\"time\":100000000000}",
+		    "1973-03-03 09:46:40.000\n");
+		LINE(NULL, "{\"time\":-1.5}", "1969-12-31 23:59:58.500\n");
+		LINE(NULL, "{\"time\":1.7145648e9}",
+		    "2024-05-01 12:00:00.000\n");
+		/* a number in a string */
+		LINE(NULL, "{\"time\":\"1714564800042\"}",
+		    "2024-05-01 12:00:00.042\n");
+	}
+
+	TEST("jenc_logv_format: RFC 3339 strings") {
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00Z\"}",
+		    "2024-05-01 12:00:00.000\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00.5Z\"}",
+		    "2024-05-01 12:00:00.500\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T14:00:00.123456789+02:00\"}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":\"2024-05-01t07:30:00-04:30\"}",
+		    "2024-05-01 12:00:00.000\n");
+		LINE(NULL, "{\"time\":\"2024-05-01 12:00:00z\"}",
+		    "2024-05-01 12:00:00.000\n");
+		LINE(NULL, "{\"time\":\"2024-02-29T00:00:00Z\"}",
+		    "2024-02-29 00:00:00.000\n");
+		/* without a zone: local time (here UTC) */
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00.25\"}",
+		    "2024-05-01 12:00:00.250\n");
+	}
+
+	TEST("jenc_logv_format: a time that cannot be read is its text") {
+		LINE(NULL, "{\"time\":\"yesterday\",\"msg\":\"m\"}",
+		    "yesterday m\n");
+		LINE(NULL, "{\"time\":\"2023-02-29T00:00:00Z\"}",
+		    "2023-02-29T00:00:00Z\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T25:00:00Z\"}",
+		    "2024-05-01T25:00:00Z\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00Z\"}",
+		    "2024-05-01T12:00Z\n");
+		LINE(NULL, "{\"time\":\"a\\u001bb\"}", "a\\u001bb\n");
+		LINE(NULL, "{\"time\":99999999999999999999}",
+		    "99999999999999999999\n");
+		/* not a string or a number: a field */
+		LINE(NULL, "{\"time\":true,\"msg\":\"m\"}", "m time=true\n");
+		LINE(NULL, "{\"time\":{\"s\":1},\"msg\":\"m\"}", "m time.s=1\n");
+	}
+
+	TEST("jenc_logv_format: local time, --utc, the time format") {
+		set_tz("JST-9");
+		LINE(NULL, "{\"time\":1714564800042}",
+		    "2024-05-01 21:00:00.042\n");
+		memset(&o, 0, sizeof(o));
+		o.flags = JENC_LOGV_UTC;
+		LINE(&o, "{\"time\":1714564800042}",
+		    "2024-05-01 12:00:00.042\n");
+		o.time_format = "%H:%M:%S.%6N|%N|%1N|%%N|%%%3N";
+		LINE(&o, "{\"time\":1714564800.123456789}",
+		    "12:00:00.123456|123456789|1|%N|%123\n");
+		o.time_format = "%s|%%s|%%%s";
+		LINE(&o, "{\"time\":1714564800042}",
+		    "1714564800|%s|%1714564800\n");
+		o.flags = 0;
+		LINE(&o, "{\"time\":1714564800042}",
+		    "1714564800|%s|%1714564800\n");
+		o.time_format = "";
+		LINE(&o, "{\"time\":1714564800042,\"msg\":\"m\"}", " m\n");
+		set_tz("UTC0");
+	}
+
+	TEST("jenc_logv_format: a time format with too many %N") {
+		jenc_logv *lv = NULL;
+
+		memset(&o, 0, sizeof(o));
+		o.time_format = "%N%N%N%N%N%N%N%N";
+		CHECK_EQ(jenc_logv_new(&lv, &o), JENC_E_STATE);
+		CHECK(lv == NULL);
+		o.time_format = "%N%N%N%N%N%N%N";
+		CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_format: each level key") {
+		LINE(NULL, "{\"level\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
+		LINE(NULL, "{\"lvl\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
+		LINE(NULL, "{\"severity\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
+		LINE(NULL, "{\"log.level\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
+		LINE(NULL, "{\"log\":{\"level\":\"info\",\"logger\":\"a\"},"
+		    "\"msg\":\"m\"}", "INFO  m log.logger=a\n");
+		LINE(NULL, "{\"severity\":\"debug\",\"level\":\"warn\"}",
+		    "WARN  severity=debug\n");
+	}
+
+	TEST("jenc_logv_format: level names and numbers") {
+		static const char *const in[] = {
+			"10", "20", "30", "40", "50", "60", "\"TRACE\"",
+			"\"Debug\"", "\"INFO\"", "\"notice\"", "\"warning\"",
+			"\"WARN\"", "\"err\"", "\"Error\"", "\"critical\"",
+			"\"fatal\"", "\"panic\"", "\"30\"", "35", "\"verbose\"",
+			"\"x\"", "1.5", "\"a\\nb\"",
+		};
+		static const char *const want[] = {
+			"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
+			"TRACE", "DEBUG", "INFO ", "INFO ", "WARN ", "WARN ",
+			"ERROR", "ERROR", "FATAL", "FATAL", "FATAL", "INFO ",
+			"35   ", "VERBOSE", "X    ", "1.5  ", "A\\nB  ",
+		};
+		char json[64], line[64];
+		size_t i;
+
+		for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+			snprintf(json, sizeof(json), "{\"level\":%s}", in[i]);
+			snprintf(line, sizeof(line), "%s\n", want[i]);
+			LINE(NULL, json, line);
+		}
+	}
+
+	TEST("jenc_logv_format: each message key") {
+		LINE(NULL, "{\"msg\":\"a\"}", "a\n");
+		LINE(NULL, "{\"message\":\"a\"}", "a\n");
+		LINE(NULL, "{\"@message\":\"a\"}", "a\n");
+		LINE(NULL, "{\"event\":\"a\"}", "a\n");
+		LINE(NULL, "{\"event\":\"b\",\"msg\":\"a\"}", "a event=b\n");
+		LINE(NULL, "{\"msg\":42}", "42\n");
+		LINE(NULL, "{\"msg\":null}", "null\n");
+		LINE(NULL, "{\"msg\":[1],\"message\":\"a\"}", "a msg=[1]\n");
+		/* unquoted, its escapes decoded, controls escaped */
+		LINE(NULL, "{\"msg\":\"say \\\"hi\\\" \\u00e9\\t\\n\\u001b[31m"
+		    "\\u0085\"}", "say \"hi\" \xc3\xa9\t\\n\\u001b[31m\\u0085\n");
+	}
+
+	TEST("jenc_logv_format: the order of the parts, each one missing") {
+		LINE(NULL, "{\"a\":1,\"msg\":\"m\",\"level\":\"warn\","
+		    "\"time\":0,\"b\":2}",
+		    "1970-01-01 00:00:00.000 WARN  m a=1 b=2\n");
+		LINE(NULL, "{\"level\":\"warn\",\"a\":1}", "WARN  a=1\n");
+		LINE(NULL, "{\"time\":0,\"a\":1}",
+		    "1970-01-01 00:00:00.000 a=1\n");
+		LINE(NULL, "{\"a\":1}", "a=1\n");
+		LINE(NULL, "{}", "\n");
+	}
+
+	TEST("jenc_logv_format: logfmt values") {
+		LINE(NULL, "{\"a\":\"plain\",\"b\":\"two words\",\"c\":\"k=v\","
+		    "\"d\":\"say \\\"x\\\"\",\"e\":\"\",\"f\":\"back\\\\slash\","
+		    "\"g\":\"tab\\there\",\"h\":\"\\u00e9t\\u00e9\"}",
+		    "a=plain b=\"two words\" c=\"k=v\" d=\"say \\\"x\\\"\" "
+		    "e=\"\" f=back\\slash g=\"tab\\there\" "
+		    "h=\xc3\xa9t\xc3\xa9\n");
+		LINE(NULL, "{\"n\":-1.5e3,\"t\":true,\"f\":false,\"z\":null,"
+		    "\"a\":[1,\"x y\",{\"k\":2}],\"o\":{},\"e\":[]}",
+		    "n=-1.5e3 t=true f=false z=null a=[1,\"x y\",{\"k\":2}] "
+		    "o={} e=[]\n");
+		LINE(NULL, "{\"q\":\"a\\u0000b\\u007f\\u0085\"}",
+		    "q=\"a\\u0000b\\u007f\\u0085\"\n");
+		LINE(NULL, "{\"q\":\"\\ud83d\\ude00\"}", "q=\xf0\x9f\x98\x80\n");
+	}
+
+	TEST("jenc_logv_format: nested objects as dotted keys, in input order") {
+		LINE(NULL, "{\"msg\":\"m\",\"req\":{\"id\":7,\"h\":{\"ua\":\"x\","
+		    "\"n\":{}}},\"z\":1,\"k\\u00e9y\":2,\"a b\":3}",
+		    "m req.id=7 req.h.ua=x req.h.n={} z=1 k\xc3\xa9y=2 a b=3\n");
+	}
+
+	TEST("jenc_logv_format: objects deeper than 64 levels stay JSON") {
+		char json[1024], want[1024];
+		int i, n = 0, w = 0;
+
+		for (i = 0; i < 70; i++)
+			n += snprintf(json + n, sizeof(json) - (size_t)n,
+			    "{\"a\":");
+		n += snprintf(json + n, sizeof(json) - (size_t)n, "1");
+		for (i = 0; i < 70; i++)
+			json[n++] = '}';
+		json[n] = '\0';
+		for (i = 0; i < 64; i++)
+			w += snprintf(want + w, sizeof(want) - (size_t)w,
+			    i == 0 ? "a" : ".a");
+		w += snprintf(want + w, sizeof(want) - (size_t)w, "=");
+		for (i = 0; i < 6; i++)
+			w += snprintf(want + w, sizeof(want) - (size_t)w,
+			    "{\"a\":");
+		w += snprintf(want + w, sizeof(want) - (size_t)w, "1");
+		for (i = 0; i < 6; i++)
+			want[w++] = '}';
+		want[w++] = '\n';
+		want[w] = '\0';
+		LINE(NULL, json, want);
+	}
+
+	TEST("jenc_logv_format: strings of several lines go below") {
+		LINE(NULL, "{\"time\":0,\"level\":50,\"msg\":\"boom\","
+		    "\"err\":{\"type\":\"Error\",\"stack\":\"Error: boom\\n"
+		    "    at f (a.js:1:2)\\r\\n    at g (b.js:3:4)\"},\"x\":1}",
+		    "1970-01-01 00:00:00.000 ERROR boom err.type=Error x=1\n"
+		    "    err.stack: Error: boom\n"
+		    "        at f (a.js:1:2)\n"
+		    "        at g (b.js:3:4)\n");
+		LINE(NULL, "{\"msg\":\"m\",\"stack\":\"a\\n\\nb\\n\","
+		    "\"exception\":\"Traceback:\\n  x\\u001b\",\"error\":"
+		    "{\"stack\":\"s\\n\"},\"note\":\"one\\ntwo\"}",
+		    "m\n"
+		    "    stack: a\n"
+		    "    \n"
+		    "    b\n"
+		    "    exception: Traceback:\n"
+		    "      x\\u001b\n"
+		    "    error.stack: s\n"
+		    "    note: one\n"
+		    "    two\n");
+	}
+
+	TEST("jenc_logv_format: colors") {
+		jenc_colors c;
+
+		memset(&o, 0, sizeof(o));
+		o.flags = JENC_LOGV_COLOR;
+		LINE(&o, "{\"time\":0,\"level\":40,\"msg\":\"m\",\"k\":1}",
+		    "\033[0;90m1970-01-01 00:00:00.000\033[0m "
+		    "\033[0;33mWARN \033[0m m \033[1;34mk\033[0m=1\n");
+		LINE(&o, "{\"level\":10}", "\033[0;90mTRACE\033[0m\n");
+		LINE(&o, "{\"level\":20}", "\033[0;34mDEBUG\033[0m\n");
+		LINE(&o, "{\"level\":30}", "\033[0;32mINFO \033[0m\n");
+		LINE(&o, "{\"level\":35}", "\033[0;32m35   \033[0m\n");
+		LINE(&o, "{\"level\":50}", "\033[0;31mERROR\033[0m\n");
+		LINE(&o, "{\"level\":60}", "\033[1;31mFATAL\033[0m\n");
+		LINE(&o, "{\"level\":99}", "\033[1;31m99   \033[0m\n");
+		LINE(&o, "{\"level\":\"x\"}", "X    \n");
+		LINE(&o, "{\"s\":\"a\\nb\"}",
+		    "\n    \033[1;34ms\033[0m: a\n    b\n");
+		CHECK_EQ(jenc_colors_parse(&c, "1:2:3:4:5:6:7:8", NULL), 0);
+		o.colors = &c;
+		LINE(&o, "{\"time\":0,\"k\":1}",
+		    "\033[1m1970-01-01 00:00:00.000\033[0m \033[8mk\033[0m=1\n");
+	}
+
+	TEST("jenc_logv_format: min_level") {
+		memset(&o, 0, sizeof(o));
+		o.min_level = 40;
+		LINE(&o, "{\"level\":40}", "WARN \n");
+		LINE(&o, "{\"level\":\"error\"}", "ERROR\n");
+		LINE(&o, "{\"level\":45}", "45   \n");
+		DROPPED(&o, "{\"level\":30}");
+		DROPPED(&o, "{\"level\":\"info\"}");
+		DROPPED(&o, "{\"level\":\"verbose\"}");
+		DROPPED(&o, "{\"msg\":\"no level\"}");
+	}
+
+	TEST("jenc_logv_format: since and until") {
+		memset(&o, 0, sizeof(o));
+		o.flags = JENC_LOGV_SINCE | JENC_LOGV_UNTIL;
+		o.since = 1714564800000000000LL;
+		o.until = 1714564801000000000LL;
+		DROPPED(&o, "{\"time\":1714564799999,\"msg\":\"m\"}");
+		LINE(&o, "{\"time\":1714564800000,\"msg\":\"m\"}",
+		    "2024-05-01 12:00:00.000 m\n");
+		LINE(&o, "{\"time\":\"2024-05-01T12:00:01Z\",\"msg\":\"m\"}",
+		    "2024-05-01 12:00:01.000 m\n");
+		DROPPED(&o, "{\"time\":\"2024-05-01T12:00:01.000000001Z\"}");
+		DROPPED(&o, "{\"time\":\"soon\",\"msg\":\"m\"}");
+		DROPPED(&o, "{\"msg\":\"no time\"}");
+		o.flags = JENC_LOGV_SINCE;
+		LINE(&o, "{\"time\":1800000000}", "2027-01-15 08:00:00.000\n");
+		o.flags = JENC_LOGV_UNTIL;
+		LINE(&o, "{\"time\":-1}", "1969-12-31 23:59:59.000\n");
+	}
+
+	TEST("jenc_logv_format: hide and only") {
+		memset(&o, 0, sizeof(o));
+		o.hide = "pid,req,,err.stack";
+		LINE(&o, "{\"msg\":\"m\",\"pid\":1,\"req\":{\"id\":2},\"reqs\":3,"
+		    "\"err\":{\"type\":\"E\",\"stack\":\"a\\nb\"},\"level\":30}",
+		    "INFO  m reqs=3 err.type=E\n");
+		o.hide = NULL;
+		o.only = "req.id,err";
+		LINE(&o, "{\"msg\":\"m\",\"pid\":1,\"req\":{\"id\":2,\"u\":1},"
+		    "\"err\":{\"type\":\"E\",\"stack\":\"a\\nb\"},\"level\":30}",
+		    "INFO  m req.id=2 err.type=E\n    err.stack: a\n    b\n");
+		o.hide = "err.stack";
+		LINE(&o, "{\"msg\":\"m\",\"err\":{\"type\":\"E\",\"stack\":"
+		    "\"a\\nb\"},\"level\":30,\"time\":0}",
+		    "1970-01-01 00:00:00.000 INFO  m err.type=E\n");
+		/* an empty list: no field at all */
+		o.hide = NULL;
+		o.only = "";
+		LINE(&o, "{\"msg\":\"m\",\"a\":1,\"s\":\"x\\ny\"}", "m\n");
+		/* the time, level and message are never hidden */
+		o.only = NULL;
+		o.hide = "msg,level,time";
+		LINE(&o, "{\"msg\":\"m\",\"level\":30}", "INFO  m\n");
+	}
+
+	TEST("jenc_logv_format: keys of one's own") {
+		memset(&o, 0, sizeof(o));
+		o.time_keys = "when,at";
+		o.level_keys = "sev";
+		o.message_keys = "text,body.msg";
+		LINE(&o, "{\"time\":1,\"at\":0,\"sev\":\"E\",\"level\":30,"
+		    "\"body\":{\"msg\":\"hi\"},\"msg\":\"x\"}",
+		    "1970-01-01 00:00:00.000 E     hi time=1 level=30 msg=x\n");
+		o.time_keys = "";
+		o.level_keys = "";
+		o.message_keys = "";
+		LINE(&o, "{\"time\":1,\"level\":30,\"msg\":\"x\"}",
+		    "time=1 level=30 msg=x\n");
+	}
+
+	TEST("jenc_logv_format: a record longer than the local room") {
+		static char json[20000], want[20000];
+		size_t i, n, w;
+
+		n = (size_t)snprintf(json, sizeof(json), "{\"msg\":\"");
+		w = 0;
+		for (i = 0; i < 9000; i++) {
+			json[n++] = (char)('a' + i % 26);
+			want[w++] = (char)('a' + i % 26);
+		}
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "\",\"k\":\"a\\nb\"}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w,
+		    "\n    k: a\n    b\n");
+		LINE(NULL, json, want);
+		CHECK(out.calls > 1);
+	}
+
+	TEST("jenc_logv_format: text that is not an object") {
+		static const char *const bad[] = {
+			"", " ", "[1]", "1", "\"s\"", "null", "{", "{\"a\"",
+			"{\"a\":", "{\"a\":1", "{\"a\":1,", "{\"a\":1}x",
+			"{\"a\":1}{}", "{\"a\" 1}", "{1:2}", "{\"a\":1 \"b\":2}",
+			"{\"a\":}", "{\"a\":\"x}", "{\"a\":[1}", "{\"a\":{\"b\":1}",
+			"{\"a\":\x01}",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			CHECK_EQ(fmt(NULL, bad[i]), JENC_E_SYNTAX);
+			CHECK_EQ(out.n, 0);
+		}
+	}
+
+	TEST("jenc_logv_format: every prefix of a record is refused") {
+		const char *json = "{\"time\":1,\"level\":\"info\",\"msg\":\"m\","
+		    "\"a\":{\"b\":[1,{\"c\":\"x\\\"y\"}]},\"s\":\"a\\nb\"}";
+		jenc_logv *lv;
+		size_t n, k = strlen(json);
+		char *p;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		for (n = 0; n < k; n++) {
+			/* a block of exactly n bytes, for ASan */
+			p = malloc(n + 1);
+			memcpy(p, json, n);
+			memset(&out, 0, sizeof(out));
+			CHECK_EQ(jenc_logv_format(lv, p, n, to_buf, &out),
+			    JENC_E_SYNTAX);
+			free(p);
+		}
+		memset(&out, 0, sizeof(out));
+		CHECK_EQ(jenc_logv_format(lv, json, k, to_buf, &out), 1);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_format: the sink fails") {
+		jenc_logv *lv;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		memset(&out, 0, sizeof(out));
+		out.fail_at = 1;
+		CHECK_EQ(jenc_logv_format(lv, "{\"msg\":\"m\"}", 11, to_buf,
+		    &out), JENC_E_SINK);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_level") {
+		CHECK_EQ(jenc_logv_level("WaRnInG", 7), 40);
+		CHECK_EQ(jenc_logv_level("info", 4), 30);
+		CHECK_EQ(jenc_logv_level("info", 3), -1);
+		CHECK_EQ(jenc_logv_level("infos", 5), -1);
+		CHECK_EQ(jenc_logv_level("55", 2), 55);
+		CHECK_EQ(jenc_logv_level("1000", 4), -1);
+		CHECK_EQ(jenc_logv_level("5x", 2), -1);
+		CHECK_EQ(jenc_logv_level("", 0), -1);
+	}
+
+	TEST("jenc_logv_time") {
+		int64_t now = 1714564800000000000LL, ns = 0;
+
+		CHECK_EQ(jenc_logv_time("-1h", 3, now, &ns), 0);
+		CHECK_EQ(ns, now - 3600 * 1000000000LL);
+		CHECK_EQ(jenc_logv_time("15m", 3, now, &ns), 0);
+		CHECK_EQ(ns, now - 900 * 1000000000LL);
+		CHECK_EQ(jenc_logv_time("-1h30m10s", 9, now, &ns), 0);
+		CHECK_EQ(ns, now - 5410 * 1000000000LL);
+		CHECK_EQ(jenc_logv_time("-2d", 3, now, &ns), 0);
+		CHECK_EQ(ns, now - 172800 * 1000000000LL);
+		CHECK_EQ(jenc_logv_time("1w", 2, now, &ns), 0);
+		CHECK_EQ(ns, now - 604800 * 1000000000LL);
+		CHECK_EQ(jenc_logv_time("now", 3, now, &ns), 0);
+		CHECK_EQ(ns, now);
+		CHECK_EQ(jenc_logv_time("2024-05-01T12:00:00.5+01:00", 27, 0,
+		    &ns), 0);
+		CHECK_EQ(ns, 1714561200500000000LL);
+		CHECK_EQ(jenc_logv_time("2024-05-01 12:00", 16, 0, &ns), 0);
+		CHECK_EQ(ns, now);
+		CHECK_EQ(jenc_logv_time("2024-05-01", 10, 0, &ns), 0);
+		CHECK_EQ(ns, now - 12 * 3600 * 1000000000LL);
+		set_tz("JST-9");
+		CHECK_EQ(jenc_logv_time("2024-05-01", 10, 0, &ns), 0);
+		CHECK_EQ(ns, now - 21 * 3600 * 1000000000LL);
+		set_tz("UTC0");
+		CHECK_EQ(jenc_logv_time("", 0, now, &ns), JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("-", 1, now, &ns), JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("-1", 2, now, &ns), JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("-1y", 3, now, &ns), JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("-h", 2, now, &ns), JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("2024-13-01", 10, now, &ns),
+		    JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("2024-05-01T12", 13, now, &ns),
+		    JENC_E_SYNTAX);
+		CHECK_EQ(jenc_logv_time("9999-01-01T00:00:00Z", 20, now, &ns),
+		    JENC_E_RANGE);
+	}
+
+	TEST("jenc_logv_new: allocations are given back") {
+		jenc_pool_stats a, b;
+		jenc_logv *lv;
+
+		jenc_pool_stats_get(&a);
+		memset(&o, 0, sizeof(o));
+		o.hide = "a,b";
+		o.only = "c";
+		CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+		jenc_logv_free(lv);
+		jenc_logv_free(NULL);
+		jenc_pool_stats_get(&b);
+		CHECK_EQ(b.mallocs - a.mallocs, b.frees - a.frees);
+	}
+
+	TEST("jenc_logv_view: records in their place, other text and blank lines as they are") {
+		static const char in[] =
+		    "\n{\"level\":30,\"msg\":\"a\"}\n\n  \t\nbanner\n"
+		    "[1]\n{\"level\":40,\"msg\":\"b\"}\n{\"x\":\n\n"
+		    "{\"level\":50,\"msg\":\"c\",\"s\":\"1\\n2\"} \n\n";
+		static const char want[] =
+		    "\nINFO  a\n\n\nbanner\n[1]\nWARN  b\n{\"x\":\n\n"
+		    "ERROR c\n    s: 1\n    2\n\n";
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *p;
+		size_t n;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, sizeof(in) - 1, e, &ro, &err), 0);
+		CHECK_EQ(err.code, JENC_E_SYNTAX);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, want);
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		/* without JENC_READ_BLANK, blank lines go as whitespace does */
+		ro.flags = JENC_READ_PASS;
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, sizeof(in) - 1, e, &ro, &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "INFO  a\nbanner\n[1]\nWARN  b\n{\"x\":\n\n"
+		    "ERROR c\n    s: 1\n    2\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_view: blank lines after a window has slid") {
+		/* a line of 300 KiB: the blank lines after it are read in a
+		 * window that has slid */
+		static const char tail[] = "\"}\n\n \n{\"msg\":\"y\"}\n\n";
+		size_t big = 300 * 1024, n, k;
+		char *in = malloc(big + 64), *p;
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+
+		memcpy(in, "{\"msg\":\"", 8);
+		memset(in + 8, 'x', big);
+		memcpy(in + 8 + big, tail, sizeof(tail) - 1);
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_json_copy_mem(in, 8 + big + sizeof(tail) - 1, e, &ro,
+		    &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_EQ(n, big + 1 + 2 + 2 + 1);
+		for (k = 0; k < big && p[k] == 'x'; k++)
+			;
+		CHECK_EQ(k, big);
+		CHECK_STR(p + big, n - big, "\n\n\ny\n\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+		free(in);
+	}
+
+	TEST("jenc_logv_view: CSV records, which the reader hands over whole") {
+		static const char in[] = "time,level,msg\n0,warn,a b\n";
+		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0 };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *p;
+		size_t n;
+
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		e = jenc_get_mem(NULL);
+		CHECK_EQ(jenc_set_view(e, &v), 0);
+		CHECK_EQ(jenc_csv_copy_mem(in, sizeof(in) - 1, e, &co, &err), 0);
+		p = jenc_take(e, &n);
+		CHECK_STR(p, n, "1970-01-01 00:00:00.000 WARN  a b\n");
+		jenc_free(p, n);
+		CHECK_EQ(jenc_release(e), 0);
+		jenc_logv_free(lv);
+	}
+
+	TEST("jenc_logv_view: on threads (jenc_json_copy_fd_par), the same bytes") {
+		char path[] = "/tmp/test_logv.XXXXXX", line[160];
+		jenc_read_opts ro = { JENC_READ_PASS | JENC_READ_BLANK, 0,
+		    NULL, NULL, NULL };
+		jenc_logv *lv;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+		char *one, *par;
+		size_t n1, n2;
+		int fd = mkstemp(path), i, pass;
+
+		CHECK(fd >= 0);
+		for (i = 1; i <= 3000; i++) {
+			int k = snprintf(line, sizeof(line), i % 7 == 3 ?
+			    "not json %d\n\n" : i % 11 == 5 ?
+			    "{\"time\":%d,\"level\":50,\"msg\":\"m\","
+			    "\"stack\":\"a\\nb\"}\n" :
+			    "{\"time\":%d000,\"level\":30,\"msg\":\"m\"}\n", i);
+
+			CHECK_EQ(write(fd, line, (size_t)k), k);
+		}
+		CHECK_EQ(jenc_logv_new(&lv, NULL), 0);
+		jenc_logv_view(lv, &v);
+		CHECK(v.flags & JENC_VIEW_THREADS);
+		one = par = NULL;
+		n1 = n2 = 0;
+		for (pass = 0; pass < 2; pass++) {
+			CHECK_EQ(lseek(fd, 0, SEEK_SET), 0);
+			e = jenc_get_mem(NULL);
+			CHECK_EQ(jenc_set_view(e, &v), 0);
+			CHECK_EQ(jenc_json_copy_fd_par(fd, e, &ro, &err,
+			    pass ? 2 : 1, 256), 0);
+			if (pass)
+				par = jenc_take(e, &n2);
+			else
+				one = jenc_take(e, &n1);
+			CHECK_EQ(jenc_release(e), 0);
+		}
+		CHECK(n1 > 60000);
+		CHECK_EQ(n2, n1);
+		CHECK(one != NULL && par != NULL && n2 == n1 &&
+		    memcmp(one, par, n1) == 0);
+		CHECK_STR(one, 24, "1970-01-01 00:16:40.000 ");
+		jenc_free(one, n1);
+		jenc_free(par, n2);
+		jenc_logv_free(lv);
+		close(fd);
+		unlink(path);
+	}
+
+	return harness_done();
+}
