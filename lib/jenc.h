@@ -440,9 +440,9 @@ JENC_API void jenc_pool_trim(void);
  * work that does not depend on the machine, for tests that prove a bound
  * per input byte ("the bytes jsmn reads stay under 3 per input byte at
  * 4 MiB and at 32 MiB") where a CPU time would vary with the load.
- * Each counter is added to once per read, per window move, per skeleton
- * or per call of jsmn, never per byte, so keeping them costs nothing
- * measurable.  Take two snapshots and subtract.
+ * Each counter is added to (a relaxed atomic add) once per read, per
+ * window move, per skeleton of up to 64 KiB or per call of jsmn, never
+ * per byte.  Take two snapshots and subtract.
  */
 typedef struct jenc_read_stats {
 	uint64_t bytes_in;    /* bytes that entered a window: read(2),
