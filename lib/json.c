@@ -221,8 +221,9 @@ input_hint(const struct rd *r, size_t pos, const jenc_where *w)
 	 * of the line, only what every window holds however the input
 	 * comes, whole or in pieces: its start when the spot is at most
 	 * JENC_IN_CONTEXT bytes into it, and what jenc_in_line reads past
-	 * the spot) */
-	if (w != NULL && w->line == 1 && !w->text_cut &&
+	 * the spot; the input's first line, not that of a part of it, as
+	 * a chunk of -j counts its lines from 1: nobom) */
+	if (w != NULL && w->line == 1 && !r->nobom && !w->text_cut &&
 	    w->at <= JENC_IN_CONTEXT && !(pos < r->in.len && p[pos] == '/') &&
 	    looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ? w->avail :
 	    w->at + JENC_IN_AFTER))

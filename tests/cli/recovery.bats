@@ -49,3 +49,62 @@ PY
 		same_bytes want.out "$T/out"
 	done
 }
+
+@test "-j 2: no CSV hint for a bad line that starts a chunk after the first line" {
+	# JENC_CHUNK=18: the first chunk is the two lines before x,y (its
+	# cut is the last line end in 18 bytes), so the second starts at it
+	printf '{"a":1}\n{"a":2}\nx,y\n{"b":2}\n{"c":3}\n' >in.json
+	local msg="jenc: in.json:3:1: invalid literal 'x', expected true, false or null
+  x,y
+  ^
+"
+	for j in 1 2; do
+		JENC_CHUNK=18 jrun -c -j "$j" in.json
+		expect_invalid '{"a":1}
+{"a":2}
+' "$msg"
+		JENC_CHUNK=18 jrun -c -j "$j" --on-error=skip in.json
+		expect_status 0
+		expect_out '{"a":1}
+{"a":2}
+{"b":2}
+{"c":3}
+'
+		expect_err "${msg}jenc: 1 invalid line skipped
+"
+	done
+	# the first line of the input still gets it
+	printf 'x,y\n{"a":1}\n{"a":2}\n{"b":2}\n{"c":3}\n' >first.json
+	JENC_CHUNK=18 jrun -c -j 2 first.json
+	expect_invalid '' "jenc: first.json:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
+  x,y
+  ^
+"
+}
+
+@test "-j 2 from a pipe: no CSV hint for a bad line read after a pause" {
+	# the writer sends two lines, waits until jenc has written them (the
+	# chunk is cut when no more input waits), then sends the rest: the
+	# bad line starts the next chunk (a writer waiting 10 s fails)
+	local i
+	mkfifo fifo
+	(
+		printf '{"a":1}\n{"a":2}\n'
+		for i in $(seq 200); do
+			grep -q '"a":2' out.txt 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -q '"a":2' out.txt 2>/dev/null || touch late
+		printf 'x,y\n{"b":2}\n'
+	) >fifo &
+	status=0
+	"$JENC" -c -j 2 <fifo >out.txt 2>err.txt || status=$?
+	wait
+	[ ! -e late ] || fail "the lines before the pause came out only at the end"
+	[ "$status" = 1 ] || fail "exit status $status, expected 1"
+	printf '{"a":1}\n{"a":2}\n' >want.txt
+	same_bytes want.txt out.txt
+	printf '%s\n' "jenc: <stdin>:3:1: invalid literal 'x', expected true, false or null" \
+	    '  x,y' '  ^' >want.err
+	same_bytes want.err err.txt stderr
+}
