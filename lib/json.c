@@ -113,6 +113,9 @@ struct rd {
 				 * the bad text ran into it */
 	int split_out;		/* recover: the error was in a JENC_SPLIT
 				 * array some elements of which are out */
+	uint64_t str_bad;	/* the error is in the body of the string
+				 * whose opening quote is at this input
+				 * offset (NO_OFF: not in a string) */
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -165,6 +168,7 @@ pipe_stop(struct rd *r)
 /* ---- errors ------------------------------------------------------------ */
 
 #define NO_POS ((size_t)-1)
+#define NO_OFF UINT64_MAX
 #define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
 				 * error (jenc_in_enc_where) */
 
@@ -286,6 +290,7 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	va_list ap;
 
 	pipe_stop(r);
+	r->str_bad = NO_OFF;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -630,6 +635,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 				rd_fail(r, i, JENC_E_SYNTAX, 0,
 				    "invalid \\u escape in string, "
 				    "expected 4 hex digits");
+				r->str_bad = r->in.off + b - 1;
 				return (size_t)-1;
 			}
 			char found[32];
@@ -640,11 +646,13 @@ str_scan(struct rd *r, size_t b, size_t limit)
 				    p[i + 1]);
 			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "invalid escape %s in string", found);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		if (c < 0x20) {
 			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "unescaped control character 0x%02x in string", c);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		if (c < 0x80) {
@@ -670,6 +678,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			}
 			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		i += k;
@@ -752,10 +761,13 @@ body_ok(struct rd *r, size_t b, size_t end)
 	if (i == n)
 		return 0;
 	if (p[i] < 0x20)
-		return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
 		    "unescaped control character 0x%02x in string", p[i]);
-	return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-	    "invalid UTF-8 byte 0x%02x in string", p[i]);
+	else
+		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+		    "invalid UTF-8 byte 0x%02x in string", p[i]);
+	r->str_bad = r->in.off + b - 1;
+	return JENC_E_SYNTAX;
 }
 
 /* A string token: quote at q, body [q+1, end), closing quote at end;
@@ -1939,7 +1951,9 @@ recover(struct rd *r)
 {
 	jenc_err *err = r->err;
 	size_t spot, from, i;
-	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, dropped = 0, rc;
+	/* (an error in a string: the scan below starts in it) */
+	int d = (int)r->depth, instr = r->str_bad != NO_OFF, esc = 0, nl = 0;
+	int dropped = 0, rc;
 	/* (text part of which is out is not passed: not a value cut short,
 	 * nor a split array some elements of which were written) */
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut &&
@@ -2115,6 +2129,7 @@ done:
 	r->cur = i;
 	r->from = i;
 	r->lost = 0;
+	r->str_bad = NO_OFF;
 	jp_restart(r, i);
 	return 0;
 }
@@ -2164,6 +2179,7 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 		}
 	}
 	jp_restart(r, 0);
+	r->str_bad = NO_OFF;
 	/* tokens from the scout, unless the start of the input says
 	 * otherwise (below), or an error comes first */
 	r->pipe_on = r->pipe != NULL;

@@ -108,3 +108,59 @@ PY
 	    '  x,y' '  ^' >want.err
 	same_bytes want.err err.txt stderr
 }
+
+@test "--on-error: a bad string ends with its closing quote, the lines after it are read" {
+	local j policy
+	printf '[1,"\\q"]\n2\n3\n' >esc.json
+	jrun -c --on-error=skip esc.json
+	expect_status 0
+	expect_out '2
+3
+'
+	expect_err "jenc: esc.json:1:5: invalid escape '\\q' in string
+  [1,\"\\q\"]
+      ^
+jenc: 1 invalid line skipped
+"
+	jrun -c --on-error=pass esc.json
+	expect_status 0
+	expect_out '[1,"\q"]
+2
+3
+'
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# invalid UTF-8, a blank line after it
+	printf '{"a":"\xff"}\n2\n\n3\n' >utf.json
+	jrun -c --on-error=pass utf.json
+	expect_status 0
+	printf '{"a":"\xff"}\n2\n3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# brackets and quotes in the rest of the string do not count
+	printf '{"a":"\\x]}[{\\"", "b":[1,\n2]}\n{"c":3}\n[4]\n' >rest.json
+	jrun -c --on-error=skip rest.json
+	expect_status 0
+	expect_out '{"c":3}
+[4]
+'
+	expect_err "jenc: rest.json:1:7: invalid escape '\\x' in string
+  {\"a\":\"\\x]}[{\\\"\", \"b\":[1,
+        ^
+jenc: 2 invalid lines skipped
+"
+	# the same from every reader: -j, chunks at every line, a pipe
+	for policy in skip pass; do
+		for j in 2 3; do
+			JENC_CHUNK=1 jrun -c -j "$j" --on-error="$policy" \
+			    rest.json
+			cp "$T/out" j.out
+			cp "$T/err" j.err
+			jrun -c --on-error="$policy" <rest.json
+			sed 's/<stdin>/rest.json/' "$T/err" >one.err
+			same_bytes "$T/out" j.out stdout
+			same_bytes one.err j.err stderr
+		done
+	done
+}
