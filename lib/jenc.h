@@ -505,11 +505,13 @@ typedef struct jenc_read_opts {
  * bad value's error (err->code 0 if there was none).
  *
  * With JENC_READ_SEQ (RFC 7464), an RS byte between top-level values is
- * a separator.  An RS inside a value ends it as truncated ("truncated
- * JSON text before RS"), as does a top-level number, true, false or null
- * followed directly by RS or the end of input, without the whitespace
- * RFC 7464 section 2.4 requires after it (it may have been cut).  With
- * SKIP or PASS the bad text then runs to the next RS.
+ * a separator.  An RS inside a value (in a string too) ends it as
+ * truncated ("truncated JSON text before RS"), as does a top-level
+ * number, true, false or null followed directly by RS or the end of
+ * input, without the whitespace RFC 7464 section 2.4 requires after it
+ * (it may have been cut).  With SKIP or PASS the bad text then runs to
+ * the next RS: from the start of the truncated value (a string's
+ * opening quote) to the RS that cut it.
  *
  * With JENC_READ_JSONC the input may hold comments, from // to the end of
  * the line and from slash-star to the next star-slash, outside strings,

@@ -582,6 +582,21 @@ esc_len(const unsigned char *p, size_t i, size_t n)
 }
 
 /*
+ * A raw control byte c at in.p[pos], in a string: with JENC_READ_SEQ an
+ * RS there ends the text as truncated, as it does in a container.
+ */
+static void
+str_ctl(struct rd *r, size_t pos, unsigned char c)
+{
+	if (c == RS && r->seq)
+		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		    "truncated JSON text before RS");
+	else
+		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		    "unescaped control character 0x%02x in string", c);
+}
+
+/*
  * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
  * control byte or byte from 0x80: the bytes a string body takes as they
  * are, whatever comes before them.  Returns where the first word with
@@ -650,8 +665,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			return (size_t)-1;
 		}
 		if (c < 0x20) {
-			rd_fail(r, i, JENC_E_SYNTAX, 0,
-			    "unescaped control character 0x%02x in string", c);
+			str_ctl(r, i, c);
 			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
@@ -761,8 +775,7 @@ body_ok(struct rd *r, size_t b, size_t end)
 	if (i == n)
 		return 0;
 	if (p[i] < 0x20)
-		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-		    "unescaped control character 0x%02x in string", p[i]);
+		str_ctl(r, b + i, p[i]);
 	else
 		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
 		    "invalid UTF-8 byte 0x%02x in string", p[i]);
@@ -1970,7 +1983,10 @@ recover(struct rd *r)
 	/* (a value is lost when its line starts more than PASS_MAX bytes
 	 * before the error, whatever the window still holds) */
 	if (r->depth == 0)
-		from = spot;
+		/* a bad top-level string starts at its quote */
+		from = instr && r->str_bad >= r->in.off &&
+		    r->str_bad - r->in.off <= spot ?
+		    (size_t)(r->str_bad - r->in.off) : spot;
 	else if (r->vstart >= r->in.off && !r->lost &&
 	    spot - line_start(r, (size_t)(r->vstart - r->in.off)) <= PASS_MAX)
 		from = (size_t)(r->vstart - r->in.off);

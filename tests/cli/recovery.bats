@@ -164,3 +164,29 @@ jenc: 2 invalid lines skipped
 		done
 	done
 }
+
+@test "--seq: a top-level string cut by RS is the bad text, the next text is read" {
+	printf '\x1e"abc\x1e{"b": 1}\n\x1e2\n' >in.seq
+	local msg="jenc: in.seq:1:6: truncated JSON text before RS
+  ?\"abc?{\"b\": 1}
+       ^
+"
+	jrun --seq -c in.seq
+	expect_status 1
+	printf '\x1e{"b":1}\n\x1e2\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err "${msg}jenc: 1 invalid line skipped
+"
+	jrun --seq -c --on-error=pass in.seq
+	expect_status 0
+	printf '\x1e"abc\n\x1e{"b":1}\n\x1e2\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# a bad string cut by RS: all of it, from its quote, is passed
+	printf '\x1e"a\\qb\x1e[1]\n' >esc.seq
+	jrun --seq -c --on-error=pass esc.seq
+	expect_status 0
+	printf '\x1e"a\\qb\n\x1e[1]\n' >want.out
+	same_bytes want.out "$T/out"
+}
