@@ -190,3 +190,21 @@ jenc: 2 invalid lines skipped
 	printf '\x1e"a\\qb\n\x1e[1]\n' >want.out
 	same_bytes want.out "$T/out"
 }
+
+@test "--jsonc: a // comment ending in CR LF leaves no space in the excerpt" {
+	printf '[1, x // note\r\n]\n' >crlf.jsonc
+	printf '[1, x // note\n]\n' >lf.jsonc
+	jrun --jsonc -c crlf.jsonc
+	expect_status 1
+	sed 's/crlf/lf/' "$T/err" >crlf.err
+	jrun --jsonc -c lf.jsonc
+	expect_status 1
+	same_bytes "$T/err" crlf.err stderr
+	# a block comment over CR LF lines too
+	printf '[1, /* a\r\nb */ x /* c */\r\n]\n' >block.jsonc
+	jrun --jsonc -c block.jsonc
+	expect_invalid '' "jenc: block.jsonc:2:6: invalid literal 'x', expected true, false or null
+       x        
+       ^
+"
+}
