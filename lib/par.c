@@ -99,6 +99,9 @@ struct par {
 	int quit;
 	jenc_enc *e;
 	jenc_opts eo;		/* e's options, for the workers' encoders */
+	int mem_like;		/* what in_mem asks of e, read before the
+				 * workers start (this thread writes e's
+				 * flags as it goes) */
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
@@ -195,8 +198,18 @@ bad_keep(void *ctx, const jenc_err *err)
 static int
 in_mem(const struct par *pp, const struct slot *s)
 {
-	return jenc_enc_is_mem(pp->e) || ((pp->eo.flags & JENC_HOLD) &&
-	    jenc_verbatim(pp->e) && s->len <= pp->eo.hold_max / 2);
+	return pp->mem_like == 2 ||
+	    (pp->mem_like == 1 && s->len <= pp->eo.hold_max / 2);
+}
+
+/* pp->mem_like: 2 if e is a memory encoder, 1 if its output is held and
+ * verbatim, else 0. */
+static int
+mem_like(const struct par *pp)
+{
+	if (jenc_enc_is_mem(pp->e))
+		return 2;
+	return (pp->eo.flags & JENC_HOLD) && jenc_verbatim(pp->e);
 }
 
 /* Read chunk s into its output, as the one-thread reader would. */
@@ -690,6 +703,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		jobs = JOBS_MAX;
 	memset(err, 0, sizeof(*err));
 	pp->e = e;
+	if (e != NULL)
+		pp->mem_like = mem_like(pp);
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;
