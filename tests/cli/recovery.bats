@@ -208,3 +208,28 @@ jenc: 2 invalid lines skipped
        ^
 "
 }
+
+@test "-j 2: a document with an error ends without waiting for the end of its input" {
+	# the writer keeps its end of the pipe open until jenc has exited (or
+	# 10 s have passed, which fails the test): jenc stops the thread that
+	# reads ahead, blocked in read(2)
+	local i
+	mkfifo fifo
+	(
+		printf '[[[1,x]]]\n'
+		for i in $(seq 200); do
+			[ -e exited ] && break
+			sleep 0.05
+		done
+		[ -e exited ] || touch late
+	) >fifo &
+	status=0
+	"$JENC" -c -j 2 <fifo >out.txt 2>err.txt || status=$?
+	touch exited
+	wait
+	[ ! -e late ] || fail "jenc waited for the end of its input"
+	[ "$status" = 1 ] || fail "exit status $status, expected 1"
+	printf '%s\n' "jenc: <stdin>:1:6: invalid literal 'x', expected true, false or null" \
+	    '  [[[1,x]]]' '       ^' >want.err
+	same_bytes want.err err.txt stderr
+}
