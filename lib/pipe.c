@@ -184,6 +184,19 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 }
 
+/* Is more input there to take at once: the caller's, the mapping's, or
+ * waiting on fd (or its end)? */
+static int
+waiting(const jenc_pipe *pp)
+{
+	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
+
+	if (pp->pre_n > 0 || (pp->map != NULL && !pp->map_done &&
+	    pp->map_pos < pp->map_len))
+		return 1;
+	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
+}
+
 /* Open containers on the chain from jp's toksuper up. */
 static unsigned
 open_count(const jsmntok_t *t, const jsmn_parser *jp)
@@ -376,6 +389,8 @@ scout(void *arg)
 {
 	jenc_pipe *pp = arg;
 	uint64_t wi = 0;
+	size_t tried;		/* the slot's length when tokenize last
+				 * found no end of a token in it */
 	int eof = 0, stopped = 0;
 
 	jsmn_init(&pp->cjp);
@@ -435,6 +450,7 @@ scout(void *arg)
 		ps->s.tok_end = ps->s.first = ps->s.ntok = 0;
 		ps->s.takeover = ps->s.open = 0;
 		ps->sys_errno = 0;
+		tried = 0;
 		for (;;) {
 			int e = 0, t;
 			size_t room = SLOT_CAP - len;
@@ -461,8 +477,17 @@ scout(void *arg)
 			}
 			if (stopped)
 				break;
-			if ((t = tokenize(pp, ps, len, eof)) == -2)
+			/* a token still open at the last try: tokenize (all
+			 * of the slot's text) again once the slot has doubled
+			 * since, or no more input is there to take, so that a
+			 * long token read in small pieces costs linear time */
+			if (!eof && len < SLOT_CAP && len < 2 * tried &&
+			    waiting(pp))
+				continue;
+			if ((t = tokenize(pp, ps, len, eof)) == -2) {
+				tried = len;
 				continue;	/* read on into the same slot */
+			}
 			stopped = t;
 			break;
 		}
