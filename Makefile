@@ -114,6 +114,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) check-cli
 	$(MAKE) check-exact
+	$(MAKE) check-diff
 	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
@@ -305,3 +306,4 @@ clean:
 
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
+-include tests/diff/diff.mk
