@@ -233,3 +233,49 @@ jenc: 2 invalid lines skipped
 	    '  [[[1,x]]]' '       ^' >want.err
 	same_bytes want.err err.txt stderr
 }
+
+@test "--on-error with --split and --seq: where the bad text ends (jenc(1))" {
+	# --split: the bad value is the whole array, from its first line,
+	# though its first elements were written
+	printf '[1,\n2,\nx,\n4]\n5\n' >split.json
+	jrun -c --split --on-error=skip split.json
+	expect_status 0
+	expect_out '1
+2
+5
+'
+	expect_err "jenc: split.json:3:1: invalid literal 'x', expected true, false or null
+  x,
+  ^
+jenc: 4 invalid lines skipped
+"
+	# --seq: from the bad value's start to the RS that cut it, line ends
+	# included; outside a value, from the error's spot to the next RS
+	printf '\x1e{"a":\n[1,\n"x\x1e[2]\n\x1e3\n' >cut.seq
+	jrun --seq -c --on-error=pass cut.seq
+	expect_status 0
+	printf '\x1e{"a":\n[1,\n"x\n\x1e[2]\n\x1e3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 3 invalid lines passed through
+'
+	printf '\x1e{"a": 1} x\ny\n\x1e3\n' >junk.seq
+	jrun --seq -c --on-error=pass junk.seq
+	expect_status 0
+	printf '\x1e{"a":1}\n\x1ex\ny\n\x1e3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 2 invalid lines passed through
+'
+	# and the same on two threads, chunks at every line
+	for f in split.json cut.seq junk.seq; do
+		case $f in
+		*.seq) set -- --seq ;;
+		*) set -- --split ;;
+		esac
+		jrun -c "$@" --on-error=pass "$f"
+		cp "$T/out" one.out
+		cp "$T/err" one.err
+		JENC_CHUNK=1 jrun -c "$@" --on-error=pass -j 2 "$f"
+		same_bytes one.out "$T/out" stdout
+		same_bytes one.err "$T/err" stderr
+	done
+}
