@@ -54,6 +54,7 @@
 #define HIGHS 0x8080808080808080ull
 #define DEEP 256		/* nesting from which jsmn gets small pieces */
 #define DEEP_CHUNK ((size_t)64)
+#define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 #define RS 0x1e		/* RFC 7464 record separator */
 #define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
@@ -113,6 +114,9 @@ struct rd {
 				 * the bad text ran into it */
 	int split_out;		/* recover: the error was in a JENC_SPLIT
 				 * array some elements of which are out */
+	size_t piece;		/* after bad text: jsmn reads pieces of this
+				 * many bytes, doubled after each (0: the
+				 * window at once) */
 	uint64_t str_bad;	/* the error is in the body of the string
 				 * whose opening quote is at this input
 				 * offset (NO_OFF: not in a string) */
@@ -1883,9 +1887,21 @@ run(struct rd *r)
 		 * brackets in one call would be quadratic.
 		 */
 		size_t jlen = r->in.len, start = jp_pos(r);
+		int bad_piece = 0;
 		if (r->depth > DEEP && r->in.len - start > chunk &&
 		    !r->pipe_on)
 			jlen = start + chunk;
+		else if (r->piece > 0 && r->in.len - start > r->piece &&
+		    !r->pipe_on) {
+			/*
+			 * After bad text, where the next may be close: a
+			 * piece at a time, doubled each time, so that bad
+			 * lines one after another do not cost jsmn (and the
+			 * skeleton) a window each.
+			 */
+			jlen = start + r->piece;
+			bad_piece = 1;
+		}
 		int res = jp_tokenize(r, jlen);
 		int w = walk(r);
 
@@ -1908,6 +1924,10 @@ run(struct rd *r)
 			continue;
 		}
 		size_t pos = jp_pos(r);
+		if (bad_piece) {
+			r->piece = r->piece < JENC_SKEL_MAX ? r->piece * 2 : 0;
+			continue;
+		}
 		if (jlen < r->in.len) {
 			/* a piece ended: go on, longer if a token was cut */
 			chunk = pos == start ? chunk * 2 : DEEP_CHUNK;
@@ -2146,6 +2166,7 @@ done:
 	r->from = i;
 	r->lost = 0;
 	r->str_bad = NO_OFF;
+	r->piece = BAD_PIECE;
 	jp_restart(r, i);
 	return 0;
 }

@@ -179,7 +179,7 @@ class Gen:
     def bad(self, text):
         """text (one valid value) made bad in one of many ways."""
         r = self.r
-        k = r.randrange(16)
+        k = r.randrange(24)
         if k == 0 and len(text) > 1:     # cut short
             return text[:r.randrange(1, len(text))]
         if k == 1:                       # a stray byte
@@ -218,6 +218,22 @@ class Gen:
             return '{"a": [1, {"b": "\t"}]}'
         if k == 14:
             return "]" + text
+        if k == 15:                      # a string over two lines
+            return '{"a": "x\ny", "b": [1]}'
+        if k == 16:                      # a value open, then good lines
+            return r.choice(["{", "[", '{"a": [', '[{"b": "c"'])
+        if k == 17:
+            return r.choice(["}", "]", "]]", "}{"])
+        if k == 18:                      # a byte order mark, an RS
+            return r.choice(["\ufeff", RS]) + text
+        if k == 19:
+            return text[:len(text) // 2] + "\r" + text[len(text) // 2:]
+        if k == 20:                      # long junk
+            return "x" * r.choice([100, 5000, 70000])
+        if k == 21:
+            return text.replace(":", "", 1) if ":" in text else text + ","
+        if k == 22:
+            return '"' + self.string_body() + "\\"
         return '{"a": [1, 2}'
 
     def case(self):
@@ -282,8 +298,10 @@ class Gen:
             eol = r.choice(["\n", "\n", "\r\n"])
             text = eol.join(lines) + r.choice([eol, eol, ""])
             valid = valid and len(items) == len(lines)
-        opts = [r.choice(["-c", "-c", "-c", "", "--tab", "--indent=1"])]
-        opts.append(r.choice(["", "", "", "-H", "-a", "-S", "--split"]))
+        opts = [r.choice(["-c", "-c", "-c", "", "--tab", "--indent=1",
+                          "-l"])]
+        opts.append(r.choice(["", "", "", "-H", "-a", "-S", "--split",
+                              "-C", "--validate"]))
         policy = r.choice(["stop", "skip", "pass"])
         if kind == "seq":
             opts.append("--seq")
@@ -407,16 +425,21 @@ class Case:
             n = r.randint(1, max(1, min(left, 400)))
             pieces.append(n)
             left -= n
+        slow = r.choice([{"JENC_CHUNK": chunk}, {}])
+        sj = r.choice(["1", "2", "2", "3"])
         variants = [
             ("pipe", a, None, True, None),
+            ("JENC_EXACT=1 (jsmn over the text)", a,
+             {"JENC_EXACT": "1"}, False, None),
             ("-j 2, JENC_CHUNK=" + chunk, a + ["-j", "2"],
              {"JENC_CHUNK": chunk}, False, None),
             ("-j 3, JENC_CHUNK=" + chunk, a + ["-j", "3"],
              {"JENC_CHUNK": chunk}, False, None),
             ("-j 2 from a pipe, JENC_CHUNK=" + chunk, a + ["-j", "2"],
              {"JENC_CHUNK": chunk}, True, None),
-            ("-j 2 from a pipe fed in pieces %s" % pieces,
-             a + ["-j", "2"], {"JENC_CHUNK": chunk}, True, pieces),
+            ("-j %s from a pipe fed in pieces %s%s" % (
+                sj, pieces, ", JENC_CHUNK=" + chunk if slow else ""),
+             a + ["-j", sj], slow, True, pieces),
         ]
         diffs = []
         for label, args, env, pipe, pcs in variants:
