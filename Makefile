@@ -178,13 +178,15 @@ check-asan:
 	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 	    LDFLAGS='-fsanitize=address,undefined' all check-unit check-cli
 
-# The threads test under ThreadSanitizer.
+# The threads tests under ThreadSanitizer, and the command's -j on a log
+# with bad lines (tests/diff/tsan_jobs.sh).
 check-tsan:
 	$(MAKE) O=build/tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' \
 	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads \
-	    build/tsan/tests/test_par
+	    build/tsan/tests/test_par build/tsan/jenc
 	build/tsan/tests/test_threads
 	build/tsan/tests/test_par
+	sh tests/diff/tsan_jobs.sh build/tsan/jenc build/tsan/jobs
 
 # valgrind memcheck over the corpus in three modes and the CSV demo.
 check-valgrind: $(O)/jenc
