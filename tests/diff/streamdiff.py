@@ -242,7 +242,24 @@ class Gen:
         kind = r.choice(["log", "log", "log", "line", "doc", "seq"])
         valid = r.random() < 0.45
         longer = r.random() < 0.15
-        if kind == "doc":
+        if r.random() < 0.03:
+            kind = "huge"
+        if kind == "huge":
+            # past 1 MiB: bad text too long to pass, a value whose
+            # output went out before its error (hold_max), long lines
+            # that outgrow a chunk of -j
+            n = r.choice([600000, 700000])
+            good = '{"a": 1}\n[2]\n'
+            big, valid = r.choice([
+                ("x" * (2 * n), False),
+                ("[" + "1," * n + "x]", False),
+                ('["' + "y" * (2 * n), False),
+                ("[" + "1," * n + "1]", True),
+                ('{"k": [' + "[1]," * (n // 2) + "[2]]}", True),
+            ])
+            text = good + big + "\n" + good
+            items = []
+        elif kind == "doc":
             toks = self.deep() if r.random() < 0.25 else \
                 self.value(r.choice([3, 5, 8]), True, longer)
             text = self.join(toks, True)
@@ -418,7 +435,9 @@ class Case:
         self.write(data)
         base = run(jenc, a + ["--no-mmap"], self.dir, "in.json")
         self.st.runs += 1
-        chunk = str(r.choice([1, 1, 7, 64, 4096, r.randint(1, 300)]))
+        chunk = str(r.choice([1, 1, 7, 64, 4096, r.randint(1, 300)])
+                    if len(data) < 400000 else
+                    r.choice([4096, 65536, 300000]))
         pieces = []
         left = len(data)
         while left > 0 and len(pieces) < 12:
