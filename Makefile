@@ -122,6 +122,7 @@ check: deps
 	$(MAKE) check-unit
 	$(MAKE) check-cli
 	$(MAKE) check-exact
+	$(MAKE) check-diff
 	$(MAKE) check-portable
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
@@ -185,13 +186,15 @@ check-asan:
 	    CFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 	    LDFLAGS='-fsanitize=address,undefined' all check-unit check-cli
 
-# The threads test under ThreadSanitizer.
+# The threads tests under ThreadSanitizer, and the command's -j on a log
+# with bad lines (tests/diff/tsan_jobs.sh).
 check-tsan:
 	$(MAKE) O=build/tsan CC=clang CFLAGS='-O1 -g -fsanitize=thread' \
 	    LDFLAGS='-fsanitize=thread' build/tsan/tests/test_threads \
-	    build/tsan/tests/test_par
+	    build/tsan/tests/test_par build/tsan/jenc
 	build/tsan/tests/test_threads
 	build/tsan/tests/test_par
+	sh tests/diff/tsan_jobs.sh build/tsan/jenc build/tsan/jobs
 
 # valgrind memcheck over the corpus in three modes and the CSV demo.
 check-valgrind: $(O)/jenc
@@ -313,6 +316,7 @@ clean:
 
 -include bench/bench.mk
 -include tests/fuzz/fuzz.mk
+-include tests/diff/diff.mk
 
 # The header dependencies the compiler wrote (see DEPFLAGS).
 -include $(wildcard $(O)/obj/*.d $(O)/cmd/*.d $(O)/tests/*.d)

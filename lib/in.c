@@ -343,8 +343,10 @@ jenc_in_fill(jenc_in *in)
 			in->eof = in->rest == 0;
 		return rc;
 	}
-	if (in->view != NULL && (in->viewing || in->len == 0)) {
-		/* the source's bytes where they are, while they follow on */
+	if (in->view != NULL && in->conv == NULL &&
+	    (in->viewing || in->len == 0)) {
+		/* the source's bytes where they are, while they follow on (not
+		 * raw bytes to convert: those are pulled into the conversion) */
 		const char *q;
 		size_t k = 0;
 
@@ -623,8 +625,12 @@ in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 	char *nb;
 	int rc;
 
-	/* the raw bytes are read (they stay till converted) */
+	/* the raw bytes are read (they stay till converted), into our
+	 * buffer: a window that is a view of the pulled source's bytes
+	 * (jenc_in.view) is copied into it first */
 	if (in->map != NULL && (rc = in_unmap(in)) != 0)
+		return rc;
+	if (in->viewing && (rc = in_unview(in)) != 0)
 		return rc;
 	win = in->buf != NULL ? in->init : CONV_WIN;
 	if (win > in->max)

@@ -578,8 +578,16 @@ typedef struct jenc_err {
  * bad text ends before the first such line after the bad value's first
  * one, even when the error is found further on (a line cut short takes
  * the good lines after it into its value until the error shows; they
- * are read again).  With JENC_READ_SEQ the bad text runs to the next RS
- * instead.  Reading resumes just after the bad text.
+ * are read again).  Brackets count only outside strings; a string runs
+ * to its closing quote or to the end of its line, and an error inside a
+ * string is counted in it (the brackets after its closing quote count).
+ * With JENC_SPLIT on e, the bad value is the whole array, however many
+ * of its elements were written.  With JENC_READ_SEQ the bad text runs
+ * instead from the start of the bad value (a top-level string's opening
+ * quote; the error's spot outside any value) to the next RS, line ends
+ * included; a value cut by an RS ends before it.  Reading resumes just
+ * after the bad text.  jenc_json_copy_fd, _mem and _fd_par find the same
+ * bad texts however the input is read.
  *
  * PASS writes the bad text to e verbatim as top-level output (a newline
  * added if it has none: the input ended), with nothing of its formatted
@@ -637,11 +645,13 @@ typedef struct jenc_read_opts {
  * bad value's error (err->code 0 if there was none).
  *
  * With JENC_READ_SEQ (RFC 7464), an RS byte between top-level values is
- * a separator.  An RS inside a value ends it as truncated ("truncated
- * JSON text before RS"), as does a top-level number, true, false or null
- * followed directly by RS or the end of input, without the whitespace
- * RFC 7464 section 2.4 requires after it (it may have been cut).  With
- * SKIP or PASS the bad text then runs to the next RS.
+ * a separator.  An RS inside a value (in a string too) ends it as
+ * truncated ("truncated JSON text before RS"), as does a top-level
+ * number, true, false or null followed directly by RS or the end of
+ * input, without the whitespace RFC 7464 section 2.4 requires after it
+ * (it may have been cut).  With SKIP or PASS the bad text then runs to
+ * the next RS: from the start of the truncated value (a string's
+ * opening quote) to the RS that cut it.
  *
  * With JENC_READ_JSONC the input may hold comments, from // to the end of
  * the line and from slash-star to the next star-slash, outside strings,

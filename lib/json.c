@@ -54,6 +54,7 @@
 #define HIGHS 0x8080808080808080ull
 #define DEEP 256		/* nesting from which jsmn gets small pieces */
 #define DEEP_CHUNK ((size_t)64)
+#define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 #define RS 0x1e		/* RFC 7464 record separator */
 #define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
@@ -119,6 +120,12 @@ struct rd {
 				 * the bad text ran into it */
 	int split_out;		/* recover: the error was in a JENC_SPLIT
 				 * array some elements of which are out */
+	size_t piece;		/* after bad text: jsmn reads pieces of this
+				 * many bytes, doubled after each (0: the
+				 * window at once) */
+	uint64_t str_bad;	/* the error is in the body of the string
+				 * whose opening quote is at this input
+				 * offset (NO_OFF: not in a string) */
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -173,6 +180,7 @@ pipe_stop(struct rd *r)
 /* ---- errors ------------------------------------------------------------ */
 
 #define NO_POS ((size_t)-1)
+#define NO_OFF UINT64_MAX
 #define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
 				 * error (jenc_in_enc_where) */
 
@@ -229,8 +237,9 @@ input_hint(const struct rd *r, size_t pos, const jenc_where *w)
 	 * of the line, only what every window holds however the input
 	 * comes, whole or in pieces: its start when the spot is at most
 	 * JENC_IN_CONTEXT bytes into it, and what jenc_in_line reads past
-	 * the spot) */
-	if (w != NULL && w->line == 1 && !w->text_cut &&
+	 * the spot; the input's first line, not that of a part of it, as
+	 * a chunk of -j counts its lines from 1: nobom) */
+	if (w != NULL && w->line == 1 && !r->nobom && !w->text_cut &&
 	    w->at <= JENC_IN_CONTEXT && !(pos < r->in.len && p[pos] == '/') &&
 	    looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ? w->avail :
 	    w->at + JENC_IN_AFTER))
@@ -293,6 +302,7 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 	va_list ap;
 
 	pipe_stop(r);
+	r->str_bad = NO_OFF;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -643,6 +653,21 @@ esc_len(const unsigned char *p, size_t i, size_t n)
 }
 
 /*
+ * A raw control byte c at in.p[pos], in a string: with JENC_READ_SEQ an
+ * RS there ends the text as truncated, as it does in a container.
+ */
+static void
+str_ctl(struct rd *r, size_t pos, unsigned char c)
+{
+	if (c == RS && r->seq)
+		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		    "truncated JSON text before RS");
+	else
+		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		    "unescaped control character 0x%02x in string", c);
+}
+
+/*
  * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
  * control byte or byte from 0x80: the bytes a string body takes as they
  * are, whatever comes before them.  Returns where the first word with
@@ -696,6 +721,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 				rd_fail(r, i, JENC_E_SYNTAX, 0,
 				    "invalid \\u escape in string, "
 				    "expected 4 hex digits");
+				r->str_bad = r->in.off + b - 1;
 				return (size_t)-1;
 			}
 			char found[32];
@@ -706,11 +732,12 @@ str_scan(struct rd *r, size_t b, size_t limit)
 				    p[i + 1]);
 			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "invalid escape %s in string", found);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		if (c < 0x20) {
-			rd_fail(r, i, JENC_E_SYNTAX, 0,
-			    "unescaped control character 0x%02x in string", c);
+			str_ctl(r, i, c);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		if (c < 0x80) {
@@ -736,6 +763,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			}
 			rd_fail(r, i, JENC_E_SYNTAX, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
+			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
 		}
 		i += k;
@@ -818,10 +846,12 @@ body_ok(struct rd *r, size_t b, size_t end)
 	if (i == n)
 		return 0;
 	if (p[i] < 0x20)
-		return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-		    "unescaped control character 0x%02x in string", p[i]);
-	return rd_fail(r, b + i, JENC_E_SYNTAX, 0,
-	    "invalid UTF-8 byte 0x%02x in string", p[i]);
+		str_ctl(r, b + i, p[i]);
+	else
+		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+		    "invalid UTF-8 byte 0x%02x in string", p[i]);
+	r->str_bad = r->in.off + b - 1;
+	return JENC_E_SYNTAX;
 }
 
 /* A string token: quote at q, body [q+1, end), closing quote at end;
@@ -1947,9 +1977,21 @@ run(struct rd *r)
 		 * brackets in one call would be quadratic.
 		 */
 		size_t jlen = r->in.len, start = jp_pos(r);
+		int bad_piece = 0;
 		if (r->depth > DEEP && r->in.len - start > chunk &&
 		    !r->pipe_on)
 			jlen = start + chunk;
+		else if (r->piece > 0 && r->in.len - start > r->piece &&
+		    !r->pipe_on) {
+			/*
+			 * After bad text, where the next may be close: a
+			 * piece at a time, doubled each time, so that bad
+			 * lines one after another do not cost jsmn (and the
+			 * skeleton) a window each.
+			 */
+			jlen = start + r->piece;
+			bad_piece = 1;
+		}
 		int res = jp_tokenize(r, jlen);
 		int w = walk(r);
 
@@ -1972,6 +2014,10 @@ run(struct rd *r)
 			continue;
 		}
 		size_t pos = jp_pos(r);
+		if (bad_piece) {
+			r->piece = r->piece < JENC_SKEL_MAX ? r->piece * 2 : 0;
+			continue;
+		}
 		if (jlen < r->in.len) {
 			/* a piece ended: go on, longer if a token was cut */
 			chunk = pos == start ? chunk * 2 : DEEP_CHUNK;
@@ -2028,7 +2074,9 @@ recover(struct rd *r)
 {
 	jenc_err *err = r->err;
 	size_t spot, from, i;
-	int d = (int)r->depth, instr = 0, esc = 0, nl = 0, dropped = 0, rc;
+	/* (an error in a string: the scan below starts in it) */
+	int d = (int)r->depth, instr = r->str_bad != NO_OFF, esc = 0, nl = 0;
+	int dropped = 0, rc;
 	/* (text part of which is out is not passed: not a value cut short,
 	 * nor a split array some elements of which were written) */
 	int pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut &&
@@ -2045,7 +2093,10 @@ recover(struct rd *r)
 	/* (a value is lost when its line starts more than PASS_MAX bytes
 	 * before the error, whatever the window still holds) */
 	if (r->depth == 0)
-		from = spot;
+		/* a bad top-level string starts at its quote */
+		from = instr && r->str_bad >= r->in.off &&
+		    r->str_bad - r->in.off <= spot ?
+		    (size_t)(r->str_bad - r->in.off) : spot;
 	else if (r->vstart >= r->in.off && !r->lost &&
 	    spot - line_start(r, (size_t)(r->vstart - r->in.off)) <= PASS_MAX)
 		from = (size_t)(r->vstart - r->in.off);
@@ -2205,6 +2256,8 @@ done:
 	r->from = i;
 	r->lost = 0;
 	r->bol = i == 0 || r->in.p[i - 1] == '\n';
+	r->str_bad = NO_OFF;
+	r->piece = BAD_PIECE;
 	jp_restart(r, i);
 	return 0;
 }
@@ -2257,6 +2310,7 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 		}
 	}
 	jp_restart(r, 0);
+	r->str_bad = NO_OFF;
 	/* tokens from the scout, unless the start of the input says
 	 * otherwise (below), or an error comes first */
 	r->pipe_on = r->pipe != NULL;

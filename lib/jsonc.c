@@ -7,8 +7,10 @@
  * star-slash) and every trailing comma (a
  * ',' after a value whose next byte other than whitespace and comments is
  * ']' or '}').  Nothing moves: an offset of the filtered window is the
- * offset of the input, and the line ends inside a block comment are kept,
- * so every error position the reader reports is the one in the input.
+ * offset of the input, and the line ends in a comment (LF, and CR, as
+ * that of a CR LF) are kept, so every error position the reader reports
+ * is the one in the input, and a CR LF ends a line of an excerpt as it
+ * does without comments.
  * Strings are left alone, a "//" or slash-star in them included.
  *
  * It runs over each new part of the window as it is read, keeping its
@@ -145,12 +147,12 @@ jsonc_last(const unsigned char *p, size_t from, size_t to, unsigned char last)
 	return to > from ? p[to - 1] : last;
 }
 
-/* Blank p[a..b] (inclusive), keeping its line feeds. */
+/* Blank p[a..b] (inclusive), keeping its line ends (LF, CR). */
 static void
 jsonc_blank(unsigned char *p, size_t a, size_t b)
 {
 	for (; a <= b; a++)
-		if (p[a] != '\n')
+		if (p[a] != '\n' && p[a] != '\r')
 			p[a] = ' ';
 }
 
@@ -297,8 +299,10 @@ slash:
 	run = i;
 	goto code;
 line:
-	while (i < n && p[i] != '\n' && p[i] != RS)
-		p[i++] = ' ';
+	/* (a CR is kept: that of a CR LF ends the line in an excerpt) */
+	for (; i < n && p[i] != '\n' && p[i] != RS; i++)
+		if (p[i] != '\r')
+			p[i] = ' ';
 	if (i == n) {
 		st = JC_LINE;
 		goto out;

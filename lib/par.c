@@ -101,6 +101,9 @@ struct par {
 	jenc_opts eo;		/* e's options, for the workers' encoders */
 	const jenc_view *view;	/* e's view (JENC_VIEW_THREADS), set on
 				 * each worker's encoder too; or NULL */
+	int mem_like;		/* what in_mem asks of e, read before the
+				 * workers start (this thread writes e's
+				 * flags as it goes) */
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
@@ -197,8 +200,18 @@ bad_keep(void *ctx, const jenc_err *err)
 static int
 in_mem(const struct par *pp, const struct slot *s)
 {
-	return jenc_enc_is_mem(pp->e) || ((pp->eo.flags & JENC_HOLD) &&
-	    jenc_verbatim(pp->e) && s->len <= pp->eo.hold_max / 2);
+	return pp->mem_like == 2 ||
+	    (pp->mem_like == 1 && s->len <= pp->eo.hold_max / 2);
+}
+
+/* pp->mem_like: 2 if e is a memory encoder, 1 if its output is held and
+ * verbatim, else 0. */
+static int
+mem_like(const struct par *pp)
+{
+	if (jenc_enc_is_mem(pp->e))
+		return 2;
+	return (pp->eo.flags & JENC_HOLD) && jenc_verbatim(pp->e);
 }
 
 /* Read chunk s into its output, as the one-thread reader would. */
@@ -713,6 +726,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	/* the workers' encoders are made plain, then given e's view */
 	if (e != NULL && (pp->view = jenc_enc_view(e)) != NULL)
 		pp->eo.flags &= ~(unsigned)JENC_VIEW_SET;
+	if (e != NULL)
+		pp->mem_like = mem_like(pp);
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;

@@ -35,6 +35,7 @@
  * slot; about 6.5 MiB of which 4 are touched on token-dense input.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
@@ -77,6 +78,8 @@ struct jenc_pipe {
 	pthread_cond_t freed;	/* a slot was freed, or quit */
 	pthread_t tid;
 	int quit;		/* under mu */
+	int wake[2];		/* a byte written to wake[1] stops the scout
+				 * waiting for input (quit is set) */
 	int raw;		/* under mu: the reader takes no more tokens */
 	struct pslot slot[SLOTS];
 	/* the scout's */
@@ -114,9 +117,12 @@ struct jenc_pipe {
 /* ---- the scout ------------------------------------------------------- */
 
 /* Up to n bytes of input into dst: the caller's first, then the mapped
- * file's (its pages unmapped behind), then one read(2).  Returns the
- * bytes, 0 at the end, -1 with *e.  Cancellation (by jenc_pipe_end) is
- * allowed only while waiting in read or poll. */
+ * file's (its pages unmapped behind), then one read(2), once poll(2)
+ * says fd has input (or its end, or an error) or the wake-up pipe says
+ * jenc_pipe_end wants the scout to stop.  Returns the bytes, 0 at the
+ * end, -1 with *e, or STOPPED. */
+#define STOPPED (-2)
+
 static ssize_t
 take(jenc_pipe *pp, char *dst, size_t n, int *e)
 {
@@ -151,30 +157,44 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 		}
 	}
 	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = pp->fd, .events = POLLIN },
+			{ .fd = pp->wake[0], .events = POLLIN },
+		};
 		ssize_t got;
-		int er;
 
-		(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		/* (a regular file is always ready: one poll per read) */
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			*e = errno;
+			return -1;
+		}
+		if (pfd[1].revents != 0)
+			return STOPPED;
+		if (pfd[0].revents == 0)
+			continue;	/* interrupted */
 		got = read(pp->fd, dst, n);
-		er = errno;
-		(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (got >= 0)
 			return got;
-		if (er == EINTR)
+		/* (EAGAIN: another reader of fd took what poll saw) */
+		if (errno == EINTR || errno == EAGAIN ||
+		    errno == EWOULDBLOCK)
 			continue;
-		if (er == EAGAIN || er == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
-
-			(void)pthread_setcancelstate(PTHREAD_CANCEL_ENABLE,
-			    NULL);
-			(void)poll(&pfd, 1, -1);
-			(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE,
-			    NULL);
-			continue;
-		}
-		*e = er;
+		*e = errno;
 		return -1;
 	}
+}
+
+/* Is more input there to take at once: the caller's, the mapping's, or
+ * waiting on fd (or its end)? */
+static int
+waiting(const jenc_pipe *pp)
+{
+	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
+
+	if (pp->pre_n > 0 || (pp->map != NULL && !pp->map_done &&
+	    pp->map_pos < pp->map_len))
+		return 1;
+	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
 /* Open containers on the chain from jp's toksuper up. */
@@ -375,9 +395,10 @@ scout(void *arg)
 {
 	jenc_pipe *pp = arg;
 	uint64_t wi = 0;
+	size_t tried;		/* the slot's length when tokenize last
+				 * found no end of a token in it */
 	int eof = 0, stopped = 0;
 
-	(void)pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	jsmn_init(&pp->cjp);
 	while (!eof) {
 		struct pslot *ps = &pp->slot[wi++ % SLOTS];
@@ -435,6 +456,7 @@ scout(void *arg)
 		ps->s.tok_end = ps->s.first = ps->s.ntok = 0;
 		ps->s.takeover = ps->s.open = 0;
 		ps->sys_errno = 0;
+		tried = 0;
 		for (;;) {
 			int e = 0, t;
 			size_t room = SLOT_CAP - len;
@@ -449,6 +471,8 @@ scout(void *arg)
 			} else {
 				got = take(pp, ps->text + len,
 				    room < pp->piece ? room : pp->piece, &e);
+				if (got == STOPPED)
+					return NULL;	/* jenc_pipe_end */
 			}
 
 			if (got <= 0) {
@@ -459,8 +483,17 @@ scout(void *arg)
 			}
 			if (stopped)
 				break;
-			if ((t = tokenize(pp, ps, len, eof)) == -2)
+			/* a token still open at the last try: tokenize (all
+			 * of the slot's text) again once the slot has doubled
+			 * since, or no more input is there to take, so that a
+			 * long token read in small pieces costs linear time */
+			if (!eof && len < SLOT_CAP && len < 2 * tried &&
+			    waiting(pp))
+				continue;
+			if ((t = tokenize(pp, ps, len, eof)) == -2) {
+				tried = len;
 				continue;	/* read on into the same slot */
+			}
 			stopped = t;
 			break;
 		}
@@ -491,12 +524,13 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 {
 	jenc_pipe *pp = jenc_mem_alloc(sizeof(*pp));
 	unsigned i;
-	int ok;
+	int ok, wake_ok = 1;
 
 	*out = NULL;
 	if (pp == NULL)
 		return JENC_E_NOMEM;
 	memset(pp, 0, sizeof(*pp));
+	pp->wake[0] = pp->wake[1] = -1;
 	pp->fd = fd;
 	pp->pre = p;
 	pp->pre_n = p != NULL ? n : 0;
@@ -518,6 +552,10 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pp->carry = jenc_mem_alloc(SLOT_CAP);
 	pp->chain = jenc_mem_alloc(CHAIN_MAX * sizeof(*pp->chain));
 	ok = pp->carry != NULL && pp->chain != NULL;
+	if (ok && pipe(pp->wake) != 0)
+		wake_ok = 0;
+	for (i = 0; i < 2 && wake_ok && ok; i++)
+		(void)fcntl(pp->wake[i], F_SETFD, FD_CLOEXEC);
 	for (i = 0; i < SLOTS && ok; i++) {
 		struct pslot *ps = &pp->slot[i];
 
@@ -532,7 +570,8 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pthread_mutex_init(&pp->mu, NULL);
 	pthread_cond_init(&pp->ready, NULL);
 	pthread_cond_init(&pp->freed, NULL);
-	if (!ok || pthread_create(&pp->tid, NULL, scout, pp) != 0) {
+	if (!ok || !wake_ok ||
+	    pthread_create(&pp->tid, NULL, scout, pp) != 0) {
 		pp->quit = 2;		/* no thread to stop */
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
@@ -554,10 +593,15 @@ jenc_pipe_end(jenc_pipe *pp)
 		pp->quit = 1;
 		pthread_cond_broadcast(&pp->freed);
 		pthread_mutex_unlock(&pp->mu);
-		/* a scout waiting for input is stopped there */
-		(void)pthread_cancel(pp->tid);
+		/* a scout waiting for input is woken there: one byte, which
+		 * the pipe always has room for (nothing else writes to it) */
+		while (write(pp->wake[1], "", 1) < 0 && errno == EINTR)
+			;
 		(void)pthread_join(pp->tid, NULL);
 	}
+	for (i = 0; i < 2; i++)
+		if (pp->wake[i] >= 0)
+			(void)close(pp->wake[i]);
 	pthread_mutex_destroy(&pp->mu);
 	pthread_cond_destroy(&pp->ready);
 	pthread_cond_destroy(&pp->freed);

@@ -100,13 +100,13 @@ jenc_jsmn_read(size_t from, size_t to, size_t len, int res)
  * worth it when the reader has more to do (it encodes), not when the
  * scout is the slower (the reader copies text verbatim, or only checks).
  * p must stay valid, and fd is the scout's, until jenc_pipe_end.
- * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start; *pp is
- * NULL).
+ * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start, or no
+ * pipe(2) to wake it with; *pp is NULL).
  */
 int jenc_pipe_start(jenc_pipe **pp, int fd, const char *p, size_t n,
     uint64_t off, size_t piece, int map, int map_tok);
-/* Stop the scout (wherever it is, a blocking read included) and free
- * everything.  NULL is a no-op. */
+/* Stop the scout (wherever it is: waiting for input, it is woken through
+ * its pipe, never cancelled) and free everything.  NULL is a no-op. */
 void jenc_pipe_end(jenc_pipe *pp);
 /*
  * The reader's source (jenc_in.pull): up to n bytes of text into dst, in

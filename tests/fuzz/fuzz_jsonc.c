@@ -12,9 +12,10 @@
  *
  * The model is an independent, whole-buffer version of the filter
  * (ref_blank below): comments outside strings become spaces (line feeds
- * kept), a ',' after a value whose next byte other than whitespace and
- * comments is ']' or '}' becomes a space, a line feed or RS ends a
- * string, and a block comment open at the end is left as it is.
+ * and CRs kept), a ',' after a value whose next byte other than
+ * whitespace and comments is ']' or '}' becomes a space, a line feed or
+ * RS ends a string, and a block comment open at the end is left as it
+ * is.
  * Properties checked besides the sanitizers:
  * - the JSONC read of the input is the strict read of the model's text:
  *   the same result, output and error (offset, line, column, excerpt,
@@ -119,7 +120,7 @@ ref_blank(unsigned char *b, size_t n)
 			    b[k - 2] == '*' && b[k - 1] == '/')))
 				return i;
 			for (j = i; j < k; j++)
-				if (b[j] != '\n')
+				if (b[j] != '\n' && b[j] != '\r')
 					b[j] = ' ';
 			i = k;
 			continue;

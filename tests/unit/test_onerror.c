@@ -344,13 +344,65 @@ main(void)
 		    &err), 0);
 		CHECK_EQ(jenc_json_copy_mem(S("\x1e\"s\"\x1e[]\x1e{}"), NULL,
 		    &ro, &err), 0);
-		/* inside a string an RS is a control character */
+		/* inside a string too an RS cuts the text */
 		CHECK_EQ(jenc_json_copy_mem(S("\x1e\"a\x1e\""), NULL, &ro,
 		    &err), JENC_E_SYNTAX);
+		CHECK(strcmp(err.msg, "truncated JSON text before RS") == 0);
+		CHECK_EQ(err.col, 4);
 		/* without the flag RS is no separator */
 		ro.flags = 0;
 		CHECK_EQ(jenc_json_copy_mem(S("\x1e[]"), NULL, &ro, &err),
 		    JENC_E_SYNTAX);
+	}
+
+	for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+		TEST("JENC_READ_SKIP: a bad string's text ends with its value") {
+			/* the error inside each string: its closing quote and
+			 * the brackets after it end the bad text on its line */
+			static const char in[] =
+			    "[1,\"\\q\"]\n2\n"
+			    "{\"a\":\"\xff]\"}\n3\n"
+			    "[\"\\u12g4\", {\"b\": \"}\"}]\n4\n"
+			    "{\"c\": \"\x01[\"}\n5\n";
+
+			run(&r, in, sizeof(in) - 1, JENC_READ_SKIP, 0, 0,
+			    pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_STR(r.out.p, r.out.len, "2\n3\n4\n5\n");
+			CHECK_EQ(r.seen.n, 4);
+			CHECK_EQ(r.seen.lines[0], 1);
+			CHECK_EQ(r.seen.lines[1], 1);
+			CHECK_EQ(r.seen.lines[2], 1);
+			CHECK_EQ(r.seen.lines[3], 1);
+			CHECK_EQ(r.seen.line[3], 7);
+			done(&r);
+		}
+		TEST("JENC_READ_SEQ|PASS: a bad string cut by RS, the next text") {
+			run(&r, S("\x1e\"a\\qb\x1e{\"b\": 1}\n\x1e" "2\n"),
+			    JENC_READ_SEQ | JENC_READ_PASS, 0, 0, pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_STR(r.out.p, r.out.len, "\"a\\qb\n{\"b\":1}\n2\n");
+			CHECK_EQ(r.seen.n, 1);
+			CHECK_STR(r.seen.msg[0], strlen(r.seen.msg[0]),
+			    "invalid escape '\\q' in string");
+			done(&r);
+		}
+		TEST("JENC_READ_SKIP: bad lines one after another, then good") {
+			/* (after each, jsmn reads pieces that double) */
+			static char in[3000 * 8 + 5000 * 4];
+			size_t n = 0, i;
+
+			for (i = 0; i < 3000; i++, n += 8)
+				memcpy(in + n, i % 2 ? "[1, 2,]\n" : "{\"a\" 1}\n", 8);
+			for (i = 0; i < 5000; i++, n += 4)
+				memcpy(in + n, i % 2 ? "[1]\n" : "{ }\n", 4);
+			run(&r, in, n, JENC_READ_SKIP, 0, 0, pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_EQ(r.seen.n, 3000);
+			CHECK_EQ(r.out.len, 2500 * 3 + 2500 * 4);
+			CHECK_STR(r.out.p + r.out.len - 7, 7, "{}\n[1]\n");
+			done(&r);
+		}
 	}
 
 	return harness_done();

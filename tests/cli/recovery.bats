@@ -1,0 +1,281 @@
+#!/usr/bin/env bats
+# Where bad text ends under --on-error, and what every way of reading an
+# input (-j 1 or N, mapped or read, file or pipe, --seq, --jsonc, another
+# encoding) must agree on: each test here once found a difference.
+
+load helpers
+
+setup() {
+	setup_jenc
+}
+
+# wide FILE CODEC MARK - FILE: 60000 lines {"i":N} (about 1.4 MiB or more,
+# so that it is mapped), in CODEC (a Python codec name) after the byte
+# order mark MARK (hex); want.out: the same as UTF-8.
+wide() {
+	python3 - "$@" <<'PY'
+import sys
+name, codec, mark = sys.argv[1], sys.argv[2], bytes.fromhex(sys.argv[3])
+text = "".join('{"i":%d}\n' % i for i in range(60000))
+open(name, "wb").write(mark + text.encode(codec))
+open("want.out", "w").write(text)
+PY
+}
+
+@test "-j 2: a UTF-16 or UTF-32 file with a byte order mark, mapped, is converted" {
+	local j
+	wide u16.json utf-16-le fffe
+	[ "$(wc -c <u16.json)" -ge 1048576 ] || fail "u16.json is under 1 MiB"
+	for j in 1 2 3; do
+		jrun -c -j "$j" u16.json
+		expect_status 0
+		expect_err ''
+		same_bytes want.out "$T/out"
+		jrun -c -j "$j" --on-error=skip u16.json
+		expect_status 0
+		same_bytes want.out "$T/out"
+		jrun -c -j "$j" --on-error=pass u16.json
+		expect_status 0
+		same_bytes want.out "$T/out"
+	done
+	wide u32.json utf-32-be 0000feff
+	for j in 1 2; do
+		jrun -c -j "$j" u32.json
+		expect_status 0
+		expect_err ''
+		same_bytes want.out "$T/out"
+		jrun -c -j "$j" --no-mmap u32.json
+		expect_status 0
+		same_bytes want.out "$T/out"
+	done
+}
+
+@test "-j 2: no CSV hint for a bad line that starts a chunk after the first line" {
+	# JENC_CHUNK=18: the first chunk is the two lines before x,y (its
+	# cut is the last line end in 18 bytes), so the second starts at it
+	printf '{"a":1}\n{"a":2}\nx,y\n{"b":2}\n{"c":3}\n' >in.json
+	local msg="jenc: in.json:3:1: invalid literal 'x', expected true, false or null
+  x,y
+  ^
+"
+	for j in 1 2; do
+		JENC_CHUNK=18 jrun -c -j "$j" in.json
+		expect_invalid '{"a":1}
+{"a":2}
+' "$msg"
+		JENC_CHUNK=18 jrun -c -j "$j" --on-error=skip in.json
+		expect_status 0
+		expect_out '{"a":1}
+{"a":2}
+{"b":2}
+{"c":3}
+'
+		expect_err "${msg}jenc: 1 invalid line skipped
+"
+	done
+	# the first line of the input still gets it
+	printf 'x,y\n{"a":1}\n{"a":2}\n{"b":2}\n{"c":3}\n' >first.json
+	JENC_CHUNK=18 jrun -c -j 2 first.json
+	expect_invalid '' "jenc: first.json:1:1: invalid literal 'x', expected true, false or null (is it CSV? try -f csv)
+  x,y
+  ^
+"
+}
+
+@test "-j 2 from a pipe: no CSV hint for a bad line read after a pause" {
+	# the writer sends two lines, waits until jenc has written them (the
+	# chunk is cut when no more input waits), then sends the rest: the
+	# bad line starts the next chunk (a writer waiting 10 s fails)
+	local i
+	mkfifo fifo
+	(
+		printf '{"a":1}\n{"a":2}\n'
+		for i in $(seq 200); do
+			grep -q '"a":2' out.txt 2>/dev/null && break
+			sleep 0.05
+		done
+		grep -q '"a":2' out.txt 2>/dev/null || touch late
+		printf 'x,y\n{"b":2}\n'
+	) >fifo &
+	status=0
+	"$JENC" -c -j 2 <fifo >out.txt 2>err.txt || status=$?
+	wait
+	[ ! -e late ] || fail "the lines before the pause came out only at the end"
+	[ "$status" = 1 ] || fail "exit status $status, expected 1"
+	printf '{"a":1}\n{"a":2}\n' >want.txt
+	same_bytes want.txt out.txt
+	printf '%s\n' "jenc: <stdin>:3:1: invalid literal 'x', expected true, false or null" \
+	    '  x,y' '  ^' >want.err
+	same_bytes want.err err.txt stderr
+}
+
+@test "--on-error: a bad string ends with its closing quote, the lines after it are read" {
+	local j policy
+	printf '[1,"\\q"]\n2\n3\n' >esc.json
+	jrun -c --on-error=skip esc.json
+	expect_status 0
+	expect_out '2
+3
+'
+	expect_err "jenc: esc.json:1:5: invalid escape '\\q' in string
+  [1,\"\\q\"]
+      ^
+jenc: 1 invalid line skipped
+"
+	jrun -c --on-error=pass esc.json
+	expect_status 0
+	expect_out '[1,"\q"]
+2
+3
+'
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# invalid UTF-8, a blank line after it
+	printf '{"a":"\xff"}\n2\n\n3\n' >utf.json
+	jrun -c --on-error=pass utf.json
+	expect_status 0
+	printf '{"a":"\xff"}\n2\n3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# brackets and quotes in the rest of the string do not count
+	printf '{"a":"\\x]}[{\\"", "b":[1,\n2]}\n{"c":3}\n[4]\n' >rest.json
+	jrun -c --on-error=skip rest.json
+	expect_status 0
+	expect_out '{"c":3}
+[4]
+'
+	expect_err "jenc: rest.json:1:7: invalid escape '\\x' in string
+  {\"a\":\"\\x]}[{\\\"\", \"b\":[1,
+        ^
+jenc: 2 invalid lines skipped
+"
+	# the same from every reader: -j, chunks at every line, a pipe
+	for policy in skip pass; do
+		for j in 2 3; do
+			JENC_CHUNK=1 jrun -c -j "$j" --on-error="$policy" \
+			    rest.json
+			cp "$T/out" j.out
+			cp "$T/err" j.err
+			jrun -c --on-error="$policy" <rest.json
+			sed 's/<stdin>/rest.json/' "$T/err" >one.err
+			same_bytes "$T/out" j.out stdout
+			same_bytes one.err j.err stderr
+		done
+	done
+}
+
+@test "--seq: a top-level string cut by RS is the bad text, the next text is read" {
+	printf '\x1e"abc\x1e{"b": 1}\n\x1e2\n' >in.seq
+	local msg="jenc: in.seq:1:6: truncated JSON text before RS
+  ?\"abc?{\"b\": 1}
+       ^
+"
+	jrun --seq -c in.seq
+	expect_status 1
+	printf '\x1e{"b":1}\n\x1e2\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err "${msg}jenc: 1 invalid line skipped
+"
+	jrun --seq -c --on-error=pass in.seq
+	expect_status 0
+	printf '\x1e"abc\n\x1e{"b":1}\n\x1e2\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 1 invalid line passed through
+'
+	# a bad string cut by RS: all of it, from its quote, is passed
+	printf '\x1e"a\\qb\x1e[1]\n' >esc.seq
+	jrun --seq -c --on-error=pass esc.seq
+	expect_status 0
+	printf '\x1e"a\\qb\n\x1e[1]\n' >want.out
+	same_bytes want.out "$T/out"
+}
+
+@test "--jsonc: a // comment ending in CR LF leaves no space in the excerpt" {
+	printf '[1, x // note\r\n]\n' >crlf.jsonc
+	printf '[1, x // note\n]\n' >lf.jsonc
+	jrun --jsonc -c crlf.jsonc
+	expect_status 1
+	sed 's/crlf/lf/' "$T/err" >crlf.err
+	jrun --jsonc -c lf.jsonc
+	expect_status 1
+	same_bytes "$T/err" crlf.err stderr
+	# a block comment over CR LF lines too
+	printf '[1, /* a\r\nb */ x /* c */\r\n]\n' >block.jsonc
+	jrun --jsonc -c block.jsonc
+	expect_invalid '' "jenc: block.jsonc:2:6: invalid literal 'x', expected true, false or null
+       x        
+       ^
+"
+}
+
+@test "-j 2: a document with an error ends without waiting for the end of its input" {
+	# the writer keeps its end of the pipe open until jenc has exited (or
+	# 10 s have passed, which fails the test): jenc stops the thread that
+	# reads ahead, blocked in read(2)
+	local i
+	mkfifo fifo
+	(
+		printf '[[[1,x]]]\n'
+		for i in $(seq 200); do
+			[ -e exited ] && break
+			sleep 0.05
+		done
+		[ -e exited ] || touch late
+	) >fifo &
+	status=0
+	"$JENC" -c -j 2 <fifo >out.txt 2>err.txt || status=$?
+	touch exited
+	wait
+	[ ! -e late ] || fail "jenc waited for the end of its input"
+	[ "$status" = 1 ] || fail "exit status $status, expected 1"
+	printf '%s\n' "jenc: <stdin>:1:6: invalid literal 'x', expected true, false or null" \
+	    '  [[[1,x]]]' '       ^' >want.err
+	same_bytes want.err err.txt stderr
+}
+
+@test "--on-error with --split and --seq: where the bad text ends (jenc(1))" {
+	# --split: the bad value is the whole array, from its first line,
+	# though its first elements were written
+	printf '[1,\n2,\nx,\n4]\n5\n' >split.json
+	jrun -c --split --on-error=skip split.json
+	expect_status 0
+	expect_out '1
+2
+5
+'
+	expect_err "jenc: split.json:3:1: invalid literal 'x', expected true, false or null
+  x,
+  ^
+jenc: 4 invalid lines skipped
+"
+	# --seq: from the bad value's start to the RS that cut it, line ends
+	# included; outside a value, from the error's spot to the next RS
+	printf '\x1e{"a":\n[1,\n"x\x1e[2]\n\x1e3\n' >cut.seq
+	jrun --seq -c --on-error=pass cut.seq
+	expect_status 0
+	printf '\x1e{"a":\n[1,\n"x\n\x1e[2]\n\x1e3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 3 invalid lines passed through
+'
+	printf '\x1e{"a": 1} x\ny\n\x1e3\n' >junk.seq
+	jrun --seq -c --on-error=pass junk.seq
+	expect_status 0
+	printf '\x1e{"a":1}\n\x1ex\ny\n\x1e3\n' >want.out
+	same_bytes want.out "$T/out"
+	expect_err 'jenc: 2 invalid lines passed through
+'
+	# and the same on two threads, chunks at every line
+	for f in split.json cut.seq junk.seq; do
+		case $f in
+		*.seq) set -- --seq ;;
+		*) set -- --split ;;
+		esac
+		jrun -c "$@" --on-error=pass "$f"
+		cp "$T/out" one.out
+		cp "$T/err" one.err
+		JENC_CHUNK=1 jrun -c "$@" --on-error=pass -j 2 "$f"
+		same_bytes one.out "$T/out" stdout
+		same_bytes one.err "$T/err" stderr
+	done
+}
