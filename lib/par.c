@@ -615,6 +615,15 @@ rest_one(struct par *pp, jenc_err *err)
 static int
 chunk_out(struct par *pp, const struct slot *s)
 {
+	/*
+	 * What e holds first (all of it complete: the bad texts passed by a
+	 * chunk read again here), so that the chunk's output is written as
+	 * it is: added to what e holds, a chunk's output past hold_max
+	 * would have e write it as a value cut short, and the next bad
+	 * text told as one whose output was cut.
+	 */
+	if (jenc_flush(pp->e) != 0)
+		return jenc_error(pp->e);
 	if (s->in_mem)
 		return jenc_out_enc(pp->e, s->mem);
 	return s->out_len > 0 ? jenc_out_bytes(pp->e, s->out, s->out_len) : 0;

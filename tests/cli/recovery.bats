@@ -279,3 +279,32 @@ jenc: 4 invalid lines skipped
 		same_bytes one.err "$T/err" stderr
 	done
 }
+
+@test "-j 2: a chunk written past 1 MiB does not mark the next bad text as cut" {
+	# lines of 50 bytes, so that JENC_CHUNK=1500000 cuts 30000 lines a
+	# chunk: the first and the third hold more bad lines than a worker
+	# keeps (read again on the main thread), the second's 1.5 MB of
+	# output goes out after what that left held; the third starts with
+	# a bad line (found by tests/diff/streamdiff.py, from a pipe)
+	python3 - <<'PY'
+L = 50
+obj = '{"a":"' + "v" * (L - 9) + '"}\n'
+s = '"' + "v" * (L - 3) + '"\n'
+x = "x" * (L - 1) + "\n"
+open("in.json", "w").write(obj * 2 + x * 70 + s * 29928 + s * 30000 +
+                           x * 70 + s * 1000)
+PY
+	local policy
+	for policy in skip pass; do
+		jrun -a --on-error="$policy" in.json
+		expect_status 0
+		cp "$T/out" one.out
+		cp "$T/err" one.err
+		JENC_CHUNK=1500000 jrun -a --on-error="$policy" -j 2 in.json
+		expect_status 0
+		same_bytes one.out "$T/out" stdout
+		same_bytes one.err "$T/err" stderr
+	done
+	grep -q 'cut\|dropped' one.err && fail "-j 1 says a value was cut"
+	return 0
+}

@@ -377,7 +377,7 @@ main(void)
 			CHECK_EQ(r.seen.line[3], 7);
 			done(&r);
 		}
-		TEST("JENC_READ_SEQ|PASS: a bad string cut by RS, the next text") {
+		TEST("JENC_READ_SEQ|PASS: a bad string cut by RS, then on") {
 			run(&r, S("\x1e\"a\\qb\x1e{\"b\": 1}\n\x1e" "2\n"),
 			    JENC_READ_SEQ | JENC_READ_PASS, 0, 0, pieces[k]);
 			CHECK_EQ(r.rc, 0);
@@ -393,7 +393,8 @@ main(void)
 			size_t n = 0, i;
 
 			for (i = 0; i < 3000; i++, n += 8)
-				memcpy(in + n, i % 2 ? "[1, 2,]\n" : "{\"a\" 1}\n", 8);
+				memcpy(in + n, i % 2 ? "[1, 2,]\n" :
+				    "{\"a\" 1}\n", 8);
 			for (i = 0; i < 5000; i++, n += 4)
 				memcpy(in + n, i % 2 ? "[1]\n" : "{ }\n", 4);
 			run(&r, in, n, JENC_READ_SKIP, 0, 0, pieces[k]);
