@@ -149,6 +149,28 @@ hash_put(jenc_csvw *w, size_t c)
 	w->hash[i] = (uint32_t)(c + 1);
 }
 
+/*
+ * Forget the columns from n on, added by a record that was then rejected
+ * (see csvw_value).  They are the last ones put in the table, taken out
+ * last first: no other column's probe went past their places, so the
+ * table is as it was before them.
+ */
+static void
+cols_cut(jenc_csvw *w, size_t n)
+{
+	size_t m = w->hcap - 1;
+
+	while (w->ncols > n) {
+		size_t c = --w->ncols, i;
+
+		for (i = (size_t)name_hash(w->names.p + w->col[c].off,
+		    w->col[c].len) & m; w->hash[i] != c + 1; i = (i + 1) & m)
+			;
+		w->hash[i] = 0;
+		w->names.len = w->col[c].off;
+	}
+}
+
 /* A new column named s[0..n); returns its index, or (size_t)-1 if out
  * of memory. */
 static size_t
@@ -532,8 +554,6 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 			return JENC_E_NOMEM;
 		w->pred[k] = c;
 	}
-	if (w->scan)
-		return 0;
 	if (c >= w->slotcap) {
 		size_t cap = w->slotcap ? w->slotcap : 16;
 		struct slot *a;
@@ -554,6 +574,8 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 		    "(a duplicate key, or a key holding the separator '%s')",
 		    w->path.p, w->path.len);
 	s->stamp = w->stamp;
+	if (w->scan)
+		return 0;
 	s->off = off;
 	s->len = len;
 	s->dec = (unsigned char)dec;
@@ -625,8 +647,6 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 
 			if (!esc) {
 				rc = leaf(w, e, i + 1, end - i - 1, 0, K_STR);
-			} else if (w->scan) {
-				rc = leaf(w, e, 0, 0, 0, K_STR);
 			} else {
 				size_t at = w->dec.len;
 
@@ -663,14 +683,22 @@ static int
 csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 {
 	jenc_csvw *w = ctx;
-	size_t i, start;
+	size_t i, start, ncols;
 	int rc;
 
 	if (len < 2 || json[0] != '{')
 		return jenc_view_reject(e, "expected an object as a record");
 	w->stamp++;
-	if ((rc = walk(w, e, json, len)) != 0)
+	ncols = w->ncols;
+	if ((rc = walk(w, e, json, len)) != 0) {
+		/* JENC_CSVW_READ_ON: a rejected record names no column, so
+		 * that the first pass and a pipe's first record agree with
+		 * the rows written; else the reading stops at it and keeps
+		 * them, the second pass to tell why it is bad */
+		if (w->flags & JENC_CSVW_READ_ON)
+			cols_cut(w, ncols);
 		return rc;
+	}
 	if (w->scan)
 		return 0;
 	w->fixed = 1;
@@ -696,6 +724,22 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 	if (line_end_from(w, start) != 0)
 		return JENC_E_NOMEM;
 	return jenc_view_write(e, w->row.p, w->row.len);
+}
+
+/* The view's text call: bad text that the reader passes through
+ * (JENC_READ_PASS), as it is, in place of its record.  A lone newline
+ * is the one the reader adds after text that has none (the input's
+ * last line): the writer's line end. */
+static int
+csvw_text(void *ctx, jenc_enc *e, const char *p, size_t len)
+{
+	jenc_csvw *w = ctx;
+
+	if (w->scan)
+		return 0;
+	if (len == 1 && p[0] == '\n' && (w->flags & JENC_CSVW_CRLF))
+		return jenc_view_write(e, "\r\n", 2);
+	return jenc_view_write(e, p, len);
 }
 
 /* The end: a header line if no record came and the columns are known. */
@@ -779,6 +823,7 @@ jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v)
 		w->fixed = 1;
 	memset(v, 0, sizeof(*v));
 	v->value = csvw_value;
+	v->text = csvw_text;
 	v->end = csvw_end;
 	v->ctx = w;
 	v->flags = JENC_VIEW_RECORDS;
