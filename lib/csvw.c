@@ -58,7 +58,10 @@ struct jenc_csvw {
 	uint64_t dropped;	/* JENC_CSVW_PAD: keys dropped */
 	struct slot *slots;
 	size_t slotcap;
-	struct buf path;	/* the leaf's column name */
+	struct buf path;	/* the column name of a nested leaf */
+	const char *name;	/* the leaf's column name: in path, or the key
+				   itself in the record (at top level) */
+	size_t nlen;
 	struct buf dec;		/* decoded strings of the record */
 	struct buf row;		/* the row being built */
 	size_t *stk;		/* path lengths of the open objects */
@@ -446,6 +449,9 @@ header_line(jenc_csvw *w)
 
 /* ---- the record ------------------------------------------------------------ */
 
+/* Bytes that end a number or a literal in compact JSON. */
+static const unsigned char end_tab[256] = { [','] = 1, ['}'] = 1, [']'] = 1 };
+
 /* The end of the JSON value at p[i] (compact, valid): the index past it. */
 static size_t
 value_end(const char *p, size_t i, size_t n)
@@ -453,7 +459,7 @@ value_end(const char *p, size_t i, size_t n)
 	int depth = 0;
 
 	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
-		while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']')
+		while (i < n && !end_tab[(unsigned char)p[i]])
 			i++;
 		return i;
 	}
@@ -509,7 +515,7 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 	return jenc_view_reject(e, w->msg);
 }
 
-/* The leaf named w->path, its text at rec[off..off+len) or decoded. */
+/* The leaf named w->name, its text at rec[off..off+len) or decoded. */
 static int
 leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 {
@@ -518,12 +524,12 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 
 	if (k < w->npred) {
 		c = w->pred[k];
-		if (c >= w->ncols || w->col[c].len != w->path.len ||
-		    memcmp(w->names.p + w->col[c].off, w->path.p, w->path.len) != 0)
+		if (c >= w->ncols || w->col[c].len != w->nlen ||
+		    memcmp(w->names.p + w->col[c].off, w->name, w->nlen) != 0)
 			c = (size_t)-1;
 	}
 	if (c == (size_t)-1)
-		c = col_find(w, w->path.p, w->path.len);
+		c = col_find(w, w->name, w->nlen);
 	if (k >= w->predcap) {
 		size_t cap = w->predcap ? w->predcap * 2 : 16;
 		size_t *a = jenc_mem_realloc(w->pred, w->predcap * sizeof(size_t),
@@ -547,10 +553,9 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 			}
 			return reject(w, e, "key '%s' is not a column: the "
 			    "columns are the first record's (give --header, "
-			    "a file, or --ragged=pad)", w->path.p,
-			    w->path.len);
+			    "a file, or --ragged=pad)", w->name, w->nlen);
 		}
-		if ((c = col_add(w, w->path.p, w->path.len)) == (size_t)-1)
+		if ((c = col_add(w, w->name, w->nlen)) == (size_t)-1)
 			return JENC_E_NOMEM;
 		w->pred[k] = c;
 	}
@@ -572,7 +577,7 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	if (s->stamp == w->stamp)
 		return reject(w, e, "two values for column '%s' in one record "
 		    "(a duplicate key, or a key holding the separator '%s')",
-		    w->path.p, w->path.len);
+		    w->name, w->nlen);
 	s->stamp = w->stamp;
 	if (w->scan)
 		return 0;
@@ -605,11 +610,19 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 				i++;
 			continue;
 		}
-		/* a member: its key onto the path */
+		/* a member: its key onto the path; a top-level leaf's name
+		 * is its key, in the record (no escape to decode) */
 		base = w->path.len;
+		kend = str_end(p, i + 1, n, &esc);
+		if (depth == 0 && !esc && !(p[kend + 2] == '{' &&
+		    p[kend + 3] != '}')) {
+			w->name = p + i + 1;
+			w->nlen = kend - i - 1;
+			i = kend + 2;
+			goto value;
+		}
 		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
 			return JENC_E_NOMEM;
-		kend = str_end(p, i + 1, n, &esc);
 		if (esc) {
 			size_t at = w->dec.len;
 
@@ -624,7 +637,8 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		}
 		if (rc != 0 || buf_room(&w->path, 1) != 0)
 			return JENC_E_NOMEM;
-		w->path.p[w->path.len] = '\0';	/* for messages */
+		w->name = w->path.p;
+		w->nlen = w->path.len;
 		i = kend + 2;		/* past '"' and ':' */
 		if (p[i] == '{' && p[i + 1] != '}') {
 			if (depth == w->stkcap) {
@@ -642,6 +656,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			i++;
 			continue;
 		}
+value:
 		if (p[i] == '"') {
 			size_t end = str_end(p, i + 1, n, &esc);
 
@@ -654,7 +669,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 				if (rc == JENC_E_UTF8)
 					return reject(w, e, "the value of '%s' "
 					    "holds a lone surrogate, which is "
-					    "not text", w->path.p, w->path.len);
+					    "not text", w->name, w->nlen);
 				if (rc == 0)
 					rc = leaf(w, e, at, w->dec.len - at,
 					    1, K_STR);
