@@ -347,10 +347,38 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 /* Bytes that make a CSV cell quoted, and that end a JSON string's run. */
 static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
 
+/*
+ * The index of the first byte of t[0..n) that makes a CSV cell quoted,
+ * or n.  avail bytes can be read from t (avail >= n): a cell of at most
+ * 16 bytes with 16 to read (most cells, within their record) takes one
+ * load, the bytes past it masked off.
+ */
+static inline size_t
+quote_at(const jenc_csvw *w, const char *t, size_t n, size_t avail)
+{
+#ifdef __SSE2__
+	if (n <= 16 && avail >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)t);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8(w->delim))),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')))));
+
+		m &= (unsigned)((1ul << n) - 1);
+		return m != 0 ? (size_t)__builtin_ctz(m) : n;
+	}
+#else
+	(void)avail;
+#endif
+	return find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+}
+
 /* A cell's text t[0..n) onto the row: quoted (CSV) or escaped (TSV) as
- * needed; str: it was a JSON string (--csv-safe looks at those). */
+ * needed; str: it was a JSON string (--csv-safe looks at those); avail
+ * bytes can be read from t (see quote_at). */
 static int
-cell(jenc_csvw *w, const char *t, size_t n, int str)
+cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 {
 	struct buf *b = &w->row;
 	size_t i;
@@ -385,7 +413,7 @@ cell(jenc_csvw *w, const char *t, size_t n, int str)
 		size_t quotes = 0;
 		char *o;
 
-		i = find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+		i = quote_at(w, t, n, avail);
 		if (i < n)
 			quote = 1;
 		for (; i < n; i++)
@@ -441,7 +469,8 @@ header_line(jenc_csvw *w)
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
-		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1) != 0)
+		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1,
+		    w->names.len - w->col[i].off) != 0)
 			return JENC_E_NOMEM;
 	}
 	return line_end_from(w, start);
@@ -728,12 +757,15 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
 
-		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
-			return JENC_E_NOMEM;
+		if (i > 0) {
+			if (buf_room(&w->row, 1) != 0)
+				return JENC_E_NOMEM;
+			w->row.p[w->row.len++] = w->delim;
+		}
 		if (s == NULL || s->stamp != w->stamp || s->len == 0)
 			continue;
 		if (cell(w, (s->dec ? w->dec.p : json) + s->off, s->len,
-		    s->kind == K_STR) != 0)
+		    s->kind == K_STR, (s->dec ? w->dec.len : len) - s->off) != 0)
 			return JENC_E_NOMEM;
 	}
 	if (line_end_from(w, start) != 0)
