@@ -46,6 +46,7 @@ struct jenc_csvw {
 	struct buf names;
 	struct col {
 		size_t off, len;
+		int plain;	/* no '"' or '\\' in the name */
 	} *col;
 	size_t ncols, colcap;
 	uint32_t *hash;		/* index + 1 of a column, 0: empty */
@@ -71,6 +72,7 @@ struct jenc_csvw {
 	 * compared with that column's before it is hashed */
 	size_t *pred;
 	size_t npred, predcap, nleaf;
+	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
 };
@@ -208,6 +210,7 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 	}
 	w->col[c].off = w->names.len;
 	w->col[c].len = n;
+	w->col[c].plain = memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL;
 	if (buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
@@ -551,7 +554,10 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	size_t c = (size_t)-1, k = w->nleaf++;
 	struct slot *s;
 
-	if (k < w->npred) {
+	if (w->hit) {
+		c = w->pred[k];
+		w->hit = 0;
+	} else if (k < w->npred) {
 		c = w->pred[k];
 		if (c >= w->ncols || w->col[c].len != w->nlen ||
 		    memcmp(w->names.p + w->col[c].off, w->name, w->nlen) != 0)
@@ -627,6 +633,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 	w->path.len = 0;
 	w->dec.len = 0;
 	w->nleaf = 0;
+	w->hit = 0;		/* (a record rejected after a hit) */
 	for (;;) {
 		size_t kend, base;
 
@@ -638,6 +645,25 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			if (i < n && p[i] == ',')
 				i++;
 			continue;
+		}
+		/* a top-level key where the last record had the same one:
+		 * if the column's name holds no '"' or '\\', the record's
+		 * text is the name, and the '"' after it ends the key */
+		if (depth == 0 && w->nleaf < w->npred) {
+			size_t c = w->pred[w->nleaf], l;
+
+			if (c < w->ncols && w->col[c].plain &&
+			    (l = w->col[c].len) + 3 < n - i &&
+			    p[i + 1 + l] == '"' &&
+			    memcmp(p + i + 1, w->names.p + w->col[c].off, l) == 0 &&
+			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
+				w->name = p + i + 1;
+				w->nlen = l;
+				w->hit = 1;
+				base = 0;
+				i += l + 3;
+				goto value;
+			}
 		}
 		/* a member: its key onto the path; a top-level leaf's name
 		 * is its key, in the record (no escape to decode) */

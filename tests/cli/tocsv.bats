@@ -363,6 +363,14 @@ b	a
 1
 6
 '
+	# a record rejected after its first key was found where the last
+	# record had it leaves nothing for the next record's keys
+	printf '{"a":"x","b":1}\n{"a":"\\ud800","b":2}\n{"b":3,"a":"y"}\n' >in2
+	jrun --to=csv --on-error=skip -q in2
+	expect_ok 'a,b
+x,1
+y,3
+'
 	# the first record of a pipe, rejected, names no column
 	printf '{"b":0,"a":1,"a":2}\n{"a":4}\n' >in
 	jrun --to=csv --on-error=skip <in
