@@ -1226,6 +1226,15 @@ csv_opts(const struct config *c, int from)
 	return co;
 }
 
+/* JSON input is read on past bad input (see convert_one): skip, pass,
+ * and stop with --seq. */
+static int
+reads_on(const struct config *c)
+{
+	return c->on_error != ON_ERROR_STOP ||
+	    (c->ropts.flags & JENC_READ_SEQ) != 0;
+}
+
 /*
  * One first pass over fd (from its offset at, put back there after) into
  * the writer's keys, with JENC_SPLIT or not: returns 1 if it went through
@@ -1252,7 +1261,7 @@ scan_one(struct config *c, int fd, off_t at, const char *path,
 		jenc_read_opts ro = c->ropts;
 
 		ro.flags &= ~(unsigned)JENC_READ_PASS;
-		if (c->on_error != ON_ERROR_STOP)
+		if (reads_on(c))
 			ro.flags |= JENC_READ_SKIP;
 		ro.on_error = NULL;
 		reading = name;
@@ -1503,10 +1512,6 @@ main(int argc, char **argv)
 	if (c.to != TO_JSON && c.slurp)
 		usage_error("-s makes one array of all inputs: not with --to=%s",
 		    c.to == TO_CSV ? "csv" : "tsv");
-	if (c.to != TO_JSON && c.on_error == ON_ERROR_PASS)
-		usage_error("--on-error=pass: bad text cannot pass into %s "
-		    "output (use --on-error=skip)", c.to == TO_CSV ? "CSV" :
-		    "TSV");
 	if (c.slurp && c.on_error == ON_ERROR_PASS)
 		usage_error("-s makes one array of all inputs: bad text cannot "
 		    "pass into it (use --on-error=skip)");
@@ -1541,7 +1546,8 @@ main(int argc, char **argv)
 		wo.flags = c.wflags | (c.to == TO_TSV ? JENC_CSVW_TSV : 0) |
 		    ((c.copts.flags & JENC_CSV_NO_HEADER) ?
 		    JENC_CSVW_NO_HEADER : 0) |
-		    ((c.copts.flags & JENC_CSV_RAGGED_PAD) ? JENC_CSVW_PAD : 0);
+		    ((c.copts.flags & JENC_CSV_RAGGED_PAD) ? JENC_CSVW_PAD : 0) |
+		    (reads_on(&c) ? JENC_CSVW_READ_ON : 0);
 		wo.delim = c.to == TO_CSV ? c.copts.delim : 0;
 		wo.sep = c.sep;
 		wo.header = c.copts.header;

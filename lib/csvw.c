@@ -46,6 +46,7 @@ struct jenc_csvw {
 	struct buf names;
 	struct col {
 		size_t off, len;
+		int plain;	/* no '"' or '\\' in the name */
 	} *col;
 	size_t ncols, colcap;
 	uint32_t *hash;		/* index + 1 of a column, 0: empty */
@@ -58,7 +59,10 @@ struct jenc_csvw {
 	uint64_t dropped;	/* JENC_CSVW_PAD: keys dropped */
 	struct slot *slots;
 	size_t slotcap;
-	struct buf path;	/* the leaf's column name */
+	struct buf path;	/* the column name of a nested leaf */
+	const char *name;	/* the leaf's column name: in path, or the key
+				   itself in the record (at top level) */
+	size_t nlen;
 	struct buf dec;		/* decoded strings of the record */
 	struct buf row;		/* the row being built */
 	size_t *stk;		/* path lengths of the open objects */
@@ -68,6 +72,7 @@ struct jenc_csvw {
 	 * compared with that column's before it is hashed */
 	size_t *pred;
 	size_t npred, predcap, nleaf;
+	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
 };
@@ -149,6 +154,28 @@ hash_put(jenc_csvw *w, size_t c)
 	w->hash[i] = (uint32_t)(c + 1);
 }
 
+/*
+ * Forget the columns from n on, added by a record that was then rejected
+ * (see csvw_value).  They are the last ones put in the table, taken out
+ * last first: no other column's probe went past their places, so the
+ * table is as it was before them.
+ */
+static void
+cols_cut(jenc_csvw *w, size_t n)
+{
+	size_t m = w->hcap - 1;
+
+	while (w->ncols > n) {
+		size_t c = --w->ncols, i;
+
+		for (i = (size_t)name_hash(w->names.p + w->col[c].off,
+		    w->col[c].len) & m; w->hash[i] != c + 1; i = (i + 1) & m)
+			;
+		w->hash[i] = 0;
+		w->names.len = w->col[c].off;
+	}
+}
+
 /* A new column named s[0..n); returns its index, or (size_t)-1 if out
  * of memory. */
 static size_t
@@ -183,6 +210,7 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 	}
 	w->col[c].off = w->names.len;
 	w->col[c].len = n;
+	w->col[c].plain = memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL;
 	if (buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
@@ -322,10 +350,38 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 /* Bytes that make a CSV cell quoted, and that end a JSON string's run. */
 static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
 
+/*
+ * The index of the first byte of t[0..n) that makes a CSV cell quoted,
+ * or n.  avail bytes can be read from t (avail >= n): a cell of at most
+ * 16 bytes with 16 to read (most cells, within their record) takes one
+ * load, the bytes past it masked off.
+ */
+static inline size_t
+quote_at(const jenc_csvw *w, const char *t, size_t n, size_t avail)
+{
+#ifdef __SSE2__
+	if (n <= 16 && avail >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)t);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8(w->delim))),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')))));
+
+		m &= (unsigned)((1ul << n) - 1);
+		return m != 0 ? (size_t)__builtin_ctz(m) : n;
+	}
+#else
+	(void)avail;
+#endif
+	return find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+}
+
 /* A cell's text t[0..n) onto the row: quoted (CSV) or escaped (TSV) as
- * needed; str: it was a JSON string (--csv-safe looks at those). */
+ * needed; str: it was a JSON string (--csv-safe looks at those); avail
+ * bytes can be read from t (see quote_at). */
 static int
-cell(jenc_csvw *w, const char *t, size_t n, int str)
+cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 {
 	struct buf *b = &w->row;
 	size_t i;
@@ -360,7 +416,7 @@ cell(jenc_csvw *w, const char *t, size_t n, int str)
 		size_t quotes = 0;
 		char *o;
 
-		i = find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+		i = quote_at(w, t, n, avail);
 		if (i < n)
 			quote = 1;
 		for (; i < n; i++)
@@ -416,13 +472,17 @@ header_line(jenc_csvw *w)
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
-		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1) != 0)
+		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1,
+		    w->names.len - w->col[i].off) != 0)
 			return JENC_E_NOMEM;
 	}
 	return line_end_from(w, start);
 }
 
 /* ---- the record ------------------------------------------------------------ */
+
+/* Bytes that end a number or a literal in compact JSON. */
+static const unsigned char end_tab[256] = { [','] = 1, ['}'] = 1, [']'] = 1 };
 
 /* The end of the JSON value at p[i] (compact, valid): the index past it. */
 static size_t
@@ -431,7 +491,7 @@ value_end(const char *p, size_t i, size_t n)
 	int depth = 0;
 
 	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
-		while (i < n && p[i] != ',' && p[i] != '}' && p[i] != ']')
+		while (i < n && !end_tab[(unsigned char)p[i]])
 			i++;
 		return i;
 	}
@@ -487,21 +547,24 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 	return jenc_view_reject(e, w->msg);
 }
 
-/* The leaf named w->path, its text at rec[off..off+len) or decoded. */
+/* The leaf named w->name, its text at rec[off..off+len) or decoded. */
 static int
 leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 {
 	size_t c = (size_t)-1, k = w->nleaf++;
 	struct slot *s;
 
-	if (k < w->npred) {
+	if (w->hit) {
 		c = w->pred[k];
-		if (c >= w->ncols || w->col[c].len != w->path.len ||
-		    memcmp(w->names.p + w->col[c].off, w->path.p, w->path.len) != 0)
+		w->hit = 0;
+	} else if (k < w->npred) {
+		c = w->pred[k];
+		if (c >= w->ncols || w->col[c].len != w->nlen ||
+		    memcmp(w->names.p + w->col[c].off, w->name, w->nlen) != 0)
 			c = (size_t)-1;
 	}
 	if (c == (size_t)-1)
-		c = col_find(w, w->path.p, w->path.len);
+		c = col_find(w, w->name, w->nlen);
 	if (k >= w->predcap) {
 		size_t cap = w->predcap ? w->predcap * 2 : 16;
 		size_t *a = jenc_mem_realloc(w->pred, w->predcap * sizeof(size_t),
@@ -525,15 +588,12 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 			}
 			return reject(w, e, "key '%s' is not a column: the "
 			    "columns are the first record's (give --header, "
-			    "a file, or --ragged=pad)", w->path.p,
-			    w->path.len);
+			    "a file, or --ragged=pad)", w->name, w->nlen);
 		}
-		if ((c = col_add(w, w->path.p, w->path.len)) == (size_t)-1)
+		if ((c = col_add(w, w->name, w->nlen)) == (size_t)-1)
 			return JENC_E_NOMEM;
 		w->pred[k] = c;
 	}
-	if (w->scan)
-		return 0;
 	if (c >= w->slotcap) {
 		size_t cap = w->slotcap ? w->slotcap : 16;
 		struct slot *a;
@@ -552,8 +612,10 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	if (s->stamp == w->stamp)
 		return reject(w, e, "two values for column '%s' in one record "
 		    "(a duplicate key, or a key holding the separator '%s')",
-		    w->path.p, w->path.len);
+		    w->name, w->nlen);
 	s->stamp = w->stamp;
+	if (w->scan)
+		return 0;
 	s->off = off;
 	s->len = len;
 	s->dec = (unsigned char)dec;
@@ -571,6 +633,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 	w->path.len = 0;
 	w->dec.len = 0;
 	w->nleaf = 0;
+	w->hit = 0;		/* (a record rejected after a hit) */
 	for (;;) {
 		size_t kend, base;
 
@@ -583,11 +646,38 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 				i++;
 			continue;
 		}
-		/* a member: its key onto the path */
+		/* a top-level key where the last record had the same one:
+		 * if the column's name holds no '"' or '\\', the record's
+		 * text is the name, and the '"' after it ends the key */
+		if (depth == 0 && w->nleaf < w->npred) {
+			size_t c = w->pred[w->nleaf], l;
+
+			if (c < w->ncols && w->col[c].plain &&
+			    (l = w->col[c].len) + 3 < n - i &&
+			    p[i + 1 + l] == '"' &&
+			    memcmp(p + i + 1, w->names.p + w->col[c].off, l) == 0 &&
+			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
+				w->name = p + i + 1;
+				w->nlen = l;
+				w->hit = 1;
+				base = 0;
+				i += l + 3;
+				goto value;
+			}
+		}
+		/* a member: its key onto the path; a top-level leaf's name
+		 * is its key, in the record (no escape to decode) */
 		base = w->path.len;
+		kend = str_end(p, i + 1, n, &esc);
+		if (depth == 0 && !esc && !(p[kend + 2] == '{' &&
+		    p[kend + 3] != '}')) {
+			w->name = p + i + 1;
+			w->nlen = kend - i - 1;
+			i = kend + 2;
+			goto value;
+		}
 		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
 			return JENC_E_NOMEM;
-		kend = str_end(p, i + 1, n, &esc);
 		if (esc) {
 			size_t at = w->dec.len;
 
@@ -602,7 +692,8 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		}
 		if (rc != 0 || buf_room(&w->path, 1) != 0)
 			return JENC_E_NOMEM;
-		w->path.p[w->path.len] = '\0';	/* for messages */
+		w->name = w->path.p;
+		w->nlen = w->path.len;
 		i = kend + 2;		/* past '"' and ':' */
 		if (p[i] == '{' && p[i + 1] != '}') {
 			if (depth == w->stkcap) {
@@ -620,13 +711,12 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			i++;
 			continue;
 		}
+value:
 		if (p[i] == '"') {
 			size_t end = str_end(p, i + 1, n, &esc);
 
 			if (!esc) {
 				rc = leaf(w, e, i + 1, end - i - 1, 0, K_STR);
-			} else if (w->scan) {
-				rc = leaf(w, e, 0, 0, 0, K_STR);
 			} else {
 				size_t at = w->dec.len;
 
@@ -634,7 +724,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 				if (rc == JENC_E_UTF8)
 					return reject(w, e, "the value of '%s' "
 					    "holds a lone surrogate, which is "
-					    "not text", w->path.p, w->path.len);
+					    "not text", w->name, w->nlen);
 				if (rc == 0)
 					rc = leaf(w, e, at, w->dec.len - at,
 					    1, K_STR);
@@ -663,14 +753,22 @@ static int
 csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 {
 	jenc_csvw *w = ctx;
-	size_t i, start;
+	size_t i, start, ncols;
 	int rc;
 
 	if (len < 2 || json[0] != '{')
 		return jenc_view_reject(e, "expected an object as a record");
 	w->stamp++;
-	if ((rc = walk(w, e, json, len)) != 0)
+	ncols = w->ncols;
+	if ((rc = walk(w, e, json, len)) != 0) {
+		/* JENC_CSVW_READ_ON: a rejected record names no column, so
+		 * that the first pass and a pipe's first record agree with
+		 * the rows written; else the reading stops at it and keeps
+		 * them, the second pass to tell why it is bad */
+		if (w->flags & JENC_CSVW_READ_ON)
+			cols_cut(w, ncols);
 		return rc;
+	}
 	if (w->scan)
 		return 0;
 	w->fixed = 1;
@@ -685,17 +783,36 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
 
-		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
-			return JENC_E_NOMEM;
+		if (i > 0) {
+			if (buf_room(&w->row, 1) != 0)
+				return JENC_E_NOMEM;
+			w->row.p[w->row.len++] = w->delim;
+		}
 		if (s == NULL || s->stamp != w->stamp || s->len == 0)
 			continue;
 		if (cell(w, (s->dec ? w->dec.p : json) + s->off, s->len,
-		    s->kind == K_STR) != 0)
+		    s->kind == K_STR, (s->dec ? w->dec.len : len) - s->off) != 0)
 			return JENC_E_NOMEM;
 	}
 	if (line_end_from(w, start) != 0)
 		return JENC_E_NOMEM;
 	return jenc_view_write(e, w->row.p, w->row.len);
+}
+
+/* The view's text call: bad text that the reader passes through
+ * (JENC_READ_PASS), as it is, in place of its record.  A lone newline
+ * is the one the reader adds after text that has none (the input's
+ * last line): the writer's line end. */
+static int
+csvw_text(void *ctx, jenc_enc *e, const char *p, size_t len)
+{
+	jenc_csvw *w = ctx;
+
+	if (w->scan)
+		return 0;
+	if (len == 1 && p[0] == '\n' && (w->flags & JENC_CSVW_CRLF))
+		return jenc_view_write(e, "\r\n", 2);
+	return jenc_view_write(e, p, len);
 }
 
 /* The end: a header line if no record came and the columns are known. */
@@ -779,6 +896,7 @@ jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v)
 		w->fixed = 1;
 	memset(v, 0, sizeof(*v));
 	v->value = csvw_value;
+	v->text = csvw_text;
 	v->end = csvw_end;
 	v->ctx = w;
 	v->flags = JENC_VIEW_RECORDS;

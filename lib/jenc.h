@@ -894,6 +894,11 @@ JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
 #define JENC_CSVW_CRLF 0x04	 /* lines end with CR LF */
 #define JENC_CSVW_SAFE 0x08	 /* ' before a cell that looks like a formula */
 #define JENC_CSVW_PAD 0x10	 /* drop keys that are not columns */
+/* JENC_CSVW_READ_ON: the reader reads on past bad input (JENC_READ_SKIP,
+ * JENC_READ_PASS): a rejected record names no column, in a first pass or
+ * as the first record; without it, its keys stay columns (a first pass
+ * then stops at it, and the rows' pass tells why it is bad). */
+#define JENC_CSVW_READ_ON 0x20
 
 typedef struct jenc_csvw_opts {
 	unsigned flags;		   /* JENC_CSVW_* */

@@ -191,6 +191,65 @@ main(void)
 		jenc_csvw_free(NULL);
 	}
 
+	TEST("JENC_CSVW_READ_ON: a rejected record names no column") {
+		jenc_csvw_opts o = { 0 };
+		jenc_read_opts ro = { 0 };
+		jenc_opts eo = { 0, JENC_SPLIT, 0 };
+		jenc_view v;
+		jenc_enc *e;
+		char in[1024], want[512];
+		size_t n = 0, k = 0;
+		int i;
+
+		/* 40 new keys, the table grown on the way, then a duplicate:
+		 * all forgotten, the table as it was (k1..k40 found again
+		 * as new columns after it, in order) */
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "{\"a\":1}\n{");
+		for (i = 1; i <= 40; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "\"k%d\":%d,", i, i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n,
+		    "\"k1\":0}\n{\"a\":2,\"c\":\"\\ud800\"}\n{\"k40\":40,"
+		    "\"k2\":2,\"a\":3}\n");
+		o.flags = JENC_CSVW_READ_ON;
+		ro.flags = JENC_READ_SKIP;
+		CHECK(jenc_csvw_new(&w, &o) == 0);
+		e = jenc_get_mem(&eo);
+		jenc_csvw_view(w, 1, &v);
+		CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+		CHECK(jenc_json_copy_mem(in, n, e, &ro, &err) == 0);
+		jenc_release(e);
+		CHECK(jenc_csvw_columns(w) == 3);
+		out.len = 0;
+		e = jenc_get_sink(sink, &out, &eo);
+		jenc_csvw_view(w, 0, &v);
+		CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+		ro.flags = JENC_READ_PASS;
+		CHECK(jenc_json_copy_mem(in, n, e, &ro, &err) == 0);
+		CHECK(jenc_release(e) == 0);
+		k += (size_t)snprintf(want + k, sizeof(want) - k,
+		    "a,k40,k2\n1,,\n");
+		CHECK(out.len > k && memcmp(out.p, want, k) == 0);
+		CHECK(out.len > k && memcmp(out.p + k, "{\"k1\":1,", 8) == 0);
+		{
+			const char *end = "\"k1\":0}\n{\"a\":2,\"c\":"
+			    "\"\\ud800\"}\n3,40,2\n";
+			size_t m = strlen(end);
+
+			CHECK(out.len > m &&
+			    memcmp(out.p + out.len - m, end, m) == 0);
+		}
+		jenc_csvw_free(w);
+		/* without it (the reading stops at the bad record), the
+		 * keys stay columns */
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		run(w, 1, "{\"b\":1,\"a\":2,\"a\":3}\n", &out, &rc, &err);
+		CHECK(rc == JENC_E_SYNTAX);
+		CHECK(jenc_csvw_columns(w) == 2);
+		CHECK_STR(out.p, out.len, "b,a\n");
+		jenc_csvw_free(w);
+	}
+
 	TEST("jenc_csvw: columns from the first record, nested, arrays") {
 		CHECK(jenc_csvw_new(&w, NULL) == 0);
 		run(w, 0, "{\"a\":1,\"b\":{\"c\":\"x,y\",\"d\":[1, 2]},\"e\":{}}\n"
