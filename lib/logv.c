@@ -55,6 +55,9 @@ struct jenc_logv {
 	struct lv_names keys[3];	/* time, level, message */
 	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
 				 * 31 or more) */
+	uint32_t anylen;	/* lens[0] | lens[1] | lens[2] */
+	uint32_t first[8];	/* bit c: a key of the three lists begins
+				 * with byte c */
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
 	int min_level;
@@ -679,6 +682,9 @@ struct lv_leaf {
 	size_t vlen;
 	char type;		/* '"', '0' number, 't', 'f', 'n', '[', '{' */
 	char esc;		/* a string body holding a backslash */
+	char named;		/* name points into the record's text (a
+				 * top-level key without escapes), not
+				 * into the walk's path buffer */
 };
 
 struct lv_walk {
@@ -872,10 +878,11 @@ leaf_type_ok(char t)
 static const char *
 walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 {
-	const char *end = w->end, *q, *v;
+	const char *end = w->end, *q, *v, *name;
 	struct lv_leaf l;
 	size_t nl, k;
 	char esc;
+	int nested;
 
 	p = ws(p + 1, end);
 	if (p < end && *p == '}')
@@ -884,16 +891,8 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 		if (p >= end || *p != '"' ||
 		    (q = str_end(p, end, &esc)) == NULL)
 			return NULL;
-		nl = plen;
-		if (plen > 0)
-			w->path[nl++] = '.';
+		name = p + 1;
 		k = (size_t)(q - p - 2);
-		if (esc) {
-			nl += unescape(p + 1, k, w->path + nl);
-		} else {
-			memcpy(w->path + nl, p + 1, k);
-			nl += k;
-		}
 		p = ws(q, end);
 		if (p >= end || *p != ':')
 			return NULL;
@@ -901,7 +900,22 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 		if (p >= end)
 			return NULL;
 		q = ws(p + 1, end);
-		if (*p == '{' && depth + 1 < LV_DEPTH && q < end && *q != '}') {
+		nested = *p == '{' && depth + 1 < LV_DEPTH && q < end &&
+		    *q != '}';
+		/* a top-level key as it is in the text needs no copy */
+		l.named = plen == 0 && !esc && !nested;
+		nl = plen;
+		if (!l.named) {
+			if (plen > 0)
+				w->path[nl++] = '.';
+			if (esc) {
+				nl += unescape(name, k, w->path + nl);
+			} else {
+				memcpy(w->path + nl, name, k);
+				nl += k;
+			}
+		}
+		if (nested) {
 			if ((p = walk_obj(w, p, nl, depth + 1)) == NULL)
 				return NULL;
 		} else {
@@ -912,8 +926,8 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 				v = value_end(p, end);
 			if (v == NULL || v == p)
 				return NULL;
-			l.name = w->path;
-			l.nlen = nl;
+			l.name = l.named ? name : w->path;
+			l.nlen = l.named ? k : nl;
 			l.type = *p == '-' || (*p >= '0' && *p <= '9') ?
 			    '0' : *p;
 			if (l.type == '"') {
@@ -1008,11 +1022,19 @@ find_roles(void *ctx, const struct lv_leaf *l)
 			struct lv_leaf *k = &r->leaf[r->nleaf++];
 
 			*k = *l;
-			k->name = r->names + r->nnames;
-			memcpy(r->names + r->nnames, l->name, l->nlen);
-			r->nnames += l->nlen;
+			if (!l->named) {
+				k->name = r->names + r->nnames;
+				memcpy(r->names + r->nnames, l->name, l->nlen);
+				r->nnames += l->nlen;
+			}
 		}
 	}
+	/* most keys are none of the three: their length or first byte
+	 * tells */
+	if (l->nlen == 0 || !((r->lv->anylen >> (l->nlen < 31 ? l->nlen :
+	    31)) & 1) || !((r->lv->first[(unsigned char)l->name[0] >> 5] >>
+	    ((unsigned char)l->name[0] & 31)) & 1))
+		return 0;
 
 	for (i = 0; i < 3; i++) {
 		/* a time or level is a string or a number, a message any
@@ -1401,9 +1423,14 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 		if (names_set(&lv->keys[i], keys[i] != NULL ? keys[i] :
 		    default_keys[i]) != 0)
 			goto fail;
-		for (k = 0; k < lv->keys[i].n; k++)
-			lv->lens[i] |= 1u << (lv->keys[i].len[k] < 31 ?
-			    lv->keys[i].len[k] : 31);
+		for (k = 0; k < lv->keys[i].n; k++) {
+			const struct lv_names *l = &lv->keys[i];
+			unsigned char c = (unsigned char)l->text[l->off[k]];
+
+			lv->lens[i] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
+			lv->first[c >> 5] |= 1u << (c & 31);
+		}
+		lv->anylen |= lv->lens[i];
 	}
 	if ((o->hide != NULL && names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && names_set(&lv->only, o->only) != 0))
