@@ -617,6 +617,22 @@ text_skip(const char *s, size_t n, size_t i, int quoted, int quote)
 	return i;
 }
 
+/* 1 if s[0..n) holds none of the bytes out_text escapes outside quotes
+ * (0xc2 taken for one whatever follows it). */
+static inline int
+text_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = text_skip(s, n, 0, 0, 0); i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == 0xc2)
+			return 0;
+	}
+	return 1;
+}
+
 /* Bytes out_text looks at: 1 C0 controls, DEL and 0xc2 (a C1 control's
  * first byte), 2 also '"' and '\\' (escaped within quotes). */
 static const unsigned char text_class[256] = {
@@ -1262,6 +1278,29 @@ put_field(void *ctx, const struct lv_leaf *l)
 			    (c == 0xc2 && i + 1 < n &&
 			    (unsigned char)s[i + 1] <= 0x9f);
 		}
+	}
+	/* most fields: a name and a value that out_text would copy as
+	 * they are (a string that needs no quotes holds no byte it
+	 * escapes; nor do numbers and literals), no colors: one copy of
+	 * each into the buffer */
+	if (!quote && l->type != '[' && l->type != '{' &&
+	    !(r->lv->flags & JENC_LOGV_COLOR) && l->nlen + n + 2 <= LV_OUT &&
+	    text_plain(l->name, l->nlen)) {
+		struct lv_out *o = r->o;
+		char *d;
+
+		if (l->nlen + n + 2 > LV_OUT - o->n)
+			out_flush(o);
+		d = o->buf + o->n;
+		if (r->any)
+			*d++ = ' ';
+		r->any = 1;
+		memcpy(d, l->name, l->nlen);
+		d += l->nlen;
+		*d++ = '=';
+		memcpy(d, s, n);
+		o->n = (size_t)(d + n - o->buf);
+		return 0;
 	}
 	sep(r);
 	put_key(r, l);
