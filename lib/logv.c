@@ -721,11 +721,28 @@ ws(const char *p, const char *end)
 	return p;
 }
 
+/* The index of the first byte of an 8-byte word whose mask m (the high
+ * bit of each byte found) is not 0: exact for the first one found, as
+ * bytes_eq's borrows only run upwards; 0 where that cannot be told,
+ * and the caller looks at each byte from the word's first. */
+static inline size_t
+first_byte(uint64_t m)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(m) >> 3;
+#else
+	(void)m;
+	return 0;
+#endif
+}
+
 /*
  * Just past the string that starts at p ('"'), NULL if it does not end;
- * *esc 1 if its body holds a backslash.  Eight bytes at a time up to the
- * first '"' or '\\', then a byte at a time: a log's strings are short,
- * and a call to memchr costs more than most of them.
+ * *esc 1 if its body holds a backslash.  Eight bytes at a time to the
+ * first '"' or '\\' of a word, a byte at a time in the last seven: a
+ * log's strings are short, and a call to memchr costs more than most of
+ * them.
  */
 static inline const char *
 str_end(const char *p, const char *end, char *esc)
@@ -734,14 +751,25 @@ str_end(const char *p, const char *end, char *esc)
 
 	*esc = 0;
 	while (end - q >= 8) {
-		uint64_t w, a, b;
+		uint64_t w, m;
 
 		memcpy(&w, q, 8);
-		a = w ^ (ONES8 * '"');
-		b = w ^ (ONES8 * '\\');
-		if ((((a - ONES8) & ~a) | ((b - ONES8) & ~b)) & HIGHS8)
-			break;
-		q += 8;
+		m = bytes_eq(w, '"') | bytes_eq(w, '\\');
+		if (m == 0) {
+			q += 8;
+			continue;
+		}
+		q += first_byte(m);
+		if (*q == '"')
+			return q + 1;
+		if (*q == '\\') {
+			*esc = 1;
+			if (end - q < 2)
+				return NULL;
+			q += 2;
+		} else {
+			q++;
+		}
 	}
 	while (q < end) {
 		if (*q == '"')
@@ -755,6 +783,12 @@ str_end(const char *p, const char *end, char *esc)
 	return NULL;
 }
 
+/* Bytes that end a number or literal: ',', '}', ']' and white space. */
+static const unsigned char ends_scalar[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1, [','] = 1,
+	[']'] = 1, ['}'] = 1,
+};
+
 /* Just past the value that starts at p, NULL if it does not end. */
 static const char *
 value_end(const char *p, const char *end)
@@ -766,8 +800,7 @@ value_end(const char *p, const char *end)
 	if (*p == '"')
 		return str_end(p, end, &esc);
 	if (*p != '{' && *p != '[') {
-		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
-		    *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')
+		while (p < end && !ends_scalar[(unsigned char)*p])
 			p++;
 		return p;
 	}
