@@ -68,6 +68,7 @@ struct jenc_logv {
 	size_t fmtlen;
 	char *piece[LV_FMT_MAX];
 	unsigned char frac[LV_FMT_MAX];
+	int fracmax;		/* the most digits of any frac[i] */
 	int npiece;
 	jenc_pal pal;
 };
@@ -520,6 +521,8 @@ fmt_set(jenc_logv *lv, const char *fmt)
 			return JENC_E_STATE;
 		out[w++] = '\0';
 		lv->frac[lv->npiece - 1] = (unsigned char)k;
+		if ((int)k > lv->fracmax)
+			lv->fracmax = (int)k;
 		lv->piece[lv->npiece++] = out + w;
 	}
 	out[w] = '\0';
@@ -1183,9 +1186,11 @@ piece_time(const char *piece, int64_t sec, const struct tm *tm, char *out)
 static int
 put_time(struct lv_rec *r, int64_t sec, long nsec)
 {
+	static const long p10[10] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000 };
 	const jenc_logv *lv = r->lv;
 	char d[9];
-	long v = nsec;
+	long v;
 	int i;
 
 	if (tcache.id != lv->id || tcache.sec != sec) {
@@ -1202,7 +1207,9 @@ put_time(struct lv_rec *r, int64_t sec, long nsec)
 		tcache.id = lv->id;
 		tcache.sec = sec;
 	}
-	for (i = 8; i >= 0; i--, v /= 10)
+	/* the first fracmax digits of the nine of nsec */
+	v = nsec / p10[9 - lv->fracmax];
+	for (i = lv->fracmax - 1; i >= 0; i--, v /= 10)
 		d[i] = (char)('0' + v % 10);
 	sep(r);
 	out_color(r->o, lv, JENC_COLOR_NULL);
