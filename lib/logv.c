@@ -55,6 +55,9 @@ struct jenc_logv {
 	struct lv_names keys[3];	/* time, level, message */
 	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
 				 * 31 or more) */
+	uint32_t anylen;	/* lens[0] | lens[1] | lens[2] */
+	uint32_t first[8];	/* bit c: a key of the three lists begins
+				 * with byte c */
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
 	int min_level;
@@ -65,6 +68,7 @@ struct jenc_logv {
 	size_t fmtlen;
 	char *piece[LV_FMT_MAX];
 	unsigned char frac[LV_FMT_MAX];
+	int fracmax;		/* the most digits of any frac[i] */
 	int npiece;
 	jenc_pal pal;
 };
@@ -517,6 +521,8 @@ fmt_set(jenc_logv *lv, const char *fmt)
 			return JENC_E_STATE;
 		out[w++] = '\0';
 		lv->frac[lv->npiece - 1] = (unsigned char)k;
+		if ((int)k > lv->fracmax)
+			lv->fracmax = (int)k;
 		lv->piece[lv->npiece++] = out + w;
 	}
 	out[w] = '\0';
@@ -614,6 +620,22 @@ text_skip(const char *s, size_t n, size_t i, int quoted, int quote)
 	return i;
 }
 
+/* 1 if s[0..n) holds none of the bytes out_text escapes outside quotes
+ * (0xc2 taken for one whatever follows it). */
+static inline int
+text_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = text_skip(s, n, 0, 0, 0); i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == 0xc2)
+			return 0;
+	}
+	return 1;
+}
+
 /* Bytes out_text looks at: 1 C0 controls, DEL and 0xc2 (a C1 control's
  * first byte), 2 also '"' and '\\' (escaped within quotes). */
 static const unsigned char text_class[256] = {
@@ -679,6 +701,9 @@ struct lv_leaf {
 	size_t vlen;
 	char type;		/* '"', '0' number, 't', 'f', 'n', '[', '{' */
 	char esc;		/* a string body holding a backslash */
+	char named;		/* name points into the record's text (a
+				 * top-level key without escapes), not
+				 * into the walk's path buffer */
 };
 
 struct lv_walk {
@@ -699,11 +724,28 @@ ws(const char *p, const char *end)
 	return p;
 }
 
+/* The index of the first byte of an 8-byte word whose mask m (the high
+ * bit of each byte found) is not 0: exact for the first one found, as
+ * bytes_eq's borrows only run upwards; 0 where that cannot be told,
+ * and the caller looks at each byte from the word's first. */
+static inline size_t
+first_byte(uint64_t m)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (size_t)__builtin_ctzll(m) >> 3;
+#else
+	(void)m;
+	return 0;
+#endif
+}
+
 /*
  * Just past the string that starts at p ('"'), NULL if it does not end;
- * *esc 1 if its body holds a backslash.  Eight bytes at a time up to the
- * first '"' or '\\', then a byte at a time: a log's strings are short,
- * and a call to memchr costs more than most of them.
+ * *esc 1 if its body holds a backslash.  Eight bytes at a time to the
+ * first '"' or '\\' of a word, a byte at a time in the last seven: a
+ * log's strings are short, and a call to memchr costs more than most of
+ * them.
  */
 static inline const char *
 str_end(const char *p, const char *end, char *esc)
@@ -712,14 +754,25 @@ str_end(const char *p, const char *end, char *esc)
 
 	*esc = 0;
 	while (end - q >= 8) {
-		uint64_t w, a, b;
+		uint64_t w, m;
 
 		memcpy(&w, q, 8);
-		a = w ^ (ONES8 * '"');
-		b = w ^ (ONES8 * '\\');
-		if ((((a - ONES8) & ~a) | ((b - ONES8) & ~b)) & HIGHS8)
-			break;
-		q += 8;
+		m = bytes_eq(w, '"') | bytes_eq(w, '\\');
+		if (m == 0) {
+			q += 8;
+			continue;
+		}
+		q += first_byte(m);
+		if (*q == '"')
+			return q + 1;
+		if (*q == '\\') {
+			*esc = 1;
+			if (end - q < 2)
+				return NULL;
+			q += 2;
+		} else {
+			q++;
+		}
 	}
 	while (q < end) {
 		if (*q == '"')
@@ -733,6 +786,12 @@ str_end(const char *p, const char *end, char *esc)
 	return NULL;
 }
 
+/* Bytes that end a number or literal: ',', '}', ']' and white space. */
+static const unsigned char ends_scalar[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1, [','] = 1,
+	[']'] = 1, ['}'] = 1,
+};
+
 /* Just past the value that starts at p, NULL if it does not end. */
 static const char *
 value_end(const char *p, const char *end)
@@ -744,8 +803,7 @@ value_end(const char *p, const char *end)
 	if (*p == '"')
 		return str_end(p, end, &esc);
 	if (*p != '{' && *p != '[') {
-		while (p < end && *p != ',' && *p != '}' && *p != ']' &&
-		    *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r')
+		while (p < end && !ends_scalar[(unsigned char)*p])
 			p++;
 		return p;
 	}
@@ -872,10 +930,11 @@ leaf_type_ok(char t)
 static const char *
 walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 {
-	const char *end = w->end, *q, *v;
+	const char *end = w->end, *q, *v, *name;
 	struct lv_leaf l;
 	size_t nl, k;
 	char esc;
+	int nested;
 
 	p = ws(p + 1, end);
 	if (p < end && *p == '}')
@@ -884,16 +943,8 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 		if (p >= end || *p != '"' ||
 		    (q = str_end(p, end, &esc)) == NULL)
 			return NULL;
-		nl = plen;
-		if (plen > 0)
-			w->path[nl++] = '.';
+		name = p + 1;
 		k = (size_t)(q - p - 2);
-		if (esc) {
-			nl += unescape(p + 1, k, w->path + nl);
-		} else {
-			memcpy(w->path + nl, p + 1, k);
-			nl += k;
-		}
 		p = ws(q, end);
 		if (p >= end || *p != ':')
 			return NULL;
@@ -901,7 +952,22 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 		if (p >= end)
 			return NULL;
 		q = ws(p + 1, end);
-		if (*p == '{' && depth + 1 < LV_DEPTH && q < end && *q != '}') {
+		nested = *p == '{' && depth + 1 < LV_DEPTH && q < end &&
+		    *q != '}';
+		/* a top-level key as it is in the text needs no copy */
+		l.named = plen == 0 && !esc && !nested;
+		nl = plen;
+		if (!l.named) {
+			if (plen > 0)
+				w->path[nl++] = '.';
+			if (esc) {
+				nl += unescape(name, k, w->path + nl);
+			} else {
+				memcpy(w->path + nl, name, k);
+				nl += k;
+			}
+		}
+		if (nested) {
 			if ((p = walk_obj(w, p, nl, depth + 1)) == NULL)
 				return NULL;
 		} else {
@@ -912,8 +978,8 @@ walk_obj(struct lv_walk *w, const char *p, size_t plen, int depth)
 				v = value_end(p, end);
 			if (v == NULL || v == p)
 				return NULL;
-			l.name = w->path;
-			l.nlen = nl;
+			l.name = l.named ? name : w->path;
+			l.nlen = l.named ? k : nl;
 			l.type = *p == '-' || (*p >= '0' && *p <= '9') ?
 			    '0' : *p;
 			if (l.type == '"') {
@@ -1008,11 +1074,19 @@ find_roles(void *ctx, const struct lv_leaf *l)
 			struct lv_leaf *k = &r->leaf[r->nleaf++];
 
 			*k = *l;
-			k->name = r->names + r->nnames;
-			memcpy(r->names + r->nnames, l->name, l->nlen);
-			r->nnames += l->nlen;
+			if (!l->named) {
+				k->name = r->names + r->nnames;
+				memcpy(r->names + r->nnames, l->name, l->nlen);
+				r->nnames += l->nlen;
+			}
 		}
 	}
+	/* most keys are none of the three: their length or first byte
+	 * tells */
+	if (l->nlen == 0 || !((r->lv->anylen >> (l->nlen < 31 ? l->nlen :
+	    31)) & 1) || !((r->lv->first[(unsigned char)l->name[0] >> 5] >>
+	    ((unsigned char)l->name[0] & 31)) & 1))
+		return 0;
 
 	for (i = 0; i < 3; i++) {
 		/* a time or level is a string or a number, a message any
@@ -1112,9 +1186,11 @@ piece_time(const char *piece, int64_t sec, const struct tm *tm, char *out)
 static int
 put_time(struct lv_rec *r, int64_t sec, long nsec)
 {
+	static const long p10[10] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000 };
 	const jenc_logv *lv = r->lv;
 	char d[9];
-	long v = nsec;
+	long v;
 	int i;
 
 	if (tcache.id != lv->id || tcache.sec != sec) {
@@ -1131,7 +1207,9 @@ put_time(struct lv_rec *r, int64_t sec, long nsec)
 		tcache.id = lv->id;
 		tcache.sec = sec;
 	}
-	for (i = 8; i >= 0; i--, v /= 10)
+	/* the first fracmax digits of the nine of nsec */
+	v = nsec / p10[9 - lv->fracmax];
+	for (i = lv->fracmax - 1; i >= 0; i--, v /= 10)
 		d[i] = (char)('0' + v % 10);
 	sep(r);
 	out_color(r->o, lv, JENC_COLOR_NULL);
@@ -1240,6 +1318,29 @@ put_field(void *ctx, const struct lv_leaf *l)
 			    (c == 0xc2 && i + 1 < n &&
 			    (unsigned char)s[i + 1] <= 0x9f);
 		}
+	}
+	/* most fields: a name and a value that out_text would copy as
+	 * they are (a string that needs no quotes holds no byte it
+	 * escapes; nor do numbers and literals), no colors: one copy of
+	 * each into the buffer */
+	if (!quote && l->type != '[' && l->type != '{' &&
+	    !(r->lv->flags & JENC_LOGV_COLOR) && l->nlen + n + 2 <= LV_OUT &&
+	    text_plain(l->name, l->nlen)) {
+		struct lv_out *o = r->o;
+		char *d;
+
+		if (l->nlen + n + 2 > LV_OUT - o->n)
+			out_flush(o);
+		d = o->buf + o->n;
+		if (r->any)
+			*d++ = ' ';
+		r->any = 1;
+		memcpy(d, l->name, l->nlen);
+		d += l->nlen;
+		*d++ = '=';
+		memcpy(d, s, n);
+		o->n = (size_t)(d + n - o->buf);
+		return 0;
 	}
 	sep(r);
 	put_key(r, l);
@@ -1401,9 +1502,14 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 		if (names_set(&lv->keys[i], keys[i] != NULL ? keys[i] :
 		    default_keys[i]) != 0)
 			goto fail;
-		for (k = 0; k < lv->keys[i].n; k++)
-			lv->lens[i] |= 1u << (lv->keys[i].len[k] < 31 ?
-			    lv->keys[i].len[k] : 31);
+		for (k = 0; k < lv->keys[i].n; k++) {
+			const struct lv_names *l = &lv->keys[i];
+			unsigned char c = (unsigned char)l->text[l->off[k]];
+
+			lv->lens[i] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
+			lv->first[c >> 5] |= 1u << (c & 31);
+		}
+		lv->anylen |= lv->lens[i];
 	}
 	if ((o->hide != NULL && names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && names_set(&lv->only, o->only) != 0))

@@ -284,6 +284,17 @@ main(void)
 		LINE(NULL, "{\"q\":\"\\ud83d\\ude00\"}", "q=\xf0\x9f\x98\x80\n");
 	}
 
+	TEST("jenc_logv_format: keys escaped as values are, raw or decoded") {
+		/* top-level names are copied from the text when they hold
+		 * nothing to escape: these hold something */
+		LINE(NULL, "{\"a\\u0001b\":1,\"k\x7f\":\"v\",\"x\xc2\x85y\":2,"
+		    "\"t\\tab\":3,\"u\\u0085\":\"w\",\"\xc3\xa9\":4}",
+		    "a\\u0001b=1 k\\u007f=v x\\u0085y=2 t\tab=3 u\\u0085=w "
+		    "\xc3\xa9=4\n");
+		LINE(NULL, "{\"o\":{\"k\x7f\":1,\"a\\u0001\":2}}",
+		    "o.k\\u007f=1 o.a\\u0001=2\n");
+	}
+
 	TEST("jenc_logv_format: nested objects as dotted keys, in input order") {
 		LINE(NULL, "{\"msg\":\"m\",\"req\":{\"id\":7,\"h\":{\"ua\":\"x\","
 		    "\"n\":{}}},\"z\":1,\"k\\u00e9y\":2,\"a b\":3}",
