@@ -496,28 +496,43 @@ output_tmp_commit(struct output *o)
 
 /* ---- the sink ---------------------------------------------------------- */
 
-static void
-output_put(struct output *o, const char *p, size_t len)
+/*
+ * Write all of p[0..len) to fd: EINTR retried, EAGAIN waited out with
+ * poll(2).  0, or the errno of the write that failed.  The loop of
+ * lib/io.c's jenc_io_writev, kept here because cmd/ uses libjenc through
+ * jenc.h only (io.c's functions are not exported).
+ */
+static int
+output_write_all(int fd, const char *p, size_t len)
 {
 	while (len > 0) {
-		ssize_t w = write(o->tmp_fd, p, len);
+		ssize_t w = write(fd, p, len);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN) {
-				struct pollfd pfd = { .fd = o->tmp_fd,
+				struct pollfd pfd = { .fd = fd,
 				    .events = POLLOUT };
 
 				(void)poll(&pfd, 1, -1);
 				continue;
 			}
-			output_fail(o, WHY_IO, errno);
-			return;
+			return errno;
 		}
 		p += w;
 		len -= (size_t)w;
 	}
+	return 0;
+}
+
+static void
+output_put(struct output *o, const char *p, size_t len)
+{
+	int err = output_write_all(o->tmp_fd, p, len);
+
+	if (err != 0)
+		output_fail(o, WHY_IO, err);
 }
 
 /* Read up to len input bytes at output offset off into o->buf.  Returns
@@ -949,31 +964,17 @@ static int
 output_list(struct output *o)
 {
 	const char *s = o->flags & OUTPUT_NUL ? o->path : o->name;
-	size_t len = strlen(s), done = 0;
+	size_t len = strlen(s);
+	int err;
 
 	if (len + 1 > sizeof(o->buf))	/* longer than a path can be */
 		len = sizeof(o->buf) - 1;
 	memcpy(o->buf, s, len);
 	o->buf[len++] = o->flags & OUTPUT_NUL ? '\0' : '\n';
-	while (done < len) {
-		ssize_t w = write(STDOUT_FILENO, o->buf + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno == EAGAIN) {
-			struct pollfd pfd = { .fd = STDOUT_FILENO,
-			    .events = POLLOUT };
-
-			(void)poll(&pfd, 1, -1);
-			continue;
-		}
-		if (w < 0) {
-			fprintf(stderr, "jenc: write error: %s\n",
-			    strerror(errno));
-			o->failed = 1;
-			return EXIT_IO;
-		}
-		done += (size_t)w;
+	if ((err = output_write_all(STDOUT_FILENO, o->buf, len)) != 0) {
+		fprintf(stderr, "jenc: write error: %s\n", strerror(err));
+		o->failed = 1;
+		return EXIT_IO;
 	}
 	return 0;
 }

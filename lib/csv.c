@@ -295,22 +295,7 @@ csv_free(void *p, size_t n)
 static int
 csv_grow(void **p, size_t *cap, size_t need, size_t min)
 {
-	size_t n = *cap ? *cap : min;
-	void *np;
-
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			return -1;
-		n *= 2;
-	}
-	if (n == *cap)
-		return 0;
-	np = jenc_mem_realloc(*p, *cap, n);
-	if (np == NULL)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
+	return jenc_grow(p, cap, need, min, 1) != 0 ? -1 : 0;
 }
 
 /* The record is long (see CSV_LONG_FIELDS): from here on its fields are

@@ -9,9 +9,7 @@
  * top-level values: only those reach the sink, unless the value being
  * built grows past hold_max, after which it streams (`cut`).
  */
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,32 +336,8 @@ write_iov(jenc_enc *e, struct iovec *iov, int cnt)
 				return fail(e, JENC_E_SINK);
 		return 0;
 	}
-	while (cnt > 0) {
-		ssize_t w = writev(e->fd, iov, cnt);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				struct pollfd pfd = { .fd = e->fd, .events = POLLOUT };
-
-				(void)poll(&pfd, 1, -1);
-				continue;
-			}
-			e->sys_errno = errno;
-			return fail(e, JENC_E_IO);
-		}
-		size_t done = (size_t)w;
-		while (cnt > 0 && done >= iov[0].iov_len) {
-			done -= iov[0].iov_len;
-			iov++;
-			cnt--;
-		}
-		if (cnt > 0) {
-			iov[0].iov_base = (char *)iov[0].iov_base + done;
-			iov[0].iov_len -= done;
-		}
-	}
+	if (jenc_io_writev(e->fd, iov, cnt, &e->sys_errno) != 0)
+		return fail(e, JENC_E_IO);
 	return 0;
 }
 
@@ -1557,12 +1531,11 @@ view_end(jenc_enc *e)
 	sync_tail(e);
 	n = held(e) - start;
 	if (n > w->cap) {
-		size_t cap = w->cap ? w->cap : 256;
+		/* (not jenc_grow: the old text need not be copied) */
+		size_t cap = jenc_grow_cap(w->cap, n, 256, 1);
 		char *b;
 
-		while (cap < n)
-			cap *= 2;
-		if ((b = jenc_mem_alloc(cap)) == NULL)
+		if (cap == 0 || (b = jenc_mem_alloc(cap)) == NULL)
 			return fail(e, JENC_E_NOMEM);
 		jenc_mem_free(w->buf, w->cap);
 		w->buf = b;

@@ -3,12 +3,13 @@
  * reader scans, read from a file descriptor or lent by the caller, and
  * where a spot in it is (offset, line, column, the text of its line).
  *
- * One read loop serves every kind of descriptor: a read interrupted by a
- * signal is retried, and a non-blocking descriptor with nothing to read
- * yet (EAGAIN) is waited for with poll(2), so regular files, pipes, FIFOs,
- * terminals and sockets behave the same, blocking or not.  The encoder a
- * reader writes to is flushed before each read, so that what is complete
- * reaches its reader before jenc waits for more input.
+ * One read loop (jenc_io_read, io.c) serves every kind of descriptor: a
+ * read interrupted by a signal is retried, and a non-blocking descriptor
+ * with nothing to read yet (EAGAIN) is waited for with poll(2), so
+ * regular files, pipes, FIFOs, terminals and sockets behave the same,
+ * blocking or not.  The encoder a reader writes to is flushed before each
+ * read, so that what is complete reaches its reader before jenc waits
+ * for more input.
  *
  * The window is a buffer of our own (fd input, or a caller's buffer
  * copied in), a view of the caller's (buffer input), or a view of a
@@ -25,7 +26,6 @@
  * in->conv per read.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +39,14 @@
 #include "internal.h"
 
 static const char bom[3] = { '\xef', '\xbb', '\xbf' };
+
+/* The window's next capacity after cap (> 0): twice it, at most in->max,
+ * so that it cannot overflow. */
+static size_t
+in_twice(const jenc_in *in, size_t cap)
+{
+	return cap > in->max / 2 ? in->max : cap * 2;
+}
 
 int
 jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max)
@@ -93,7 +101,7 @@ in_unmap(jenc_in *in)
 	char *nb;
 
 	while (cap <= in->len && cap < in->max)
-		cap = cap > in->max / 2 ? in->max : cap * 2;
+		cap = in_twice(in, cap);
 	if ((nb = jenc_mem_alloc(cap)) == NULL)
 		return JENC_E_NOMEM;
 	if (lseek(in->fd, in->map_off + (off_t)end, SEEK_SET) < 0) {
@@ -179,7 +187,7 @@ in_unview(jenc_in *in)
 	size_t cap = in->cap;
 
 	while (cap <= in->len && cap < in->max)
-		cap = cap > in->max / 2 ? in->max : cap * 2;
+		cap = in_twice(in, cap);
 	if (cap != in->cap) {
 		char *nb = jenc_mem_alloc(cap);
 
@@ -203,34 +211,15 @@ in_unview(jenc_in *in)
 /* The window of converted buffer input. */
 #define CONV_WIN ((size_t)64 * 1024)
 
-/* One read(2) into dst[0..n): EINTR retried, EAGAIN waited for.  Returns
- * the bytes read, 0 at the end of the input, or -1 (sys_errno set). */
+/* One read(2) into dst[0..n) (jenc_io_read, counted).  Returns the bytes
+ * read, 0 at the end of the input, or -1 (sys_errno set). */
 static ssize_t
 in_read(jenc_in *in, char *dst, size_t n)
 {
 	if (in->pull != NULL)	/* any part of what comes: see jenc_in.pull */
 		return in->pull(in->pull_ctx, dst, n, NULL, &in->sys_errno);
-	for (;;) {
-		ssize_t got = read(in->fd, dst, n);
-
-		if (got >= 0) {
-			jenc_work_add(JENC_W_READS, 1);
-			return got;
-		}
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
-
-			/* wakes for data, end of file or an error, which the
-			 * next read then reports */
-			jenc_work_add(JENC_W_WAITS, 1);
-			(void)poll(&pfd, 1, -1);
-			continue;
-		}
-		in->sys_errno = errno;
-		return -1;
-	}
+	return jenc_io_read(in->fd, dst, n, -1, JENC_IO_COUNT,
+	    &in->sys_errno);
 }
 
 /* jenc_in_fill through the conversion: convert what raw input is held,
@@ -266,8 +255,7 @@ in_fill_conv(jenc_in *in)
 				/* no room for what one sequence makes */
 				if (in->cap >= in->max)
 					return JENC_IN_FULL;
-				if (in_resize(in, in->cap > in->max / 2 ?
-				    in->max : in->cap * 2) != 0)
+				if (in_resize(in, in_twice(in, in->cap)) != 0)
 					return JENC_E_NOMEM;
 				continue;
 			}
@@ -369,8 +357,7 @@ jenc_in_fill(jenc_in *in)
 	    in->cap - in->len < CONV_ROOM) {
 		if (in->cap >= in->max)
 			return JENC_IN_FULL;
-		if (in_resize(in, in->cap > in->max / 2 ? in->max :
-		    in->cap * 2) != 0)
+		if (in_resize(in, in_twice(in, in->cap)) != 0)
 			return JENC_E_NOMEM;
 	} else if (in->cap > in->init && in->len <= in->init / 2) {
 		/* what needed a larger window is gone: give its memory back */
@@ -408,7 +395,7 @@ jenc_in_fill(jenc_in *in)
 			if (need > in->max - in->len)
 				return JENC_IN_FULL;
 			while (ncap - in->len < need)
-				ncap = ncap > in->max / 2 ? in->max : ncap * 2;
+				ncap = in_twice(in, ncap);
 			if (in_resize(in, ncap) != 0)
 				return JENC_E_NOMEM;
 		}
@@ -431,7 +418,7 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
 	if (n > in->max)
 		return JENC_E_NOMEM;
 	while (cap < n)
-		cap = cap > in->max / 2 ? in->max : cap * 2;
+		cap = in_twice(in, cap);
 	if (cap != in->cap && in_resize(in, cap) != 0)
 		return JENC_E_NOMEM;
 	if (n > 0)

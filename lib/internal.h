@@ -12,6 +12,9 @@
  *			UTF-8 checks; numbers and times as text, the JSON
  *			number grammar; the skeleton of JSON text that
  *			jsmn reads (skel.c)
+ *	2 io.c		read(2) with EINTR, EAGAIN and a wake descriptor;
+ *			the writev(2) loop; buffer growth with its
+ *			overflow check
  *	3 err.c		filling jenc_err: message, excerpt, caret
  *	3 conv.c	input in another encoding converted to UTF-8 with
  *			iconv(3), for in.c
@@ -65,6 +68,35 @@ enum {
 	JENC_W_CUT, JENC_W_SLOW, JENC_W_THREADS, JENC_W_N
 };
 void jenc_work_add(int k, uint64_t n);
+
+/* ---- system calls and buffer growth (io.c) ---- */
+struct iovec;
+#define JENC_IO_NOWAIT 0x01	/* EAGAIN: return JENC_IO_AGAIN at once */
+#define JENC_IO_COUNT 0x02	/* count JENC_W_READS and JENC_W_WAITS */
+#define JENC_IO_AGAIN (-2)	/* JENC_IO_NOWAIT: no input waiting */
+#define JENC_IO_STOPPED (-3)	/* the wake descriptor became readable */
+/*
+ * jenc_io_read - one read(2) of up to n bytes of fd into dst: EINTR
+ * retried; EAGAIN (a non-blocking fd) waited out with poll(2), or
+ * JENC_IO_AGAIN with JENC_IO_NOWAIT.  wake >= 0: poll fd and wake before
+ * each read, JENC_IO_STOPPED once wake is readable (another thread's
+ * cancel), so that the wait ends without input.  Returns the bytes read,
+ * 0 at the end of the input, or -1 with *sys_errno set.
+ */
+ssize_t jenc_io_read(int fd, void *dst, size_t n, int wake, unsigned flags,
+    int *sys_errno);
+/* jenc_io_writev - write all of iov[0..cnt) to fd (iov is consumed):
+ * EINTR retried, EAGAIN waited out with poll(2).  0, or -1 with
+ * *sys_errno set. */
+int jenc_io_writev(int fd, struct iovec *iov, int cnt, int *sys_errno);
+/* jenc_grow_cap - the capacity, in elements of size bytes, that holds
+ * need: cap (first if cap is 0) doubled until it does; 0 if that would
+ * not fit in a size_t of bytes. */
+size_t jenc_grow_cap(size_t cap, size_t need, size_t first, size_t size);
+/* jenc_grow - make *p (of *cap elements of size bytes) hold need
+ * elements: jenc_grow_cap's capacity, its contents kept (through
+ * jenc_mem_realloc).  0, or JENC_E_NOMEM with *p and *cap unchanged. */
+int jenc_grow(void **p, size_t *cap, size_t need, size_t first, size_t size);
 
 /* ---- number and time text (num.c) ---- */
 /* Each writes text without a terminating NUL and returns its length. */

@@ -142,19 +142,7 @@ jenc_cpus_usable(void)
 static int
 reserve(char **buf, size_t *cap, size_t n)
 {
-	size_t c = *cap > 0 ? *cap : 4096;
-	char *nb;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	nb = jenc_mem_realloc(*buf, *cap, c);
-	if (nb == NULL)
-		return JENC_E_NOMEM;
-	*buf = nb;
-	*cap = c;
-	return 0;
+	return jenc_grow((void **)buf, cap, n, 4096, 1);
 }
 
 /* ---- the workers --------------------------------------------------------- */
@@ -481,19 +469,17 @@ fill(struct par *pp, struct slot *s, int block)
 		if (reserve(&s->buf, &s->cap, s->len + want) != 0)
 			return FILL_ONE;
 		s->in = s->buf;
-		ssize_t n = read(pp->fd, s->buf + s->len, want);
+		int err;
+		ssize_t n = jenc_io_read(pp->fd, s->buf + s->len, want, -1,
+		    block ? 0 : JENC_IO_NOWAIT, &err);
 
 		if (n > 0) {
 			s->len += (size_t)n;
 		} else if (n == 0) {
 			pp->eof = 1;
-		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			if (!block)
-				return FILL_WAIT;
-			struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
-
-			(void)poll(&pfd, 1, -1);
-		} else if (errno != EINTR) {
+		} else if (n == JENC_IO_AGAIN) {
+			return FILL_WAIT;
+		} else {
 			/* the one-thread reader reads again and says why */
 			return FILL_ONE;
 		}

@@ -117,11 +117,11 @@ struct jenc_pipe {
 /* ---- the scout ------------------------------------------------------- */
 
 /* Up to n bytes of input into dst: the caller's first, then the mapped
- * file's (its pages unmapped behind), then one read(2), once poll(2)
- * says fd has input (or its end, or an error) or the wake-up pipe says
- * jenc_pipe_end wants the scout to stop.  Returns the bytes, 0 at the
- * end, -1 with *e, or STOPPED. */
-#define STOPPED (-2)
+ * file's (its pages unmapped behind), then one read(2) (jenc_io_read),
+ * once poll(2) says fd has input (or its end, or an error) or the
+ * wake-up pipe says jenc_pipe_end wants the scout to stop.  Returns the
+ * bytes, 0 at the end, -1 with *e, or STOPPED. */
+#define STOPPED JENC_IO_STOPPED
 
 static ssize_t
 take(jenc_pipe *pp, char *dst, size_t n, int *e)
@@ -156,32 +156,7 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 			return -1;
 		}
 	}
-	for (;;) {
-		struct pollfd pfd[2] = {
-			{ .fd = pp->fd, .events = POLLIN },
-			{ .fd = pp->wake[0], .events = POLLIN },
-		};
-		ssize_t got;
-
-		/* (a regular file is always ready: one poll per read) */
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
-			*e = errno;
-			return -1;
-		}
-		if (pfd[1].revents != 0)
-			return STOPPED;
-		if (pfd[0].revents == 0)
-			continue;	/* interrupted */
-		got = read(pp->fd, dst, n);
-		if (got >= 0)
-			return got;
-		/* (EAGAIN: another reader of fd took what poll saw) */
-		if (errno == EINTR || errno == EAGAIN ||
-		    errno == EWOULDBLOCK)
-			continue;
-		*e = errno;
-		return -1;
-	}
+	return jenc_io_read(pp->fd, dst, n, pp->wake[0], 0, e);
 }
 
 /* Is more input there to take at once: the caller's, the mapping's, or
@@ -259,24 +234,12 @@ chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
 	return open;
 }
 
-/* Room for n tokens in ps's array.  0 or -1. */
+/* Room for n tokens in ps's array.  0 or JENC_E_NOMEM. */
 static int
 tok_room(struct pslot *ps, size_t n)
 {
-	size_t cap = ps->tok_cap ? ps->tok_cap : 4096;
-	jsmntok_t *nt;
-
-	if (n <= ps->tok_cap)
-		return 0;
-	while (cap < n)
-		cap *= 2;
-	nt = jenc_mem_realloc(ps->s.tok, ps->tok_cap * sizeof(*nt),
-	    cap * sizeof(*nt));
-	if (nt == NULL)
-		return -1;
-	ps->s.tok = nt;
-	ps->tok_cap = cap;
-	return 0;
+	return jenc_grow((void **)&ps->s.tok, &ps->tok_cap, n, 4096,
+	    sizeof(*ps->s.tok));
 }
 
 /* The tokens of ps end at its tok_end, with jsmn's state there. */

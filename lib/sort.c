@@ -66,22 +66,7 @@ struct jenc_sort {
 static int
 sort_reserve(void **a, size_t *cap, size_t n, size_t sz)
 {
-	size_t ncap = *cap ? *cap : 16;
-	void *na;
-
-	if (n <= *cap)
-		return 0;
-	while (ncap < n) {
-		if (ncap > ((size_t)-1 / 2) / sz)
-			return JENC_E_NOMEM;
-		ncap *= 2;
-	}
-	na = jenc_mem_realloc(*a, *cap * sz, ncap * sz);
-	if (na == NULL)
-		return JENC_E_NOMEM;
-	*a = na;
-	*cap = ncap;
-	return 0;
+	return jenc_grow(a, cap, n, 16, sz);
 }
 
 #define RESERVE(s, arr, cap, n) ((n) <= (s)->cap ? 0 : \
