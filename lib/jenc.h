@@ -582,7 +582,10 @@ typedef struct jenc_err {
  * to its closing quote or to the end of its line, and an error inside a
  * string is counted in it (the brackets after its closing quote count).
  * With JENC_SPLIT on e, the bad value is the whole array, however many
- * of its elements were written.  With JENC_READ_SEQ the bad text runs
+ * of its elements were written; when some were, a line whose first byte
+ * is '{' or '[' starts a new value only after the line holding the
+ * error, or as that line itself when the error is at its first byte (a
+ * written element is not read again).  With JENC_READ_SEQ the bad text runs
  * instead from the start of the bad value (a top-level string's opening
  * quote; the error's spot outside any value) to the next RS, line ends
  * included; a value cut by an RS ends before it.  Reading resumes just

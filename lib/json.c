@@ -2114,12 +2114,16 @@ recover(struct rd *r)
 	 * (a line cut short, then a good one that went into the bad value):
 	 * the bad text ends before the first such line, and reading resumes
 	 * there.  Likewise at the RS after a truncated text, and at the end
-	 * of the input.
+	 * of the input.  A JENC_SPLIT array some elements of which were
+	 * written: no line before the error's starts one (it would read a
+	 * written element again), the error's own if the error is at its
+	 * start.
 	 */
 	size_t q, stop = NO_POS;
 
 	if (!r->seq && r->depth > 0)
-		for (q = from + 1; q <= spot && q < r->in.len; q++)
+		for (q = r->split_out && spot > from ? spot : from + 1;
+		    q <= spot && q < r->in.len; q++)
 			if (r->in.p[q - 1] == '\n' && starts_value(r, q)) {
 				stop = q;
 				break;

@@ -280,6 +280,83 @@ jenc: 4 invalid lines skipped
 	done
 }
 
+@test "--split: the elements of a bad array already written are not read again" {
+	# a pretty-printed array with a bad element: the line of an element
+	# written before the error, though it starts with '{', does not start
+	# a new value (it was read again and written twice)
+	printf '[\n{"a":1},\nbad,\n{"a":2}\n]\n' >bad.json
+	printf '[\n{"a":1},\n5,\n{"a":2}\n]\n' >five.json
+	local bad="jenc: bad.json:3:1: invalid literal 'bad', expected true, false or null" \
+	    end="jenc: bad.json:5:1: expected value or end of input, found ']'
+  ]
+  ^" mode f
+	jrun --split -c --on-error=skip bad.json
+	expect_status 0
+	expect_out '{"a":1}
+{"a":2}
+'
+	expect_err "$bad
+  bad,
+  ^
+$end
+jenc: 4 invalid lines skipped
+"
+	jrun --split -c --on-error=pass bad.json
+	expect_status 0
+	expect_out '{"a":1}
+{"a":2}
+]
+'
+	expect_err "$bad (not passed through)
+  bad,
+  ^
+jenc: 1 invalid line passed through, 3 dropped
+"
+	jrun --to=csv --on-error=skip five.json
+	expect_status 0
+	expect_out 'a
+1
+2
+'
+	expect_err "jenc: five.json:3:1: expected an object as a record, found '5'
+  5,
+  ^
+${end//bad.json/five.json}
+jenc: 4 invalid lines skipped
+"
+	# every way of reading it agrees: one thread or two with chunks at
+	# every line, the exact path, a pipe
+	for f in bad.json five.json; do
+		for mode in skip pass; do
+			if [ "$f" = five.json ]; then
+				set -- --to=csv --on-error="$mode"
+			else
+				set -- --split -c --on-error="$mode"
+			fi
+			jrun "$@" "$f"
+			cp "$T/out" one.out
+			cp "$T/err" one.err
+			JENC_FORCE_THREADS=1 JENC_CHUNK=1 jrun "$@" -j 2 "$f"
+			same_bytes one.out "$T/out" stdout
+			same_bytes one.err "$T/err" stderr
+			JENC_EXACT=1 JENC_FORCE_THREADS=1 JENC_CHUNK=1 \
+			    jrun "$@" -j 2 "$f"
+			same_bytes one.out "$T/out" stdout
+			same_bytes one.err "$T/err" stderr
+			sed "s/$f:/<stdin>:/" one.err >pipe.err
+			for j in 1 2; do
+				status=0
+				cat "$f" | JENC_FORCE_THREADS=1 JENC_CHUNK=1 \
+				    "$JENC" "$@" -j "$j" >"$T/out" 2>"$T/err" ||
+				    status=$?
+				expect_status 0
+				same_bytes one.out "$T/out" stdout
+				same_bytes pipe.err "$T/err" stderr
+			done
+		done
+	done
+}
+
 @test "-j 2: a chunk written past 1 MiB does not mark the next bad text as cut" {
 	# lines of 50 bytes, so that JENC_CHUNK=1500000 cuts 30000 lines a
 	# chunk: the first and the third hold more bad lines than a worker
