@@ -15,7 +15,7 @@ CC ?= cc
 O ?= build
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
 CFLAGS ?= -O2 -g
 # Always used, even when CFLAGS is given on the command line.
 JCFLAGS = -std=c11 $(WARN) -fPIC $(CFLAGS)
@@ -168,13 +168,15 @@ check: deps
 # them (TEST_ONLY, see tests/unit/harness.h):
 #	make check-unit T=test_enc N='jenc_depth'
 UNIT_RUN = $(if $(T),$(addprefix $(O)/tests/,$(T)),$(UNIT_BIN))
+# UNIT_EMU: a command that runs each binary (qemu-user, for check-cross).
+UNIT_EMU ?=
 
 UNIT_SUM = ^[0-9]+ tests? \([0-9]+ failed\), [0-9]+ checks?$$
 UNIT_CHK = ^[0-9]+ passed, [0-9]+ failed$$
 
 check-unit: $(UNIT_RUN)
 	@pass=0; fail=0; for t in $(UNIT_RUN); do \
-	    out=$$($(if $(N),TEST_ONLY="$$N") $$t); rc=$$?; \
+	    out=$$($(if $(N),TEST_ONLY="$$N") $(UNIT_EMU) $$t); rc=$$?; \
 	    [ -z "$$out" ] || printf '%s\n' "$$out" | \
 	        grep -v -E -e '$(UNIT_SUM)' -e '$(UNIT_CHK)'; \
 	    tl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_SUM)' | tail -n 1); \
@@ -260,6 +262,59 @@ check-slow: $(O)/jenc $(O)/libjenc.a
 check-ssh: $(O)/jenc
 	$(MAKE) deps EXTRA_PKGS='openssh-server openssh-client'
 	$(CLI_ENV) JENC_SSH=1 bats tests/cli/parallel.bats
+
+# ---- other processors, under emulation ----
+
+# make check-cross builds jenc and the unit tests for each of CROSS_ARCHS
+# with Debian's cross compilers (under build/cross/ARCH), runs the unit
+# tests under qemu-user, and compares the output, messages and exit status
+# of that jenc with the native build's on the corpus, the JSONTestSuite,
+# CSV and other encodings (tests/cross/compare.sh).  It is opt-in: the
+# emulated unit tests take minutes.  check-cross-ci does the same for the
+# 64-bit ARM and one 32-bit processor only; check-cross-ARCH for one.
+# make deps-cross installs the compilers, qemu-user and, for iconv's
+# modules (gconv), the C library of each architecture (multiarch: it adds
+# the architectures to dpkg).
+CROSS_ARCHS ?= aarch64 i686 s390x
+CROSS_CI_ARCHS ?= aarch64 i686
+# ARCH's dpkg architecture, its multiarch directory, its qemu program.
+cross_deb = $(patsubst aarch64,arm64,$(patsubst i686,i386,$(1)))
+cross_multi = $(patsubst i686,i386,$(1))-linux-gnu
+cross_qemu = qemu-$(patsubst i686,i386,$(1))
+# How ARCH's programs run here: the emulator with the cross compiler's
+# libraries, and the gconv modules of multiarch's C library.
+cross_run = env GCONV_PATH=/usr/lib/$(call cross_multi,$(1))/gconv \
+	$(call cross_qemu,$(1)) -L /usr/$(1)-linux-gnu
+CROSS_PKGS = qemu-user $(foreach a,$(CROSS_ARCHS),gcc-$(a)-linux-gnu \
+	libc6:$(call cross_deb,$(a)))
+CROSS_DIR = build/cross
+
+.PHONY: deps-cross check-cross check-cross-ci
+
+deps-cross:
+	@for a in $(foreach a,$(CROSS_ARCHS),$(call cross_deb,$(a))); do \
+	    dpkg --print-foreign-architectures | grep -qx $$a && continue; \
+	    if [ "$$(id -u)" = 0 ]; then echo "dpkg --add-architecture $$a"; \
+	        dpkg --add-architecture $$a || exit 1; \
+	    else echo "jenc: run: sudo dpkg --add-architecture $$a" >&2; \
+	        exit 1; fi; \
+	done
+	$(MAKE) deps DEPS_PKGS='$(CROSS_PKGS)'
+
+check-cross: $(addprefix check-cross-,$(CROSS_ARCHS))
+check-cross-ci: $(addprefix check-cross-,$(CROSS_CI_ARCHS))
+
+# The cross compilers do not look in /usr/include, where Debian's
+# libjsmn-dev puts jsmn.h (one header, no library): a copy of it.
+check-cross-%: $(O)/jenc
+	$(MAKE) deps-cross CROSS_ARCHS=$*
+	@mkdir -p $(CROSS_DIR)/include
+	cp /usr/include/jsmn.h $(CROSS_DIR)/include/jsmn.h
+	$(MAKE) O=$(CROSS_DIR)/$* CC=$*-linux-gnu-gcc \
+	    CFLAGS='-O2 -g -isystem $(abspath $(CROSS_DIR)/include)' \
+	    UNIT_EMU='$(call cross_run,$*)' all check-unit
+	tests/cross/compare.sh $(O)/jenc $(call cross_run,$*) \
+	    $(CROSS_DIR)/$*/jenc
 
 deps:
 	@missing=; for p in $(DEPS_PKGS) $(EXTRA_PKGS); do \
