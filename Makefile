@@ -97,6 +97,7 @@ $(O)/obj/%.o: lib/%.c lib/jenc.h lib/internal.h lib/seg.h
 	$(CC) $(CPPFLAGS) $(JCFLAGS) -fvisibility=hidden -c -o $@ $<
 
 $(O)/obj/par.o: lib/compat.h
+$(O)/obj/skel.o $(O)/obj/in.o: lib/swar.h
 $(O)/obj/num.o: lib/num_tab.h
 $(O)/obj/err.o: lib/width_tab.h
 $(O)/obj/skel.o: lib/skel_tab.h
