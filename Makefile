@@ -282,10 +282,13 @@ CROSS_CI_ARCHS ?= aarch64 i686
 cross_deb = $(patsubst aarch64,arm64,$(patsubst i686,i386,$(1)))
 cross_multi = $(patsubst i686,i386,$(1))-linux-gnu
 cross_qemu = qemu-$(patsubst i686,i386,$(1))
-# How ARCH's programs run here: the emulator with the cross compiler's
-# libraries, and the gconv modules of multiarch's C library.
+# How ARCH's programs run here: the emulator, with the C library and the
+# gconv modules of multiarch's libc6:ARCH (in /lib/TRIPLET, where its
+# dynamic loader looks; with the cross compiler's older copy, qemu -L
+# /usr/TRIPLET, s390x programs stopped at once with "stack smashing
+# detected").
 cross_run = env GCONV_PATH=/usr/lib/$(call cross_multi,$(1))/gconv \
-	$(call cross_qemu,$(1)) -L /usr/$(1)-linux-gnu
+	$(call cross_qemu,$(1))
 CROSS_PKGS = qemu-user $(foreach a,$(CROSS_ARCHS),gcc-$(a)-linux-gnu \
 	libc6:$(call cross_deb,$(a)))
 CROSS_DIR = build/cross

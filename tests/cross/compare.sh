@@ -1,6 +1,6 @@
 #!/bin/sh
 # compare.sh NATIVE CMD... - run the native jenc (NATIVE) and another
-# build of it (CMD..., e.g. qemu-aarch64 -L /usr/aarch64-linux-gnu
+# build of it (CMD..., e.g. qemu-aarch64
 # build/cross/aarch64/jenc; words without spaces) over the same inputs,
 # and compare what each writes to stdout and stderr, and its exit
 # status.  The inputs: the corpus (../shared/corpus) in five modes, every
@@ -38,7 +38,7 @@ run() {
 }
 
 for f in "$shared"/corpus/*; do
-	for m in -c -i2 "-H -a -c" -S "-j 2 -c"; do
+	for m in -c "" "-H -a -c" -S "-j 2 -c"; do
 		# shellcheck disable=SC2086
 		run $m "$f"
 	done
