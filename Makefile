@@ -15,11 +15,11 @@ CC ?= cc
 O ?= build
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
 CFLAGS ?= -O2 -g
 # Always used, even when CFLAGS is given on the command line.
 JCFLAGS = -std=c11 $(WARN) -fPIC $(CFLAGS)
-LDLIBS += -lpthread
+LDLIBS += $(ICONV_LIBS) -lpthread
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(O)/obj/%.o)
@@ -32,10 +32,45 @@ UNIT_BIN := $(filter-out $(addprefix $(O)/tests/,$(UNIT_SKIP)), \
 	$(UNIT_SRC:tests/unit/%.c=$(O)/tests/%))
 
 VERSION := $(shell sed -n 's/^\#define JENC_VERSION "\(.*\)"/\1/p' lib/jenc.h)
+# The system, for what differs between them: the shared library's form,
+# and where iconv(3) is (README.md's Install says which are tested).
+UNAME_S := $(shell uname -s 2>/dev/null)
+
 # The shared library: its SONAME changes only when the ABI breaks; the file
-# installed under that name is libjenc.so.VERSION.
+# installed under that name is libjenc.so.VERSION.  GNU ld, gold and lld
+# (Linux and the BSDs) take -soname and a version script; macOS's ld makes
+# a .dylib with an install name and a list of the exported symbols.
+ifeq ($(UNAME_S),Darwin)
+SHLIB = libjenc.dylib
+SONAME = libjenc.1.dylib
+SOREAL = libjenc.$(VERSION).dylib
+SHLIB_FLAGS = -dynamiclib -install_name $(LIBDIR)/$(SONAME) \
+	-compatibility_version 1 -current_version $(VERSION) \
+	-Wl,-exported_symbols_list,$(O)/libjenc.sym
+SHLIB_DEPS = $(O)/libjenc.sym
+else
+SHLIB = libjenc.so
 SONAME = libjenc.so.1
 SOREAL = libjenc.so.$(VERSION)
+SHLIB_FLAGS = -shared -Wl,-soname,$(SONAME) \
+	-Wl,--version-script,$(O)/libjenc.map
+SHLIB_DEPS = $(O)/libjenc.map
+endif
+
+# iconv(3) is in the C library on Linux (glibc, musl), FreeBSD and NetBSD;
+# it is libiconv on macOS, OpenBSD and wherever GNU libiconv replaces
+# the system's.  Elsewhere than Linux a try-compile decides.
+ifeq ($(UNAME_S),Linux)
+ICONV_LIBS ?=
+else
+ICONV_TRY = printf '\043include <iconv.h>\nint main(void) { return \
+	iconv_open("UTF-8", "UTF-16") == (iconv_t)-1; }\n' | \
+	$(CC) $(CPPFLAGS) -x c -o /dev/null - $(LDFLAGS) $(1) >/dev/null 2>&1
+ifeq ($(origin ICONV_LIBS),undefined)
+ICONV_LIBS := $(shell $(call ICONV_TRY,) && exit; \
+	$(call ICONV_TRY,-liconv) && echo -liconv)
+endif
+endif
 
 # What `make deb` needs besides libjsmn-dev (pkg-config: for check-deb).
 DEB_PKGS = build-essential devscripts debhelper lintian pkg-config
@@ -49,12 +84,13 @@ DEPS_PKGS = libjsmn-dev bats bats-assert bats-support bats-file python3 \
 	clang libclang-rt-14-dev valgrind mandoc golang-go time \
 	parallel libtext-csv-perl zsh fish acl attr strace $(DEB_PKGS)
 
-.PHONY: all check check-unit check-cli check-exact check-portable check-asan check-tsan \
+.PHONY: all check check-unit check-cli check-exact check-portable check-posix \
+	check-asan check-tsan \
 	check-slow check-ssh check-valgrind demo \
 	bench install uninstall clean deps fuzz lint $(O)/libjenc.pc \
 	deb deps-deb check-deb
 
-all: $(O)/jenc $(O)/libjenc.a $(O)/libjenc.so $(O)/libjenc.pc
+all: $(O)/jenc $(O)/libjenc.a $(O)/$(SHLIB) $(O)/libjenc.pc
 
 # Each compile writes the headers it read into a .d file beside its
 # output (-MMD; -MP adds an empty rule per header, so that a header
@@ -74,9 +110,8 @@ $(O)/libjenc.a: $(LIB_OBJ)
 # The shared library exports the functions that lib/jenc.h declares
 # (JENC_API, with the objects built -fvisibility=hidden), and nothing else;
 # the version script gives them the symbol version LIBJENC_1.
-$(O)/libjenc.so: $(LIB_OBJ) $(O)/libjenc.map
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
-	    -Wl,--version-script,$(O)/libjenc.map -o $@ $(LIB_OBJ) $(LDLIBS)
+$(O)/$(SHLIB): $(LIB_OBJ) $(SHLIB_DEPS)
+	$(CC) $(LDFLAGS) $(SHLIB_FLAGS) -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(O)/libjenc.map: lib/jenc.h
 	@mkdir -p $(@D)
@@ -84,6 +119,13 @@ $(O)/libjenc.map: lib/jenc.h
 	    grep '^JENC_API' lib/jenc.h | \
 	    grep -o 'jenc_[a-z0-9_]*(' | tr -d '(' | sort -u | sed 's/.*/\t&;/'; \
 	    echo 'local:'; printf '\t*;\n'; echo '};'; } > $@
+
+# The same list for macOS's ld: each name with the underscore C names
+# get there.
+$(O)/libjenc.sym: lib/jenc.h
+	@mkdir -p $(@D)
+	@grep '^JENC_API' lib/jenc.h | grep -o 'jenc_[a-z0-9_]*(' | \
+	    tr -d '(' | sort -u | sed 's/^/_/' > $@
 
 # Always rewritten, so that it carries the PREFIX and LIBDIR of this run.
 $(O)/libjenc.pc:
@@ -93,7 +135,7 @@ $(O)/libjenc.pc:
 	    'includedir=$${prefix}/include' '' 'Name: libjenc' \
 	    'Description: pooled segmented JSON encoder and streaming re-encoder' \
 	    'Version: $(VERSION)' 'Libs: -L$${libdir} -ljenc' \
-	    'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
+	    'Libs.private: $(ICONV_LIBS) -lpthread' 'Cflags: -I$${includedir}' > $@
 
 $(O)/cmd/%.o: cmd/%.c
 	@mkdir -p $(@D)
@@ -124,6 +166,7 @@ check: deps
 	$(MAKE) check-exact
 	$(MAKE) check-diff
 	$(MAKE) check-portable
+	$(MAKE) check-posix
 	$(MAKE) check-asan
 	$(MAKE) check-tsan
 	$(MAKE) check-deb
@@ -133,13 +176,15 @@ check: deps
 # them (TEST_ONLY, see tests/unit/harness.h):
 #	make check-unit T=test_enc N='jenc_depth'
 UNIT_RUN = $(if $(T),$(addprefix $(O)/tests/,$(T)),$(UNIT_BIN))
+# UNIT_EMU: a command that runs each binary (qemu-user, for check-cross).
+UNIT_EMU ?=
 
 UNIT_SUM = ^[0-9]+ tests? \([0-9]+ failed\), [0-9]+ checks?$$
 UNIT_CHK = ^[0-9]+ passed, [0-9]+ failed$$
 
 check-unit: $(UNIT_RUN)
 	@pass=0; fail=0; for t in $(UNIT_RUN); do \
-	    out=$$($(if $(N),TEST_ONLY="$$N") $$t); rc=$$?; \
+	    out=$$($(if $(N),TEST_ONLY="$$N") $(UNIT_EMU) $$t); rc=$$?; \
 	    [ -z "$$out" ] || printf '%s\n' "$$out" | \
 	        grep -v -E -e '$(UNIT_SUM)' -e '$(UNIT_CHK)'; \
 	    tl=$$(printf '%s\n' "$$out" | grep -E '$(UNIT_SUM)' | tail -n 1); \
@@ -165,9 +210,12 @@ BATS = bats $(if $(filter-out 1,$(BATS_JOBS)),--jobs $(BATS_JOBS) --no-paralleli
 CLI_ENV = JENC=$(abspath $(O)/jenc) JENC_LIB=$(abspath $(O)/libjenc.a) \
 	JSONREF_DIR=$(abspath $(O)/ref) CC='$(CC)' LDFLAGS='$(LDFLAGS)'
 
+# CLI_FILES: the bats files to run (all of tests/cli unless given).
+CLI_FILES ?= tests/cli
+
 check-cli: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
     $(O)/tests/cutwrite.so $(O)/tests/notmpfile.so
-	$(CLI_ENV) $(BATS) tests/cli
+	$(CLI_ENV) $(BATS) $(CLI_FILES)
 
 # The CLI suite again with JENC_EXACT=1: jsmn reads the input text itself,
 # not its skeleton (lib/skel.c).  Every test passes both ways.
@@ -179,6 +227,16 @@ check-exact: $(O)/jenc $(O)/libjenc.a $(O)/tests/failmalloc.so \
 # other processors run).
 check-portable:
 	$(MAKE) O=build/portable CFLAGS='-O2 -g -U__SSE2__' check-unit
+
+# The unit tests and the CLI tests of -j (lib/par.c) and the inputs it
+# takes, built with every extension of lib/compat.h off
+# (-DJENC_POSIX_ONLY): the fallbacks that macOS and the BSDs run, tested
+# on Linux.
+POSIX_CLI = tests/cli/jobs.bats tests/cli/mmap.bats tests/cli/files.bats \
+	tests/cli/encoding.bats
+check-posix:
+	$(MAKE) O=build/posix CFLAGS='-O2 -g -DJENC_POSIX_ONLY' \
+	    CLI_FILES='$(POSIX_CLI)' all check-unit check-cli
 
 # The whole unit and CLI suites again, built with ASan and UBSan.
 check-asan:
@@ -215,6 +273,62 @@ check-ssh: $(O)/jenc
 	$(MAKE) deps EXTRA_PKGS='openssh-server openssh-client'
 	$(CLI_ENV) JENC_SSH=1 bats tests/cli/parallel.bats
 
+# ---- other processors, under emulation ----
+
+# make check-cross builds jenc and the unit tests for each of CROSS_ARCHS
+# with Debian's cross compilers (under build/cross/ARCH), runs the unit
+# tests under qemu-user, and compares the output, messages and exit status
+# of that jenc with the native build's on the corpus, the JSONTestSuite,
+# CSV and other encodings (tests/cross/compare.sh).  It is opt-in: the
+# emulated unit tests take minutes.  check-cross-ci does the same for the
+# 64-bit ARM and one 32-bit processor only; check-cross-ARCH for one.
+# make deps-cross installs the compilers, qemu-user and, for iconv's
+# modules (gconv), the C library of each architecture (multiarch: it adds
+# the architectures to dpkg).
+CROSS_ARCHS ?= aarch64 i686 s390x
+CROSS_CI_ARCHS ?= aarch64 i686
+# ARCH's dpkg architecture, its multiarch directory, its qemu program.
+cross_deb = $(patsubst aarch64,arm64,$(patsubst i686,i386,$(1)))
+cross_multi = $(patsubst i686,i386,$(1))-linux-gnu
+cross_qemu = qemu-$(patsubst i686,i386,$(1))
+# How ARCH's programs run here: the emulator, with the C library and the
+# gconv modules of multiarch's libc6:ARCH (in /lib/TRIPLET, where its
+# dynamic loader looks; with the cross compiler's older copy, qemu -L
+# /usr/TRIPLET, s390x programs stopped at once with "stack smashing
+# detected").
+cross_run = env GCONV_PATH=/usr/lib/$(call cross_multi,$(1))/gconv \
+	$(call cross_qemu,$(1))
+CROSS_PKGS = qemu-user $(foreach a,$(CROSS_ARCHS),gcc-$(a)-linux-gnu \
+	libc6:$(call cross_deb,$(a)))
+CROSS_DIR = build/cross
+
+.PHONY: deps-cross check-cross check-cross-ci
+
+deps-cross:
+	@for a in $(foreach a,$(CROSS_ARCHS),$(call cross_deb,$(a))); do \
+	    dpkg --print-foreign-architectures | grep -qx $$a && continue; \
+	    if [ "$$(id -u)" = 0 ]; then echo "dpkg --add-architecture $$a"; \
+	        dpkg --add-architecture $$a || exit 1; \
+	    else echo "jenc: run: sudo dpkg --add-architecture $$a" >&2; \
+	        exit 1; fi; \
+	done
+	$(MAKE) deps DEPS_PKGS='$(CROSS_PKGS)'
+
+check-cross: $(addprefix check-cross-,$(CROSS_ARCHS))
+check-cross-ci: $(addprefix check-cross-,$(CROSS_CI_ARCHS))
+
+# The cross compilers do not look in /usr/include, where Debian's
+# libjsmn-dev puts jsmn.h (one header, no library): a copy of it.
+check-cross-%: $(O)/jenc
+	$(MAKE) deps-cross CROSS_ARCHS=$*
+	@mkdir -p $(CROSS_DIR)/include
+	cp /usr/include/jsmn.h $(CROSS_DIR)/include/jsmn.h
+	$(MAKE) O=$(CROSS_DIR)/$* CC=$*-linux-gnu-gcc \
+	    CFLAGS='-O2 -g -isystem $(abspath $(CROSS_DIR)/include)' \
+	    UNIT_EMU='$(call cross_run,$*)' all check-unit
+	tests/cross/compare.sh $(O)/jenc $(call cross_run,$*) \
+	    $(CROSS_DIR)/$*/jenc
+
 deps:
 	@missing=; for p in $(DEPS_PKGS) $(EXTRA_PKGS); do \
 	    dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -250,9 +364,9 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 755 $(O)/jenc $(DESTDIR)$(PREFIX)/bin/jenc
 	install -m 644 $(O)/libjenc.a $(DESTDIR)$(LIBDIR)/libjenc.a
-	install -m 755 $(O)/libjenc.so $(DESTDIR)$(LIBDIR)/$(SOREAL)
+	install -m 755 $(O)/$(SHLIB) $(DESTDIR)$(LIBDIR)/$(SOREAL)
 	ln -sf $(SOREAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjenc.so
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/$(SHLIB)
 	install -m 644 $(O)/libjenc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/libjenc.pc
 	install -m 644 lib/jenc.h $(DESTDIR)$(PREFIX)/include/jenc.h
 	install -m 644 man/jenc.1 $(DESTDIR)$(PREFIX)/share/man/man1/jenc.1
@@ -271,7 +385,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/jenc $(DESTDIR)$(LIBDIR)/libjenc.a \
-	    $(DESTDIR)$(LIBDIR)/libjenc.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	    $(DESTDIR)$(LIBDIR)/$(SHLIB) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	    $(DESTDIR)$(LIBDIR)/$(SOREAL) \
 	    $(DESTDIR)$(LIBDIR)/pkgconfig/libjenc.pc \
 	    $(DESTDIR)$(PREFIX)/include/jenc.h \

@@ -37,6 +37,7 @@
 #endif
 
 #include "internal.h"
+#include "swar.h"
 
 static const char bom[3] = { '\xef', '\xbb', '\xbf' };
 
@@ -489,6 +490,29 @@ COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
     _mm256_set1_epi8('\n'), sum32)
 #endif
 
+#ifndef __SSE2__
+/* The portable one: SWAR, each byte of acc counting the newlines in its
+ * place of up to 255 words, then the eight counts added. */
+static size_t
+count_nl_swar(const char *p, size_t n, uint64_t *count)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		uint64_t acc = 0, lo;
+		size_t stop = i + 8 * 255 < n ? i + 8 * 255 : n;
+
+		for (; i + 8 <= stop; i += 8)
+			acc += sw_eq(sw_load(u + i), '\n') >> 7;
+		lo = (acc & UINT64_C(0x00ff00ff00ff00ff)) +
+		    (acc >> 8 & UINT64_C(0x00ff00ff00ff00ff));
+		*count += lo * UINT64_C(0x0001000100010001) >> 48;
+	}
+	return i;
+}
+#endif
+
 /* The index just past the last '\n' of p[0..n), 0 if there is none:
  * searched from the end, so only the last line is read. */
 static size_t
@@ -505,6 +529,15 @@ last_nl(const char *p, size_t n)
 		if (m != 0)
 			return n - 16 + 32 - (size_t)__builtin_clz(m);
 		n -= 16;
+	}
+#else
+	while (n >= 8) {
+		uint64_t m = sw_eq(sw_load((const unsigned char *)p + n - 8),
+		    '\n');
+
+		if (m != 0)
+			return n - 8 + (size_t)(64 - __builtin_clzll(m)) / 8;
+		n -= 8;
 	}
 #endif
 	for (; n > 0; n--)
@@ -526,6 +559,8 @@ jenc_count_lines(const char *p, size_t n, size_t *after)
 #endif
 #ifdef __SSE2__
 		i = count_nl_sse2(p, n, &count);
+#else
+	i = count_nl_swar(p, n, &count);
 #endif
 	for (; i < n; i++)
 		count += p[i] == '\n';

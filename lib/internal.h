@@ -135,11 +135,14 @@ size_t jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
     size_t *slen);
 /* The classifier jenc_skel uses: chosen once from the processor (isa -1),
  * or one of these; returns the one in use, -1 if isa is not supported. */
-#define JENC_SKEL_SCALAR 0
+#define JENC_SKEL_SCALAR 0	/* byte by byte */
 #define JENC_SKEL_SSE2 1
 #define JENC_SKEL_AVX2 2
 #define JENC_SKEL_AVX512 3	/* AVX-512BW */
 #define JENC_SKEL_VBMI2 4	/* and VBMI2's byte compress */
+#define JENC_SKEL_SWAR 5	/* eight bytes in a uint64_t: the portable one */
+#define JENC_SKEL_NEON 6	/* aarch64 */
+#define JENC_SKEL_LAST 6
 int jenc_skel_use(int isa);
 
 /* ---- UTF-8 (utf8.c) ---- */

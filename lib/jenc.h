@@ -770,7 +770,8 @@ JENC_API int jenc_json_copy_fd_par(int fd, jenc_enc *e,
     const jenc_read_opts *o, jenc_err *err, unsigned jobs, size_t chunk);
 
 /* jenc_cpus_usable - how many CPUs this thread may run on
- * (sched_getaffinity(2)); 1 if that cannot be told.  Thread-safe. */
+ * (sched_getaffinity(2) on Linux, else the processors online,
+ * sysconf(_SC_NPROCESSORS_ONLN)); 1 if that cannot be told.  Thread-safe. */
 JENC_API unsigned jenc_cpus_usable(void);
 
 /* ---- CSV / TSV reader ------------------------------------------------- */

@@ -274,6 +274,10 @@ strip_zeros(uint64_t f, int *ep)
 
 /* ---- doubles: layout --------------------------------------------------- */
 
+/* The bits of the doubles 1e-6 and 1e21, where Go's layout changes. */
+#define BITS_1E_6 UINT64_C(0x3eb0c6f7a0b5ed8d)
+#define BITS_1E21 UINT64_C(0x444b1ae4d6e2ef50)
+
 /*
  * Digits go straight to out, never through a scratch buffer: reading back
  * bytes just stored in pieces stalls the CPU.  At most 17 digits, a sign,
@@ -285,7 +289,6 @@ jenc_fmt_f64(char *out, double v)
 {
 	char *p = out;
 	uint64_t bits, c, f, ip, p10;
-	double a;
 	int bq, q, e, dx;
 	unsigned n, x;
 
@@ -297,8 +300,6 @@ jenc_fmt_f64(char *out, double v)
 		*p = '0';
 		return (size_t)(p - out) + 1;
 	}
-	memcpy(&a, &bits, sizeof a);
-
 	c = bits & (C_MIN - 1);
 	bq = (int)(bits >> SIG_BITS);
 	if (bq != 0) {
@@ -318,7 +319,11 @@ jenc_fmt_f64(char *out, double v)
 	n = count_digits(f);
 	dx = e + (int)n - 1;	/* exponent of the first digit */
 
-	if (a < 1e-6 || a >= 1e21) {
+	/* |v| < 1e-6 or >= 1e21, compared as the bits of positive doubles
+	 * (ordered as their values): a comparison of doubles may be made
+	 * in greater precision (x87, FLT_EVAL_METHOD 2), where 1e-6 is not
+	 * the double 1e-6 and the double 1e-6 is below it. */
+	if (bits < BITS_1E_6 || bits >= BITS_1E21) {
 		/* d.ddde-x, Go's 'e' format with no leading zero in the
 		 * exponent: digits at p[1..n], then the first moves left. */
 		put_digits(p + 1 + n, f);

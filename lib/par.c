@@ -42,7 +42,8 @@
  * smaller with many jobs, and no more read ahead once the chunks not yet
  * written hold INFLIGHT bytes (long lines make large chunks).
  */
-#define _GNU_SOURCE
+#include "compat.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -128,14 +129,23 @@ struct par {
 unsigned
 jenc_cpus_usable(void)
 {
+	long on;
+#if defined(JENC_HAVE_AFFINITY)
 	cpu_set_t set;
 	int n;
 
 	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 1;
-	n = CPU_COUNT(&set);
-	return n > 0 ? (unsigned)n : 1;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    (n = CPU_COUNT(&set)) > 0)
+		return (unsigned)n;
+#endif
+	/* where the affinity mask is not known: the processors online */
+#if defined(_SC_NPROCESSORS_ONLN)
+	on = sysconf(_SC_NPROCESSORS_ONLN);
+#else
+	on = 1;
+#endif
+	return on > 0 ? (unsigned)(on < 1024 ? on : 1024) : 1;
 }
 
 /* Make *buf (of *cap bytes) hold at least n.  0 or JENC_E_NOMEM. */
@@ -302,13 +312,13 @@ cut_at(const char *p, size_t n)
 	const char *half = p + n / 2, *q = p + n, *nl;
 
 	while (q > half &&
-	    (nl = memrchr(half, '\n', (size_t)(q - half))) != NULL) {
+	    (nl = jenc_memrchr(half, '\n', (size_t)(q - half))) != NULL) {
 		if (nl + 1 < p + n && (nl[1] == '{' || nl[1] == '[' ||
 		    nl[1] == 0x1e))
 			return (size_t)(nl + 1 - p);
 		q = nl;
 	}
-	nl = memrchr(p, '\n', n);
+	nl = jenc_memrchr(p, '\n', n);
 	return nl != NULL ? (size_t)(nl + 1 - p) : 0;
 }
 

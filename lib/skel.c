@@ -36,8 +36,10 @@
  * escaped with a prefix XOR (a carry-less multiply from AVX2 on); the
  * bytes kept are taken out of each block by their mask.  The classifier,
  * the prefix XOR and that last step are the parts that depend on the
- * processor: portable C, SSE2, AVX2, AVX-512BW, AVX-512 VBMI2 (its byte
- * compress) on x86-64, the widest the processor has chosen once.
+ * processor: on x86-64 SSE2, AVX2, AVX-512BW, AVX-512 VBMI2 (its byte
+ * compress), the widest the processor has chosen once; NEON on aarch64;
+ * elsewhere SWAR, portable C eight bytes at a time.  A classifier of one
+ * byte at a time is the reference the others are tested against.
  */
 #include <stdint.h>
 #include <string.h>
@@ -47,7 +49,15 @@
 #include <immintrin.h>
 #endif
 
+/* aarch64 always has NEON: no choice at run time */
+#if defined(__aarch64__) && defined(__ARM_NEON) && \
+    defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SKEL_NEON 1
+#include <arm_neon.h>
+#endif
+
 #include "internal.h"
+#include "swar.h"
 #ifdef SKEL_X86
 #include "skel_tab.h"
 #endif
@@ -97,6 +107,120 @@ classify_scalar(const unsigned char *b, struct masks *m, const void *k)
 	m->hi = hi;
 	m->del = del;
 }
+
+/*
+ * The portable classifier that processors without a vector unit jenc
+ * knows run (and x86 built without SSE2): SWAR, eight bytes of the block
+ * in a uint64_t at a time (swar.h), each compare giving 0x80 in the
+ * bytes that match, gathered into eight bits of the mask by one multiply.
+ */
+static void
+classify_swar(const unsigned char *b, struct masks *m, const void *k)
+{
+	uint64_t q = 0, bs = 0, ws = 0, st = 0, glue = 0, lt = 0, hi = 0;
+	uint64_t del = 0;
+	int i;
+
+	(void)k;
+	for (i = 0; i < 64; i += 8) {
+		uint64_t w = sw_load(b + i);
+		/* '{' and '[' are 0x7b and 0x5b, '}' and ']' 0x7d and 0x5d */
+		uint64_t w20 = w | SW_ONES * 0x20;
+		uint64_t g = sw_eq(w20, '{') | sw_eq(w, ':');
+		uint64_t s = sw_eq(w, ' ');
+		uint64_t h = w & SW_HIGH, e = sw_eq(w, '\\'), d;
+		/* below 0x20: the low seven bits plus 0x60 do not reach
+		 * 0x80, and the high bit is clear */
+		uint64_t c = ~(((w & SW_LOW7) + SW_ONES * 0x60) | w) & SW_HIGH;
+
+		q |= sw_bits(sw_eq(w, '"')) << i;
+		st |= sw_bits(g | sw_eq(w20, '}') | sw_eq(w, ',')) << i;
+		glue |= sw_bits(g) << i;
+		/* the rest is rare in most text: a test is cheaper */
+		if (c != 0) {
+			s |= sw_eq(w, '\t') | sw_eq(w, '\n') | sw_eq(w, '\r');
+			lt |= sw_bits(c) << i;
+		}
+		ws |= sw_bits(s) << i;
+		if (h != 0) {
+			hi |= sw_bits(h) << i;
+			if ((d = sw_eq(w, 0x7f)) != 0)
+				del |= sw_bits(d) << i;
+		} else if (((w + SW_ONES) & SW_HIGH) != 0) {
+			/* no byte from 0x80, and one is 0x7f: + 1 sets its
+			 * high bit (and carries out of none) */
+			del |= sw_bits(sw_eq(w, 0x7f)) << i;
+		}
+		if (e != 0)
+			bs |= sw_bits(e) << i;
+	}
+	m->q = q;
+	m->bs = bs;
+	m->ws = ws;
+	m->st = st;
+	m->glue = glue;
+	m->lt = lt | hi;
+	m->hi = hi;
+	m->del = del;
+}
+
+#ifdef SKEL_NEON
+/* The 64 bytes of which a, b, c, d (16 each, in this order) hold 0xff or
+ * 0, as a mask: each byte ANDed with its bit, then three pairwise adds
+ * (there is no movemask). */
+static inline uint64_t
+neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+{
+	static const uint8_t bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
+	    1, 2, 4, 8, 16, 32, 64, 128 };
+	uint8x16_t k = vld1q_u8(bit);
+	uint8x16_t s0 = vpaddq_u8(vandq_u8(a, k), vandq_u8(b, k));
+	uint8x16_t s1 = vpaddq_u8(vandq_u8(c, k), vandq_u8(d, k));
+
+	s0 = vpaddq_u8(s0, s1);
+	s0 = vpaddq_u8(s0, s0);
+	return vgetq_lane_u64(vreinterpretq_u64_u8(s0), 0);
+}
+
+static void
+classify_neon(const unsigned char *b, struct masks *m, const void *kv)
+{
+	uint8x16_t q[4], bs[4], ws[4], st[4], glue[4], lt[4], hi[4], del[4];
+	int j;
+
+	(void)kv;
+	for (j = 0; j < 4; j++) {
+		uint8x16_t v = vld1q_u8(b + 16 * j);
+		/* '{' '[' and '}' ']' differ only in 0x20 */
+		uint8x16_t v20 = vorrq_u8(v, vdupq_n_u8(0x20));
+		uint8x16_t g = vorrq_u8(vceqq_u8(v20, vdupq_n_u8('{')),
+		    vceqq_u8(v, vdupq_n_u8(':')));
+
+		q[j] = vceqq_u8(v, vdupq_n_u8('"'));
+		bs[j] = vceqq_u8(v, vdupq_n_u8('\\'));
+		ws[j] = vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8(' ')),
+		    vceqq_u8(v, vdupq_n_u8('\t'))), vorrq_u8(vceqq_u8(v,
+		    vdupq_n_u8('\n')), vceqq_u8(v, vdupq_n_u8('\r'))));
+		glue[j] = g;
+		st[j] = vorrq_u8(vorrq_u8(g, vceqq_u8(v20, vdupq_n_u8('}'))),
+		    vceqq_u8(v, vdupq_n_u8(',')));
+		/* signed below 0x20: below 0x20 or from 0x80 */
+		lt[j] = vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(0x20));
+		hi[j] = vcgeq_u8(v, vdupq_n_u8(0x80));
+		del[j] = vceqq_u8(v, vdupq_n_u8(0x7f));
+	}
+#define NEON_MASK(x) neon_bits((x)[0], (x)[1], (x)[2], (x)[3])
+	m->q = NEON_MASK(q);
+	m->bs = NEON_MASK(bs);
+	m->ws = NEON_MASK(ws);
+	m->st = NEON_MASK(st);
+	m->glue = NEON_MASK(glue);
+	m->lt = NEON_MASK(lt);
+	m->hi = NEON_MASK(hi);
+	m->del = NEON_MASK(del);
+#undef NEON_MASK
+}
+#endif
 
 #ifdef SKEL_X86
 /*
@@ -550,6 +674,22 @@ skel_scalar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	    prefix_xor, extract_bits);
 }
 
+static size_t __attribute__((flatten))
+skel_swar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
+{
+	return skel_run(p, n, s, map, slen, classify_swar, NULL,
+	    prefix_xor, extract_bits);
+}
+
+#ifdef SKEL_NEON
+static size_t __attribute__((flatten))
+skel_neon(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
+{
+	return skel_run(p, n, s, map, slen, classify_neon, NULL,
+	    prefix_xor, extract_bits);
+}
+#endif
+
 #ifdef SKEL_X86
 static size_t __attribute__((flatten))
 skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
@@ -665,8 +805,12 @@ skel_vbmi2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 
 typedef size_t skel_fn(const char *, size_t, char *, uint32_t *, size_t *);
 
-static skel_fn *const skel_fns[] = {
+static skel_fn *const skel_fns[JENC_SKEL_LAST + 1] = {
 	[JENC_SKEL_SCALAR] = skel_scalar,
+	[JENC_SKEL_SWAR] = skel_swar,
+#ifdef SKEL_NEON
+	[JENC_SKEL_NEON] = skel_neon,
+#endif
 #ifdef SKEL_X86
 	[JENC_SKEL_SSE2] = skel_sse2,
 	[JENC_SKEL_AVX2] = skel_avx2,
@@ -683,7 +827,12 @@ skel_supported(int isa)
 {
 	switch (isa) {
 	case JENC_SKEL_SCALAR:
+	case JENC_SKEL_SWAR:
 		return 1;
+#ifdef SKEL_NEON
+	case JENC_SKEL_NEON:
+		return 1;
+#endif
 #ifdef SKEL_X86
 	case JENC_SKEL_SSE2:
 		return 1;
@@ -712,14 +861,19 @@ skel_supported(int isa)
 int
 jenc_skel_use(int isa)
 {
-	if (isa < 0) {
-		/* the widest: on the 50 MB documents of bench/, jenc -c
-		 * takes 7% less time with AVX-512BW than with AVX2, 13%
-		 * less with VBMI2's compress too */
-		for (isa = JENC_SKEL_VBMI2; isa > 0; isa--)
-			if (skel_supported(isa))
-				break;
+	/* the widest first: on the 50 MB documents of bench/, jenc -c
+	 * takes 7% less time with AVX-512BW than with AVX2, 13% less with
+	 * VBMI2's compress too */
+	static const int pref[] = { JENC_SKEL_VBMI2, JENC_SKEL_AVX512,
+	    JENC_SKEL_AVX2, JENC_SKEL_SSE2, JENC_SKEL_NEON, JENC_SKEL_SWAR };
+	size_t j;
 
+	if (isa < 0) {
+		for (j = 0; j < sizeof(pref) / sizeof(pref[0]); j++)
+			if (skel_supported(isa = pref[j]))
+				break;
+	} else if (isa > JENC_SKEL_LAST) {
+		return -1;
 	} else if (!skel_supported(isa)) {
 		return -1;
 	}

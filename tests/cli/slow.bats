@@ -201,3 +201,58 @@ citm_parts() {
 	    fail "the report is not three lines ending with the caret: $(head -c 500 err)"
 	rss_ok rss "jenc -c (invalid)"
 }
+
+# sparse FILE - a sparse file of 4.5 GiB: "[1, 2]" at its start, a hole
+# (NUL bytes), and two JSON lines at byte 4.5 GiB, past 2^32.  Where off_t
+# or size_t has 32 bits (jenc built without _FILE_OFFSET_BITS=64 on
+# i686 or armhf), open(2) and fstat(2) of it fail with EOVERFLOW and it
+# cannot be mapped whole.
+SPARSE_AT=$((4608 << 20))
+sparse() {
+	python3 -c '
+import sys
+with open(sys.argv[1], "wb") as f:
+    f.write(b"[1, 2]")
+    f.seek(int(sys.argv[2]))
+    f.write(b"{\"a\": [1, 2]}\n{\"b\": null}\n")
+' "$1" "$SPARSE_AT"
+}
+
+# at_offset FILE OFF CMD... - run CMD with FILE as its standard input,
+# positioned at byte OFF.
+at_offset() {
+	python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.lseek(fd, int(sys.argv[2]), os.SEEK_SET)
+os.dup2(fd, 0)
+os.execv(sys.argv[3], sys.argv[3:])
+' "$@"
+}
+
+@test "a sparse file of 4.5 GiB opened by name: read from its start, the NUL after the text is an error" {
+	sparse big.json
+	run "$JENC" -c big.json
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "[1,2]" ]
+	[ "${lines[1]}" = "jenc: big.json:1:7: expected value or end of input, found NUL byte" ]
+	run "$JENC" -c --no-mmap big.json
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "jenc: big.json:1:7: expected value or end of input, found NUL byte" ]
+}
+
+@test "a sparse file of 4.5 GiB as standard input at an offset past 2^32: mapped, read, and with -j" {
+	local opts
+	sparse big.json
+	for opts in "-c" "-c --no-mmap" "-c -j 2" "-c -j 2 --no-mmap" "-S"; do
+		run at_offset big.json "$SPARSE_AT" "$JENC" $opts
+		[ "$status" -eq 0 ] || fail "jenc $opts: status $status: $output"
+		if [ "$opts" = -S ]; then
+			[ "$output" = "$(printf '{\n  "a": [\n    1,\n    2\n  ]\n}\n{\n  "b": null\n}')" ] ||
+			    fail "jenc $opts: $output"
+		else
+			[ "$output" = "$(printf '{"a":[1,2]}\n{"b":null}')" ] ||
+			    fail "jenc $opts: $output"
+		fi
+	done
+}

@@ -161,7 +161,7 @@ same_skeletons(void)
 
 	jenc_skel_use(JENC_SKEL_SCALAR);
 	b0 = jenc_skel(text.p, n, s0, m0, &l0);
-	for (isa = JENC_SKEL_SSE2; isa <= JENC_SKEL_VBMI2; isa++) {
+	for (isa = JENC_SKEL_SSE2; isa <= JENC_SKEL_LAST; isa++) {
 		if (jenc_skel_use(isa) != isa)
 			continue;
 		b1 = jenc_skel(text.p, n, s1, m1, &l1);

@@ -15,8 +15,36 @@
 #include "harness.h"
 #include "internal.h"
 
+/*
+ * What iconv(3) knows and how it reads bytes is the C library's: glibc
+ * knows every encoding these tests name; musl and the BSDs know fewer,
+ * and read some bytes otherwise.  A test of an encoding that iconv does
+ * not know here, or of a verdict that is glibc's, is skipped with a line
+ * on stdout saying so (make check-unit shows it).
+ */
+static void
+skip_why(const char *what, const char *why)
+{
+	printf("skipped: %s in '%s': %s\n", what, harness_name, why);
+}
+
+/* 1 if iconv(3) converts from name to UTF-8 here; else 0, told. */
+static int
+have_iconv(const char *name)
+{
+	iconv_t cd = iconv_open("UTF-8", name);
+
+	if (cd == (iconv_t)-1) {
+		skip_why(name, "iconv(3) here does not know it");
+		return 0;
+	}
+	iconv_close(cd);
+	return 1;
+}
+
 /* Convert s[0..n) from name with a fresh converter; out gets the text,
- * *st the stop, *used the raw bytes taken. */
+ * *st the stop, *used the raw bytes taken.  (size_t)-1 and *cp NULL if
+ * the converter cannot be made (a failed check). */
 static size_t
 conv_all(const char *name, int cr, const char *s, size_t n, char *out,
     size_t cap, int *st, size_t *used, jenc_conv **cp)
@@ -24,7 +52,11 @@ conv_all(const char *name, int cr, const char *s, size_t n, char *out,
 	const char *p = s;
 	size_t left = n, made;
 
-	if (jenc_conv_new(cp, name, cr, 0) != 0)
+	*cp = NULL;
+	*st = -1;
+	*used = 0;
+	CHECK_EQ(jenc_conv_new(cp, name, cr, 0), 0);
+	if (*cp == NULL)
 		return (size_t)-1;
 	made = jenc_conv_run(*cp, &p, &left, out, cap, st);
 	*used = n - left;
@@ -152,6 +184,8 @@ test_conv(void)
 	TEST("jenc_conv_run: cp1252 to UTF-8, the offset, line and column") {
 		made = conv_all("cp1252", 0, "a\x80" "b", 3, out, sizeof(out),
 		    &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "a\xe2\x82\xac" "b");
 		CHECK_EQ(st, 0);
 		CHECK_EQ(used, 3);
@@ -165,6 +199,8 @@ test_conv(void)
 		/* "ab" then 0x81, undefined in cp1252 */
 		made = conv_all("cp1252", 0, "ab\x81" "c", 4, out, sizeof(out),
 		    &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "ab");
 		CHECK_EQ(st, JENC_CONV_BAD);
 		CHECK_EQ(used, 2);
@@ -175,9 +211,12 @@ test_conv(void)
 		jenc_conv_free(c);
 	}
 	TEST("jenc_conv_msg: the fewest bytes that cannot start a character") {
+#if defined(__GLIBC__)
 		/* Shift_JIS: 0x82 is a lead byte, 0x20 no trail byte */
 		made = conv_all("shift_jis", 0, "\x82\xa0\x82\x20", 4, out,
 		    sizeof(out), &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "\xe3\x81\x82");
 		CHECK_EQ(st, JENC_CONV_BAD);
 		CHECK_EQ(used, 2);
@@ -186,9 +225,15 @@ test_conv(void)
 		CHECK_STR(msg, strlen(msg),
 		    "invalid bytes 0x82 0x20 for encoding shift_jis");
 		jenc_conv_free(c);
+#else
+		skip_why("shift_jis 0x82 0x20", "that it is invalid is "
+		    "glibc's verdict (musl reads a character)");
+#endif
 		/* UTF-16LE: a lone low surrogate is one unit, two bytes */
 		made = conv_all("utf-16le", 0, "x\0\0\xdc", 4, out,
 		    sizeof(out), &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "x");
 		CHECK_EQ(st, JENC_CONV_BAD);
 		jenc_conv_msg(c, "\0\xdc", 2, st, msg, sizeof(msg));
@@ -199,6 +244,8 @@ test_conv(void)
 	TEST("jenc_conv_run: a character cut by the input's end (JENC_CONV_PART)") {
 		made = conv_all("utf-16le", 0, "a\0b", 3, out, sizeof(out), &st,
 		    &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "a");
 		CHECK_EQ(st, JENC_CONV_PART);
 		CHECK_EQ(used, 2);
@@ -212,6 +259,8 @@ test_conv(void)
 		size_t left = 3;
 
 		CHECK_EQ(jenc_conv_new(&c, "latin1", 0, 0), 0);
+		if (c == NULL)
+			break;
 		made = jenc_conv_run(c, &p, &left, out, 5, &st);
 		CHECK_STR(out, made, "\xc3\xa9\xc3\xa9");
 		CHECK_EQ(left, 1);
@@ -225,6 +274,8 @@ test_conv(void)
 	TEST("jenc_conv_run: lines at LF, and with cr at a lone CR (CR LF once)") {
 		made = conv_all("latin1", 1, "x\r\ny\rz\xe9", 7, out,
 		    sizeof(out), &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_EQ(made, 8);
 		CHECK_EQ(c->line, 3);
 		CHECK_EQ(c->col, 3);
@@ -232,6 +283,8 @@ test_conv(void)
 		jenc_conv_free(c);
 		made = conv_all("latin1", 0, "x\r\ny\rz\xe9", 7, out,
 		    sizeof(out), &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_EQ(c->line, 2);
 		CHECK_EQ(c->col, 5);	/* y, CR, z, é */
 		jenc_conv_free(c);
@@ -241,6 +294,8 @@ test_conv(void)
 			size_t left = 2;
 
 			CHECK_EQ(jenc_conv_new(&c, "latin1", 1, 0), 0);
+			if (c == NULL)
+				break;
 			(void)jenc_conv_run(c, &p, &left, out, sizeof(out), &st);
 			p = "\nb";
 			left = 2;
@@ -253,6 +308,8 @@ test_conv(void)
 	TEST("jenc_conv_bom: line 1's columns start after a dropped mark") {
 		made = conv_all("utf-16le", 0, "\xff\xfe" "a\0", 4, out,
 		    sizeof(out), &st, &used, &c);
+		if (c == NULL)
+			break;
 		CHECK_STR(out, made, "\xef\xbb\xbf" "a");
 		CHECK_EQ(c->col, 3);
 		jenc_conv_bom(c, 1, 3);
@@ -264,7 +321,8 @@ test_conv(void)
 		static const char *const yes[] = { "latin1", "cp1252",
 		    "ISO-8859-15", "koi8-r" };
 		/* multibyte, stateful, composing (a letter and the mark
-		 * after it become one character), not ASCII-transparent */
+		 * after it become one character: glibc's cp1255, cp1258
+		 * and tcvn), not ASCII-transparent */
 		static const char *const no[] = { "shift_jis", "utf-16",
 		    "utf-16le", "cp1255", "cp1258", "tcvn", "utf-7",
 		    "ebcdic-us", "viscii" };
@@ -272,11 +330,25 @@ test_conv(void)
 
 		for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 			CHECK_EQ(jenc_conv_new(&c, yes[i], 0, 0), 0);
+			if (c == NULL)
+				continue;
 			CHECK(jenc_conv_is_table(c));
 			jenc_conv_free(c);
 		}
 		for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+			if (!have_iconv(no[i]))
+				continue;
+#if !defined(__GLIBC__)
+			if (strcmp(no[i], "cp1255") == 0 ||
+			    strcmp(no[i], "cp1258") == 0 ||
+			    strcmp(no[i], "tcvn") == 0) {
+				skip_why(no[i], "composing is glibc's");
+				continue;
+			}
+#endif
 			CHECK_EQ(jenc_conv_new(&c, no[i], 0, 0), 0);
+			if (c == NULL)
+				continue;
 			CHECK(!jenc_conv_is_table(c));
 			jenc_conv_free(c);
 		}
@@ -287,11 +359,16 @@ test_conv(void)
 			char *dst = want;
 			size_t left = 6, room = sizeof(want);
 
-			CHECK(cd != (iconv_t)-1);
+			if (cd == (iconv_t)-1)
+				continue;	/* told above */
 			(void)iconv(cd, &src, &left, &dst, &room);
 			want[sizeof(want) - room] = '\0'; /* none made */
 			made = conv_all(no[i], 0, "ab\ncd\n", 6, out,
 			    sizeof(out), &st, &used, &c);
+			if (c == NULL) {
+				iconv_close(cd);
+				continue;
+			}
 			CHECK_STR(out, made, want);
 			iconv_close(cd);
 			jenc_conv_free(c);
@@ -310,9 +387,12 @@ test_conv(void)
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 			int fails = 0;
 
+			if (!have_iconv(names[i]))
+				continue;
 			CHECK_EQ(jenc_conv_new(&c, names[i], 1, 0), 0);
+			if (c == NULL)
+				continue;
 			cd = iconv_open("UTF-8", names[i]);
-			CHECK(cd != (iconv_t)-1);
 			/* each byte alone, then between text on both sides */
 			for (j = 0; j < 256; j++) {
 				buf[0] = (unsigned char)j;

@@ -416,6 +416,9 @@ struct tally {
 static void
 check_f64(struct tally *t, double v, int full)
 {
+	/* the doubles 1e-6 and 1e21: a literal in a comparison may have
+	 * greater precision (x87), where 1e-6 is above the double 1e-6 */
+	static const double lo = 1e-6, hi = 1e21;
 	char buf[F64_OUT + 16], text[F64_OUT + 1], want[64];
 	struct dec r;
 	size_t n, i;
@@ -443,7 +446,7 @@ check_f64(struct tally *t, double v, int full)
 		if (m == 0 || sig_digits(text) != m)
 			bad |= BAD_SHORTEST;
 		ref_layout(want, signbit(v) != 0, &r,
-		    fabs(v) < 1e-6 || fabs(v) >= 1e21);
+		    fabs(v) < lo || fabs(v) >= hi);
 		if (m == 0 || strcmp(text, want) != 0)
 			bad |= BAD_LAYOUT;
 	}

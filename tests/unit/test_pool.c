@@ -25,21 +25,23 @@
 
 #if defined(TEST_ASAN)
 #include <sanitizer/allocator_interface.h>
-#elif defined(__GLIBC__)
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+#define TEST_MALLINFO2 1
 #include <malloc.h>
 #endif
 
 /*
  * heap_in_use - bytes the process has allocated and not freed: glibc's
  * mallinfo2() in-use arena bytes plus mmap'd blocks, or ASan's own count
- * when built with ASan (which replaces malloc).
+ * when built with ASan (which replaces malloc); -1 where neither is
+ * there (musl, the BSDs, macOS: the checks that need it are skipped).
  */
 static long long
 heap_in_use(void)
 {
 #if defined(TEST_ASAN)
 	return (long long)__sanitizer_get_current_allocated_bytes();
-#elif defined(__GLIBC__)
+#elif defined(TEST_MALLINFO2)
 	struct mallinfo2 mi = mallinfo2();
 
 	return (long long)(mi.uordblks + mi.hblkhd);
@@ -184,7 +186,9 @@ test_retention(void)
 	memset(s4, 's', 4 << 20);
 	TEST("a released 100 MB output leaves < 1 MiB allocated") {
 		before = heap_in_use();
-		CHECK(before >= 0);
+		if (before < 0)
+			printf("skipped: the heap's size checks of '%s': no "
+			    "mallinfo2() in this C library\n", harness_name);
 		e = jenc_get_mem(NULL);
 		CHECK_EQ(jenc_arr_begin(e), 0);
 		for (int i = 0; i < 95000; i++)
@@ -196,11 +200,13 @@ test_retention(void)
 		n = jenc_len(e);
 		CHECK_EQ(n, 95001 * 1027 + (4 << 20) + 5);
 		CHECK(n > 100000000);
-		CHECK(heap_in_use() - before > 100000000);
+		if (before >= 0)
+			CHECK(heap_in_use() - before > 100000000);
 		CHECK_EQ(jenc_release(e), 0);
 		after = heap_in_use();
-		CHECK(after - before < 1024 * 1024);
-		if (after - before >= 1024 * 1024)
+		if (before >= 0)
+			CHECK(after - before < 1024 * 1024);
+		if (before >= 0 && after - before >= 1024 * 1024)
 			fprintf(stderr, "retention: %lld bytes before, %lld "
 			    "after\n", before, after);
 		jenc_pool_stats_get(&st);

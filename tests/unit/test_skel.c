@@ -156,7 +156,7 @@ skel_same(const char *p, size_t n)
 	if (n > JENC_SKEL_MAX)
 		n = JENC_SKEL_MAX;
 	ra = ref_skel(p, n, sk_a, map_a, &la);
-	for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_VBMI2; isa++) {
+	for (isa = JENC_SKEL_SCALAR; isa <= JENC_SKEL_LAST; isa++) {
 		if (jenc_skel_use(isa) != isa)
 			continue;
 		rb = jenc_skel(p, n, sk_b, map_b, &lb);
@@ -501,7 +501,7 @@ main(void)
 	TEST("jenc_skel: the classifier chosen is supported") {
 		int isa = jenc_skel_use(-1);
 
-		CHECK(isa >= JENC_SKEL_SCALAR && isa <= JENC_SKEL_VBMI2);
+		CHECK(isa >= JENC_SKEL_SCALAR && isa <= JENC_SKEL_LAST);
 		CHECK(jenc_skel_use(JENC_SKEL_SCALAR) == JENC_SKEL_SCALAR);
 		jenc_skel_use(-1);
 	}
