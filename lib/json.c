@@ -1033,17 +1033,30 @@ primitive(struct rd *r, size_t pos, size_t end)
 	return state_fail(r, pos + k);
 }
 
+static int slow_scan_run(struct rd *r, size_t pos, size_t limit);
+
 /*
  * The slow path: check win[pos..limit) byte by byte with our own grammar,
  * after jsmn stopped with an error, at a NUL byte, or at the end of input.
- * Returns 0 if everything up to limit is fine so far.
+ * Returns 0 if everything up to limit is fine so far.  The work counted
+ * is what the scan read: up to where it stopped (r->cur), not limit, which
+ * an error or the end of a top-level value may come long before.
  */
 static int
 slow_scan(struct rd *r, size_t pos, size_t limit)
 {
+	int rc = slow_scan_run(r, pos, limit);
+	size_t end = r->cur >= pos && r->cur < limit ? r->cur + 1 : limit;
+
+	jenc_work_add(JENC_W_SLOW, end > pos ? end - pos : 0);
+	return rc;
+}
+
+static int
+slow_scan_run(struct rd *r, size_t pos, size_t limit)
+{
 	size_t from = pos;
 
-	jenc_work_add(JENC_W_SLOW, limit > pos ? limit - pos : 0);
 	r->gap_to = NO_POS;	/* cur is the scan's */
 	while (pos < limit) {
 		r->cur = pos;	/* checked so far (rd_fail reads it) */
