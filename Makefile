@@ -235,8 +235,9 @@ check-portable:
 POSIX_CLI = tests/cli/jobs.bats tests/cli/mmap.bats tests/cli/files.bats \
 	tests/cli/encoding.bats
 check-posix:
-	$(MAKE) O=build/posix CFLAGS='-O2 -g -DJENC_POSIX_ONLY' \
-	    CLI_FILES='$(POSIX_CLI)' all check-unit check-cli
+	JENC_POSIX_ONLY=1 $(MAKE) O=build/posix \
+	    CFLAGS='-O2 -g -DJENC_POSIX_ONLY' CLI_FILES='$(POSIX_CLI)' \
+	    all check-unit check-cli
 
 # The whole unit and CLI suites again, built with ASan and UBSan.
 check-asan:

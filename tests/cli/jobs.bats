@@ -262,6 +262,8 @@ bad_stream() {
 	good_stream >a.json
 	bad_stream >b.json
 	local j f force threads
+	[ -z "${JENC_POSIX_ONLY:-}" ] ||
+	    echo "# a JENC_POSIX_ONLY build: the output compared, not the threads that one CPU starts" >&3
 	for f in a.json b.json; do
 		"$JENC" -j 1 --on-error=skip "$f" >want.out 2>want.err || true
 		# without JENC_FORCE_THREADS: on one thread; with it, -j 2 and
@@ -282,7 +284,13 @@ bad_stream() {
 				same_bytes want.out "$T/out" stdout
 				same_bytes want.err "$T/err" stderr
 				threads=$(awk '$1 == "threads" { print $2 }' stats)
-				if [ -z "$force" ] || [ "$j" = auto ]; then
+				# (a JENC_POSIX_ONLY build, make check-posix,
+				# counts the CPUs online, not those taskset
+				# leaves it: it may start threads unforced)
+				if [ -n "${JENC_POSIX_ONLY:-}" ] &&
+				    { [ -z "$force" ] || [ "$j" = auto ]; }; then
+					:
+				elif [ -z "$force" ] || [ "$j" = auto ]; then
 					[ "$threads" = 0 ] ||
 					    fail "$JCMD: $threads threads started"
 				elif [ "$f" = b.json ]; then
