@@ -2,9 +2,9 @@
 # files.bats - jenc on files: -o FILE replaced atomically, -w rewriting in
 # place, --check listing what is not in the requested form, and the refusal
 # to read a file that is also the standard output.  Never a byte lost: on
-# invalid input, a full disk, a read-only directory, SIGINT, SIGTERM or
-# SIGKILL the file holds its old content or its new one, and no temporary
-# file stays behind (the next run removes those of killed runs).
+# invalid input, a full disk or a read-only directory the file holds its
+# old content or its new one, and no temporary file stays behind (signals
+# and kills: filesafe.bats).
 
 load helpers
 
@@ -15,10 +15,7 @@ setup() {
 	JPID=
 	MNTS=
 	SCRATCH=
-	printf '{"a":[1,{"b":null}],"c":"x"}' >u.json
-	printf '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": "x"\n}\n' \
-	    >formatted.out
-	printf '{"a": 1' >bad.json
+	file_inputs
 }
 
 teardown() {

@@ -15,10 +15,7 @@ setup() {
 	setup_jenc
 	JPID=
 	SCRATCH=
-	printf '{"a":[1,{"b":null}],"c":"x"}' >u.json
-	printf '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": "x"\n}\n' \
-	    >formatted.out
-	printf '{"a": 1' >bad.json
+	file_inputs
 }
 
 teardown() {

@@ -365,3 +365,13 @@ feed() {
 	    python3 "$BATS_TEST_DIRNAME/feed.py" "$mode" out err "$@") ||
 	    fail "$JCMD: feed.py failed"
 }
+
+# file_inputs - the inputs of the file tests (files.bats, filesafe.bats):
+# u.json, a document in compact form; formatted.out, jenc's default output
+# of it; bad.json, a document cut short.
+file_inputs() {
+	printf '{"a":[1,{"b":null}],"c":"x"}' >u.json
+	printf '{\n  "a": [\n    1,\n    {\n      "b": null\n    }\n  ],\n  "c": "x"\n}\n' \
+	    >formatted.out
+	printf '{"a": 1' >bad.json
+}
