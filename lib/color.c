@@ -43,9 +43,9 @@ colors_fail(jenc_err *err, const char *spec, size_t at, size_t n, int field,
 	w.avail = strlen(spec);
 	w.at = at;
 	if (field >= JENC_COLOR_N)
-		return jenc_err_set(err, JENC_E_SYNTAX, 0, 0, &w,
+		return jenc_err_set(err, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, &w,
 		    "field %d: more than %d fields", field + 1, JENC_COLOR_N);
-	return jenc_err_set(err, JENC_E_SYNTAX, 0, 0, &w,
+	return jenc_err_set(err, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, &w,
 	    "field %d (%s): '%.*s%s' %s", field + 1, color_name[field],
 	    n > 32 ? 32 : (int)n, spec + at, n > 32 ? "..." : "", why);
 }

@@ -159,7 +159,7 @@ struct csv {
 
 	/* An error at a spot, reported once its line is read (csv_report). */
 	int x_pending;
-	int x_code;
+	int x_code, x_kind;	/* JENC_E_*, JENC_K_* */
 	size_t x_at, x_ls;	/* the spot and its line's start in in.p */
 	uint64_t x_line;
 	char x_msg[sizeof(((jenc_err *)0)->msg)];
@@ -208,15 +208,15 @@ struct csv_op {
  * An error at rec[at], on line `line` whose text starts at rec[lstart],
  * rec pointing into the window.  It is reported by csv_report once the
  * reader stops, after reading on to the end of that line (which may move
- * the window, so the parser's pointers must not be used after).  Returns
- * code.
+ * the window, so the parser's pointers must not be used after).  kind
+ * is the JENC_K_* of the bad input.  Returns JENC_E_SYNTAX.
  */
 static int
-csv_fail(struct csv *c, int code, const char *rec, size_t at, uint64_t line,
+csv_fail(struct csv *c, int kind, const char *rec, size_t at, uint64_t line,
     size_t lstart, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 static int
-csv_fail(struct csv *c, int code, const char *rec, size_t at, uint64_t line,
+csv_fail(struct csv *c, int kind, const char *rec, size_t at, uint64_t line,
     size_t lstart, const char *fmt, ...)
 {
 	size_t r = (size_t)(rec - c->in.p);
@@ -226,11 +226,12 @@ csv_fail(struct csv *c, int code, const char *rec, size_t at, uint64_t line,
 	vsnprintf(c->x_msg, sizeof(c->x_msg), fmt, ap);
 	va_end(ap);
 	c->x_pending = 1;
-	c->x_code = code;
+	c->x_code = JENC_E_SYNTAX;
+	c->x_kind = kind;
 	c->x_at = r + at;
 	c->x_ls = r + lstart;
 	c->x_line = line;
-	return code;
+	return JENC_E_SYNTAX;
 }
 
 /* Fills c->err with the error csv_fail kept. */
@@ -245,7 +246,8 @@ csv_report(struct csv *c)
 	jenc_in_line(&c->in, c->x_at, cr);
 	jenc_in_where_line(&c->in, c->x_at, c->x_line, c->x_ls, cr, &w);
 	if (c->err != NULL)
-		jenc_err_set(c->err, c->x_code, 0, 0, &w, "%s", c->x_msg);
+		jenc_err_set(c->err, c->x_code, c->x_kind, 0, 0, &w, "%s",
+		    c->x_msg);
 }
 
 /* An error without a position (allocation, I/O, the encoder, options). */
@@ -264,7 +266,8 @@ csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return jenc_err_set(c->err, code, sys_errno, 0, NULL, "%s", msg);
+	return jenc_err_set(c->err, code, JENC_K_NONE, sys_errno, 0, NULL,
+	    "%s", msg);
 }
 
 static int
@@ -588,7 +591,7 @@ quoted:
 				c->st = S_QUOTED;
 				goto more;
 			}
-			return csv_fail(c, JENC_E_SYNTAX, rec, c->q, c->qline,
+			return csv_fail(c, JENC_K_QUOTE, rec, c->q, c->qline,
 			    c->qlstart,
 			    "unterminated quoted field, opened here");
 		}
@@ -738,10 +741,10 @@ more:
 	c->cur = cur;
 	return R_MORE;
 bad_utf8:
-	return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+	return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 	    "invalid UTF-8 byte 0x%02x", u[i]);
 nul:
-	return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+	return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 	    "NUL byte in input");
 }
 
@@ -824,10 +827,10 @@ unquoted:
 			}
 			if (k == 0)
 				goto more;
-			return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+			return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 			    "invalid UTF-8 byte 0x%02x", u[i]);
 		default:
-			return csv_fail(c, JENC_E_SYNTAX, rec, i, line, lstart,
+			return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 			    "NUL byte in input");
 		}
 	}
@@ -865,7 +868,7 @@ more:
 static int
 csv_too_long(struct csv *c, size_t at)
 {
-	return csv_fail(c, JENC_E_SYNTAX, c->in.p + at, 0, c->rec_line, 0,
+	return csv_fail(c, JENC_K_LONG, c->in.p + at, 0, c->rec_line, 0,
 	    "record longer than %zu bytes", c->max_rec);
 }
 
@@ -1639,7 +1642,8 @@ conflict:
 
 			if (c->err == NULL)
 				return JENC_E_SYNTAX;
-			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			return jenc_err_set(c->err, JENC_E_SYNTAX,
+			    JENC_K_NAMES, 0, 0, &w,
 			    "column '%.*s' and another column make one name "
 			    "both a value and an object: --nest cannot nest "
 			    "them",
@@ -1763,12 +1767,14 @@ csv_record(struct csv *c)
 				const char *q = h == '\t' ? "\\t" :
 				    (const char[]){ (char)h, 0 };
 
-				return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0,
-				    &w, "record has %zu field%s, header has %zu "
+				return jenc_err_set(c->err, JENC_E_SYNTAX,
+				    JENC_K_FIELDS, 0, 0, &w, "record has %zu "
+				    "field%s, header has %zu "
 				    "(delimiter '%s'? try -d '%s')", nf,
 				    nf == 1 ? "" : "s", c->nhdr, q, q);
 			}
-			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			return jenc_err_set(c->err, JENC_E_SYNTAX,
+			    JENC_K_FIELDS, 0, 0, &w,
 			    "record has %zu field%s, header has %zu", nf,
 			    nf == 1 ? "" : "s", c->nhdr);
 		}
@@ -1788,7 +1794,8 @@ csv_record(struct csv *c)
 
 			if (c->err == NULL)
 				return JENC_E_SYNTAX;
-			return jenc_err_set(c->err, JENC_E_SYNTAX, 0, 0, &w,
+			return jenc_err_set(c->err, JENC_E_SYNTAX,
+			    JENC_K_LONG, 0, 0, &w,
 			    "record of more than %u fields or %u MiB of "
 			    "rewritten fields: too long for --nest",
 			    (unsigned)CSV_LONG_FIELDS,
@@ -1839,8 +1846,8 @@ csv_in_fail(struct csv *c, int r)
 		jenc_in_enc_msg(&c->in, r, m, sizeof(m));
 		if (r != JENC_IN_NAME)
 			jenc_in_enc_where(&c->in, &w);
-		return jenc_err_set(c->err, JENC_E_ENCODING, 0, 0,
-		    r != JENC_IN_NAME ? &w : NULL, "%s", m);
+		return jenc_err_set(c->err, JENC_E_ENCODING,
+		    JENC_K_ENCODING, 0, 0, r != JENC_IN_NAME ? &w : NULL, "%s", m);
 	}
 	if (r == JENC_E_IO)
 		return csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",

@@ -1436,6 +1436,7 @@ struct enc_view {
 	char *buf;		/* the value's text, cap bytes */
 	size_t cap;
 	int at_start;		/* the error was found at the value's start */
+	int kind;		/* its JENC_K_* */
 	int in_call;		/* inside one of v's calls */
 	char msg[128];		/* the view's error (JENC_E_SYNTAX) */
 };
@@ -1481,15 +1482,17 @@ jenc_view_reject(jenc_enc *e, const char *msg)
 	if (e->view == NULL || !e->view->in_call)
 		return fail(e, JENC_E_STATE);
 	snprintf(e->view->msg, sizeof(e->view->msg), "%s", msg);
+	e->view->kind = JENC_K_VIEW;
 	return JENC_E_SYNTAX;
 }
 
 const char *
-jenc_view_msg(const jenc_enc *e, int *at_start)
+jenc_view_msg(const jenc_enc *e, int *at_start, int *kind)
 {
 	if (e->view == NULL || e->err != JENC_E_SYNTAX)
 		return NULL;
 	*at_start = e->view->at_start;
+	*kind = e->view->kind;
 	return e->view->msg;
 }
 
@@ -1515,6 +1518,7 @@ view_begin(jenc_enc *e, int k)
 		snprintf(e->view->msg, sizeof(e->view->msg),
 		    "expected an object as a record");
 		e->view->at_start = 1;
+		e->view->kind = JENC_K_RECORD;
 		return fail(e, JENC_E_SYNTAX);
 	}
 	return 0;
@@ -1562,6 +1566,7 @@ view_end(jenc_enc *e)
 		    "record, found %s", n > 0 && w->buf[0] == '[' ? "an array" :
 		    "a value");
 		w->at_start = 0;
+		w->kind = JENC_K_RECORD;
 		return fail(e, JENC_E_SYNTAX);
 	}
 	w->in_call = 1;

@@ -25,6 +25,7 @@
  *    the column of the character it sits on.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,20 @@
  */
 _Static_assert(JENC_EXCERPT_SCAN >= 4 * EXCERPT_COLS + EXCERPT_BYTES,
     "JENC_EXCERPT_SCAN does not cover an excerpt");
+
+/*
+ * kind took the last 4 bytes of what was excerpt[336], beside it: every
+ * field keeps its offset and jenc_err its size on every ABI, so a caller
+ * built against the older header is served unchanged.  The excerpt holds
+ * 331 bytes of text instead of 335, which only a line of zero-width marks
+ * ever reached (80 columns of 4-byte characters and two "..." take 326).
+ */
+_Static_assert(offsetof(jenc_err, kind) + sizeof(int) ==
+    offsetof(jenc_err, excerpt) + 336 &&
+    offsetof(jenc_err, caret) % _Alignof(size_t) == 0 &&
+    offsetof(jenc_err, caret) - (offsetof(jenc_err, excerpt) + 336) <
+    _Alignof(size_t),
+    "jenc_err's layout changed: the ABI (SONAME) question");
 
 /* How a character is shown. */
 enum { SHOW_RAW, SHOW_QMARK, SHOW_SPACE };
@@ -247,13 +262,14 @@ excerpt(jenc_err *err, const jenc_where *w)
 }
 
 int
-jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
+jenc_err_set(jenc_err *err, int code, int kind, int sys_errno, int cut,
     const jenc_where *w, const char *fmt, ...)
 {
 	va_list ap;
 
 	memset(err, 0, sizeof(*err));
 	err->code = code;
+	err->kind = kind;
 	err->sys_errno = sys_errno;
 	err->cut = cut;
 	va_start(ap, fmt);

@@ -226,9 +226,10 @@ int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 #define JENC_VIEW_SET 0x40000000u
 /* The message of e's sticky JENC_E_SYNTAX, which only a view sets (its
  * jenc_view_reject, or a record that is not an object with
- * JENC_VIEW_RECORDS), and *at_start 1 if it was found at the value's
- * first token, 0 at its end; NULL for any other error. */
-const char *jenc_view_msg(const jenc_enc *e, int *at_start);
+ * JENC_VIEW_RECORDS), *at_start 1 if it was found at the value's first
+ * token, 0 at its end, and *kind JENC_K_VIEW or JENC_K_RECORD; NULL for
+ * any other error. */
+const char *jenc_view_msg(const jenc_enc *e, int *at_start, int *kind);
 
 /* ---- input in another encoding (conv.c), under in.c ---- */
 /*
@@ -619,16 +620,16 @@ typedef struct jenc_where {
 
 /*
  * jenc_err_set - the one function that fills a jenc_err: everything is
- * cleared, then code, sys_errno, cut, the message (printf-style) and, when
- * w is not NULL, offset, line, col, excerpt and caret (see err.c for how
- * the excerpt shows the line).  w NULL (I/O errors, allocation failures)
+ * cleared, then code, kind (JENC_K_*), sys_errno, cut, the message
+ * (printf-style) and, when w is not NULL, offset, line, col, excerpt and
+ * caret (see err.c for how the excerpt shows the line).  w NULL (I/O errors, allocation failures)
  * leaves offset, line, col, the excerpt and caret 0 and empty.  The
  * message is taken as it is: a reader adds "(output of this value was
  * cut)" itself.  Returns code.
  */
-int jenc_err_set(jenc_err *err, int code, int sys_errno, int cut,
+int jenc_err_set(jenc_err *err, int code, int kind, int sys_errno, int cut,
     const jenc_where *w, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 7, 8)));
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);

@@ -525,7 +525,7 @@ typedef struct jenc_err {
 	uint64_t col;	  /* 1-based byte column */
 	int cut;	  /* 1: part of the bad value's output had been written */
 	char msg[192];	  /* what was found and what was expected */
-	char excerpt[336]; /* the offending line, NUL-terminated, safe to
+	char excerpt[332]; /* the offending line, NUL-terminated, safe to
 			      print on a terminal: at most 80 display
 			      columns, up to 40 of them before the spot
 			      (more when the line ends sooner after it),
@@ -533,6 +533,11 @@ typedef struct jenc_err {
 			      format characters (bidi, zero-width, BOM),
 			      U+2028/9 and bytes that are not UTF-8 shown
 			      as '?', a tab as a space */
+	int kind;	  /* JENC_K_*: what is wrong with the input, to
+			     tell without reading msg.  It takes the last
+			     4 bytes of what was a 336-byte excerpt, so no
+			     other field moved and sizeof(jenc_err) is
+			     what it was on every ABI */
 	size_t caret;	  /* display column (0-based) of the spot in
 			     excerpt on a UTF-8 terminal: CJK and emoji
 			     take 2 columns, combining marks 0; an empty
@@ -543,6 +548,52 @@ typedef struct jenc_err {
 			     to the output, 0 if it was dropped (too long,
 			     or part of its output had been written) */
 } jenc_err;
+
+/*
+ * Kinds of bad input (jenc_err.kind), one per fault, each with an input
+ * that gives it (to jenc_json_copy_mem, JSON, or jenc_csv_copy_mem with
+ * a header, CSV).  code stays what it was: JENC_E_SYNTAX, or
+ * JENC_E_DEPTH and JENC_E_ENCODING for the kinds of those names.  New
+ * kinds may be added; a kind's number never changes.
+ */
+#define JENC_K_NONE 0	  /* not bad input: allocation, read or write
+			     failure, a bad option or color spec */
+#define JENC_K_CUT 1	  /* the input ends inside a value (or where
+			     one is due): [1, 2  "abc  {"a":  an empty
+			     input with JENC_READ_SINGLE; an unclosed
+			     JSONC comment; RS inside a JENC_READ_SEQ
+			     text */
+#define JENC_K_BYTE 2	  /* a byte that is not UTF-8 in a JSON string
+			     ("\xff") or in a CSV field, or a NUL byte in
+			     CSV (a byte no JSON token starts with, outside
+			     strings, is JENC_K_TOKEN) */
+#define JENC_K_ESCAPE 3	  /* a bad escape in a string: "\x"  "\u12" */
+#define JENC_K_CONTROL 4  /* an unescaped control byte in a string:
+			     "a<TAB>b" */
+#define JENC_K_NUMBER 5	  /* a malformed number: 01  1.  -  1e */
+#define JENC_K_LITERAL 6  /* a misspelt literal: tru  nul  True */
+#define JENC_K_TOKEN 7	  /* a token where the grammar has none: [1 2]
+			     {"a" 1}  ]  {1:2} */
+#define JENC_K_DEPTH 8	  /* nesting deeper than max_depth (code
+			     JENC_E_DEPTH): [[1]] with max_depth 1 */
+#define JENC_K_SECOND 9	  /* a second value with JENC_READ_SINGLE: 1 2 */
+#define JENC_K_RECORD 10  /* a view with JENC_VIEW_RECORDS got a value
+			     that is not an object: 5  [1] */
+#define JENC_K_VIEW 11	  /* a view rejected the value
+			     (jenc_view_reject) */
+#define JENC_K_FIELDS 12  /* a CSV record whose field count is not the
+			     header's: a,b\n1\n */
+#define JENC_K_QUOTE 13	  /* a CSV quoted field not closed: a\n"1\n */
+#define JENC_K_LONG 14	  /* a record or token past a limit: a CSV
+			     record longer than max_record, a JSON token
+			     of 2 GiB, a record too long for JENC_CSV_NEST */
+#define JENC_K_ENCODING 15 /* the input's encoding (code
+			      JENC_E_ENCODING): UTF-16 without a byte
+			      order mark, a byte not valid in the named
+			      encoding, an encoding iconv(3) does not
+			      know */
+#define JENC_K_NAMES 16	  /* CSV header names JENC_CSV_NEST cannot
+			     nest: a,a.b */
 
 #define JENC_READ_SINGLE 0x01 /* exactly one value per input (RFC 8259) */
 #define JENC_READ_SKIP 0x02   /* bad input: drop the bad text, go on */

@@ -288,12 +288,12 @@ bulk_end(const struct rd *r)
  * the input arrived.
  */
 static int
-rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
-    ...) __attribute__((format(printf, 5, 6)));
+rd_fail(struct rd *r, size_t pos, int code, int kind, int sys_errno,
+    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 static int
-rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
-    ...)
+rd_fail(struct rd *r, size_t pos, int code, int kind, int sys_errno,
+    const char *fmt, ...)
 {
 	char msg[sizeof(r->err->msg)];
 	jenc_where w;
@@ -337,7 +337,7 @@ rd_fail(struct rd *r, size_t pos, int code, int sys_errno, const char *fmt,
 		if (cut && (code == JENC_E_SYNTAX || code == JENC_E_DEPTH))
 			(void)jenc_passthru(r->e, "\n", 1);
 	}
-	return jenc_err_set(r->err, code, sys_errno, cut,
+	return jenc_err_set(r->err, code, kind, sys_errno, cut,
 	    pos != NO_POS ? &w : NULL, "%s%s%s", msg, hint,
 	    cut ? " (output of this value was cut)" : "");
 }
@@ -348,19 +348,20 @@ state_fail(struct rd *r, size_t pos)
 {
 	char found[32];
 	size_t avail = pos < r->in.len ? r->in.len - pos : 0;
+	int kind = avail == 0 ? JENC_K_CUT : JENC_K_TOKEN;
 
 	jenc_err_found(found, sizeof(found), r->in.p + pos, avail);
 	if (r->jsonc && avail > 0 && r->in.p[pos] == '/' &&
 	    jenc_jsonc_unterminated(&r->jc, r->in.off + pos))
-		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
 		    "unterminated comment, found end of input");
 	if (r->st == S_TOP && r->single && r->values > 0)
-		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_SECOND, 0,
 		    "expected end of input after the value, found %s", found);
 	if (r->st == S_TOP && r->single)
-		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		return rd_fail(r, pos, JENC_E_SYNTAX, kind, 0,
 		    "expected value, found %s", found);
-	return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s, found %s",
+	return rd_fail(r, pos, JENC_E_SYNTAX, kind, 0, "%s, found %s",
 	    state_expect[r->st], found);
 }
 
@@ -371,7 +372,7 @@ state_fail(struct rd *r, size_t pos)
  * counted it closed (so that the bad text is the whole value).
  */
 static int __attribute__((cold, noinline))
-view_fail(struct rd *r, const char *msg, int at_start)
+view_fail(struct rd *r, const char *msg, int at_start, int kind)
 {
 	char m[sizeof(r->err->msg)], found[32];
 	size_t pos = r->fail_at;
@@ -382,10 +383,11 @@ view_fail(struct rd *r, const char *msg, int at_start)
 	if (!at_start) {
 		if (r->depth == 0)
 			r->depth = 1;	/* the closing bracket: inside it */
-		return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s", m);
+		return rd_fail(r, pos, JENC_E_SYNTAX, kind, 0, "%s", m);
 	}
 	jenc_err_found(found, sizeof(found), r->in.p + pos, r->in.len - pos);
-	return rd_fail(r, pos, JENC_E_SYNTAX, 0, "%s, found %s", m, found);
+	return rd_fail(r, pos, JENC_E_SYNTAX, kind, 0, "%s, found %s", m,
+	    found);
 }
 
 /* The encoder failed (a write error, no memory, a view's rejection):
@@ -393,17 +395,17 @@ view_fail(struct rd *r, const char *msg, int at_start)
 static int __attribute__((cold, noinline))
 enc_fail(struct rd *r)
 {
-	int code = jenc_error(r->e), at_start;
-	const char *msg = jenc_view_msg(r->e, &at_start);
+	int code = jenc_error(r->e), at_start, kind;
+	const char *msg = jenc_view_msg(r->e, &at_start, &kind);
 
 	if (msg != NULL)
-		return view_fail(r, msg, at_start);
+		return view_fail(r, msg, at_start, kind);
 	/* Out of memory, the value cannot be finished: as for bad input,
 	 * it is dropped, so that e holds complete values only. */
 	int cut = code == JENC_E_NOMEM ? jenc_discard(r->e) : 0;
 
-	return jenc_err_set(r->err, code, jenc_errno(r->e), cut, NULL, "%s",
-	    jenc_strerror(code));
+	return jenc_err_set(r->err, code, JENC_K_NONE, jenc_errno(r->e), cut,
+	    NULL, "%s", jenc_strerror(code));
 }
 
 #define EMIT(call) EMIT_AT(call, NO_POS)
@@ -465,7 +467,7 @@ open_container(struct rd *r, size_t pos, char c)
 	if (value_ok(r, pos) != 0)
 		return JENC_E_SYNTAX;
 	if (r->depth >= r->max_depth)
-		return rd_fail(r, pos, JENC_E_DEPTH, 0,
+		return rd_fail(r, pos, JENC_E_DEPTH, JENC_K_DEPTH, 0,
 		    "nesting deeper than %u level%s (see --max-depth)",
 		    r->max_depth, r->max_depth == 1 ? "" : "s");
 	if (r->depth == r->stk_cap) {
@@ -473,7 +475,7 @@ open_container(struct rd *r, size_t pos, char c)
 		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
 
 		if (ns == NULL)
-			return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
+			return rd_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
 			    "out of memory");
 		r->stk = ns;
 		r->stk_cap = ncap;
@@ -660,10 +662,10 @@ static void
 str_ctl(struct rd *r, size_t pos, unsigned char c)
 {
 	if (c == RS && r->seq)
-		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
 		    "truncated JSON text before RS");
 	else
-		rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_CONTROL, 0,
 		    "unescaped control character 0x%02x in string", c);
 }
 
@@ -718,7 +720,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			if (k == 0)
 				return limit;
 			if (p[i + 1] == 'u') {
-				rd_fail(r, i, JENC_E_SYNTAX, 0,
+				rd_fail(r, i, JENC_E_SYNTAX, JENC_K_ESCAPE, 0,
 				    "invalid \\u escape in string, "
 				    "expected 4 hex digits");
 				r->str_bad = r->in.off + b - 1;
@@ -730,7 +732,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 			else
 				snprintf(found, sizeof(found), "'\\' + byte 0x%02x",
 				    p[i + 1]);
-			rd_fail(r, i, JENC_E_SYNTAX, 0,
+			rd_fail(r, i, JENC_E_SYNTAX, JENC_K_ESCAPE, 0,
 			    "invalid escape %s in string", found);
 			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
@@ -761,7 +763,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 						return limit;
 				}
 			}
-			rd_fail(r, i, JENC_E_SYNTAX, 0,
+			rd_fail(r, i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
 			r->str_bad = r->in.off + b - 1;
 			return (size_t)-1;
@@ -848,7 +850,7 @@ body_ok(struct rd *r, size_t b, size_t end)
 	if (p[i] < 0x20)
 		str_ctl(r, b + i, p[i]);
 	else
-		rd_fail(r, b + i, JENC_E_SYNTAX, 0,
+		rd_fail(r, b + i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
 		    "invalid UTF-8 byte 0x%02x in string", p[i]);
 	r->str_bad = r->in.off + b - 1;
 	return JENC_E_SYNTAX;
@@ -981,7 +983,7 @@ primitive(struct rd *r, size_t pos, size_t end)
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
 		if (r->seq && seq_cut(r, end))
-			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
 			    "truncated JSON text before %s, expected "
 			    "whitespace after a top-level %s",
 			    end < r->in.len ? "RS" : "end of input",
@@ -1008,11 +1010,11 @@ primitive(struct rd *r, size_t pos, size_t end)
 		return state_fail(r, pos);
 	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
 		if (!literal_ok(s, k))
-			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_LITERAL, 0,
 			    "invalid literal '%.*s%s', expected true, false or null",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
 	} else if (!jenc_json_number_ok(s, k)) {
-		return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+		return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_NUMBER, 0,
 		    "invalid number '%.*s%s'", k > 32 ? 32 : (int)k, s,
 		    k > 32 ? "..." : "");
 	}
@@ -1068,7 +1070,8 @@ slow_scan_run(struct rd *r, size_t pos, size_t limit)
 
 		if (c == RS && r->seq) {
 			if (r->st != S_TOP)
-				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+				return rd_fail(r, pos, JENC_E_SYNTAX,
+				    JENC_K_CUT, 0,
 				    "truncated JSON text before RS");
 			if (skip_ws(r, pos, pos + 1) != 0)
 				return JENC_E_SYNTAX;
@@ -1089,7 +1092,8 @@ slow_scan_run(struct rd *r, size_t pos, size_t limit)
 					r->cur = pos;
 					return 0;
 				}
-				return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+				return rd_fail(r, pos, JENC_E_SYNTAX,
+				    JENC_K_CUT, 0,
 				    "unterminated string, found end of input");
 			}
 			if (string(r, pos, q, 0) != 0)
@@ -1814,7 +1818,7 @@ in_fail(struct rd *r, int rc)
 {
 	switch (rc) {
 	case JENC_IN_FULL:
-		return rd_fail(r, 0, JENC_E_SYNTAX, 0,
+		return rd_fail(r, 0, JENC_E_SYNTAX, JENC_K_LONG, 0,
 		    "token longer than 2 GiB");
 	case JENC_IN_OUT:
 		return enc_fail(r);
@@ -1825,13 +1829,14 @@ in_fail(struct rd *r, int rc)
 
 		jenc_in_enc_msg(&r->in, rc, m, sizeof(m));
 		return rd_fail(r, rc == JENC_IN_NAME ? NO_POS : ENC_POS,
-		    JENC_E_ENCODING, 0, "%s", m);
+		    JENC_E_ENCODING, JENC_K_ENCODING, 0, "%s", m);
 	}
 	case JENC_E_IO:
-		return rd_fail(r, NO_POS, JENC_E_IO, r->in.sys_errno, "%s",
-		    strerror(r->in.sys_errno));
+		return rd_fail(r, NO_POS, JENC_E_IO, JENC_K_NONE,
+		    r->in.sys_errno, "%s", strerror(r->in.sys_errno));
 	default:
-		return rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
+		return rd_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
+		    "out of memory");
 	}
 }
 
@@ -1922,7 +1927,7 @@ finish(struct rd *r)
 		return state_fail(r, r->in.len);
 	/* A byte order mark announces a text: it may not stand alone. */
 	if (r->bom && r->values == 0)
-		return rd_fail(r, r->in.len, JENC_E_SYNTAX, 0,
+		return rd_fail(r, r->in.len, JENC_E_SYNTAX, JENC_K_CUT, 0,
 		    "expected value after the byte order mark, found end of input");
 	return 0;
 }
@@ -2022,8 +2027,8 @@ run(struct rd *r)
 		jp_trim(r);
 		if (res == JSMN_ERROR_NOMEM) {
 			if (jp_count(r) * 2 > r->ntok && jp_compact(r) != 0)
-				return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
-			    "out of memory");
+				return rd_fail(r, NO_POS, JENC_E_NOMEM,
+				    JENC_K_NONE, 0, "out of memory");
 			continue;
 		}
 		size_t pos = jp_pos(r);
@@ -2040,14 +2045,14 @@ run(struct rd *r)
 			/* jsmn stops at a NUL byte */
 			if (slow_scan(r, pos, pos + 1) != 0)
 				return r->err->code;
-			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_TOKEN, 0,
 			    "invalid input");
 		}
 		if (res == JSMN_ERROR_PART &&
 		    memchr(r->in.p + pos, '\0', r->in.len - pos) != NULL) {
 			if (slow_scan(r, pos, r->in.len) != 0)
 				return r->err->code;
-			return rd_fail(r, pos, JENC_E_SYNTAX, 0,
+			return rd_fail(r, pos, JENC_E_SYNTAX, JENC_K_TOKEN, 0,
 			    "invalid input");
 		}
 		if (r->in.eof) {
@@ -2058,7 +2063,7 @@ run(struct rd *r)
 			return finish(r);
 		}
 		if (jp_compact(r) != 0)
-			return rd_fail(r, NO_POS, JENC_E_NOMEM, 0,
+			return rd_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
 			    "out of memory");
 		if (pos < r->in.len)
 			jp_cut(r);
@@ -2332,7 +2337,8 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	 * otherwise (below), or an error comes first */
 	r->pipe_on = r->pipe != NULL;
 	if (r->tok == NULL || r->stk == NULL) {
-		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, 0, "out of memory");
+		rc = rd_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
+		    "out of memory");
 	} else if ((rc = r->nobom ? 0 : jenc_in_begin(&r->in,
 	    o != NULL ? o->encoding : NULL, 0)) < 0 || rc > 1) {
 		rc = in_fail(r, rc);
@@ -2393,8 +2399,8 @@ jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	    jenc_in_open_map(&r.in, fd, WIN_INIT, WIN_MAX) != 0) &&
 	    jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0) {
 		if (err != NULL)
-			jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
+			jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
+			    NULL, "out of memory");
 		return JENC_E_NOMEM;
 	}
 	rc = rd_run(&r, e, o, err);
@@ -2420,8 +2426,8 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 	if (jenc_in_open_copy(&r.in, p, p != NULL ? len : 0, WIN_INIT,
 	    WIN_MAX) != 0) {
 		if (err != NULL)
-			jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
+			jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
+			    NULL, "out of memory");
 		return JENC_E_NOMEM;
 	}
 	rc = rd_run(&r, e, o, err);
@@ -2446,8 +2452,8 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 		    NULL);
 	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
 		jenc_pipe_end(r.pipe);
-		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-		    "out of memory");
+		return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
+		    NULL, "out of memory");
 	}
 	r.in.pull = jenc_pipe_pull;
 	r.in.pull_ctx = r.pipe;
@@ -2474,8 +2480,8 @@ jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 		if (jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0 ||
 		    jenc_in_preload(&r.in, p, n) != 0) {
 			jenc_in_close(&r.in);
-			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
+			return jenc_err_set(err, JENC_E_NOMEM,
+			    JENC_K_NONE, 0, 0, NULL, "out of memory");
 		}
 	} else {
 		jenc_in_open_mem(&r.in, p, p != NULL ? n : 0, WIN_MAX);

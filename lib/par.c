@@ -248,8 +248,8 @@ part_run(struct par *pp, struct slot *s)
 		}
 	}
 	if (pp->e != NULL && w == NULL) {
-		s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
-		    "out of memory");
+		s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
+		    NULL, "out of memory");
 		return;
 	}
 	s->rc = jenc_json_part(-1, s->in, s->len, s->off, 1, w, &ro, &s->err,
@@ -262,8 +262,8 @@ part_run(struct par *pp, struct slot *s)
 		if (!s->in_mem)
 			(void)jenc_release(w);
 		if (ee != 0 || s->nomem) {
-			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
+			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM,
+			    JENC_K_NONE, 0, 0, NULL, "out of memory");
 		}
 	}
 }
@@ -578,8 +578,8 @@ rest_one(struct par *pp, jenc_err *err)
 		n = 0;
 	} else if (pieces > 1 && n > 0) {
 		if ((buf = jenc_mem_alloc(n)) == NULL)
-			return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-			    "out of memory");
+			return jenc_err_set(err, JENC_E_NOMEM,
+			    JENC_K_NONE, 0, 0, NULL, "out of memory");
 		for (q = pp->next_write; q < pp->next_fill; q++) {
 			struct slot *s = &pp->slot[q % pp->nslot];
 
@@ -656,7 +656,8 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 	if (pp->e != NULL && chunk_out(pp, s) != 0 && rc == 0) {
 		int code = jenc_error(pp->e);
 
-		rc = jenc_err_set(err, code, jenc_errno(pp->e), 0, NULL, "%s",
+		rc = jenc_err_set(err, code, JENC_K_NONE, jenc_errno(pp->e), 0,
+		    NULL, "%s",
 		    jenc_strerror(code));
 	}
 	if (s->out_cap > OUT_KEEP) {
@@ -752,8 +753,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	pp->line = 1;
 	pp->slot = jenc_mem_alloc(pp->nslot * sizeof(*pp->slot));
 	if (pp->slot == NULL)
-		return jenc_err_set(err, JENC_E_NOMEM, 0, 0, NULL,
-		    "out of memory");
+		return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
+		    NULL, "out of memory");
 	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
 	if (pp->regular && (pp->ro.flags & JENC_READ_MAP) &&
 	    (pp->map = jenc_map(fd, pp->start, &pp->map_len,

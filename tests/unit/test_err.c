@@ -30,7 +30,8 @@ show(const char *text, size_t n, size_t at, int text_cut, int cr_ends_line,
 	w.text_cut = text_cut;
 	w.cr_ends_line = cr_ends_line;
 	w.eof = eof;
-	(void)jenc_err_set(&e, JENC_E_SYNTAX, 0, 0, &w, "bad %d", 1);
+	(void)jenc_err_set(&e, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, &w, "bad %d",
+	    1);
 }
 
 /* A whole input (a C string literal) and a spot in it. */
@@ -136,9 +137,10 @@ test_fields(void)
 		w.avail = 10;
 		w.at = 8;
 		w.eof = 1;
-		CHECK_EQ(jenc_err_set(&e, JENC_E_SYNTAX, 0, 0, &w, "bad %d", 1),
-		    JENC_E_SYNTAX);
+		CHECK_EQ(jenc_err_set(&e, JENC_E_SYNTAX, JENC_K_TOKEN, 0, 0, &w,
+		    "bad %d", 1), JENC_E_SYNTAX);
 		CHECK_EQ(e.code, JENC_E_SYNTAX);
+		CHECK_EQ(e.kind, JENC_K_TOKEN);
 		CHECK_EQ(e.sys_errno, 0);
 		CHECK_EQ(e.cut, 0);
 		CHECK_EQ(e.offset, 1008);
@@ -149,9 +151,10 @@ test_fields(void)
 	}
 	TEST("jenc_err_set: w NULL leaves no position and no excerpt") {
 		memset(&e, 0xff, sizeof(e));
-		CHECK_EQ(jenc_err_set(&e, JENC_E_IO, 5, 1, NULL, "read %s: %d",
-		    "x", 42), JENC_E_IO);
+		CHECK_EQ(jenc_err_set(&e, JENC_E_IO, JENC_K_NONE, 5, 1, NULL,
+		    "read %s: %d", "x", 42), JENC_E_IO);
 		CHECK_EQ(e.code, JENC_E_IO);
+		CHECK_EQ(e.kind, JENC_K_NONE);
 		CHECK_EQ(e.sys_errno, 5);
 		CHECK_EQ(e.cut, 1);
 		CHECK_EQ(e.offset, 0);
@@ -163,8 +166,8 @@ test_fields(void)
 	TEST("jenc_err_set: a long message is cut to the buffer") {
 		char *m = mk("m", 300, "", "", 0);
 
-		CHECK_EQ(jenc_err_set(&e, JENC_E_SYNTAX, 0, 0, NULL, "%s", m),
-		    JENC_E_SYNTAX);
+		CHECK_EQ(jenc_err_set(&e, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, NULL,
+		    "%s", m), JENC_E_SYNTAX);
 		CHECK_EQ(strlen(e.msg), sizeof(e.msg) - 1);
 		free(m);
 	}
@@ -174,7 +177,7 @@ test_fields(void)
 		memset(&w, 0, sizeof(w));
 		w.line = 3;
 		w.col = 4;
-		jenc_err_set(&e, JENC_E_SYNTAX, 0, 0, &w, "m");
+		jenc_err_set(&e, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, &w, "m");
 		CHECK_EQ(e.line, 3);
 		CHECK_EQ(e.col, 4);
 		CHECK_EXCERPT("", 0);
