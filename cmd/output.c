@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -496,42 +495,12 @@ output_tmp_commit(struct output *o)
 
 /* ---- the sink ---------------------------------------------------------- */
 
-/*
- * Write all of p[0..len) to fd: EINTR retried, EAGAIN waited out with
- * poll(2).  0, or the errno of the write that failed.  The loop of
- * lib/io.c's jenc_io_writev, kept here because cmd/ uses libjenc through
- * jenc.h only (io.c's functions are not exported).
- */
-static int
-output_write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN) {
-				struct pollfd pfd = { .fd = fd,
-				    .events = POLLOUT };
-
-				(void)poll(&pfd, 1, -1);
-				continue;
-			}
-			return errno;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 static void
 output_put(struct output *o, const char *p, size_t len)
 {
-	int err = output_write_all(o->tmp_fd, p, len);
+	int err;
 
-	if (err != 0)
+	if (jenc_fd_write(o->tmp_fd, p, len, &err) != 0)
 		output_fail(o, WHY_IO, err);
 }
 
@@ -824,18 +793,11 @@ output_spool(struct output *o, int in)
 #endif
 	o->tmp_fd = fd;
 	for (;;) {
-		ssize_t r = read(in, o->buf, sizeof(o->buf));
+		int err;
+		ssize_t r = jenc_fd_read(in, o->buf, sizeof(o->buf), &err);
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0 && errno == EAGAIN) {
-			struct pollfd pfd = { .fd = in, .events = POLLIN };
-
-			(void)poll(&pfd, 1, -1);
-			continue;
-		}
 		if (r < 0) {
-			output_fail(o, WHY_IO, errno);
+			output_fail(o, WHY_IO, err);
 			break;
 		}
 		if (r == 0)
@@ -971,7 +933,7 @@ output_list(struct output *o)
 		len = sizeof(o->buf) - 1;
 	memcpy(o->buf, s, len);
 	o->buf[len++] = o->flags & OUTPUT_NUL ? '\0' : '\n';
-	if ((err = output_write_all(STDOUT_FILENO, o->buf, len)) != 0) {
+	if (jenc_fd_write(STDOUT_FILENO, o->buf, len, &err) != 0) {
 		fprintf(stderr, "jenc: write error: %s\n", strerror(err));
 		o->failed = 1;
 		return EXIT_IO;

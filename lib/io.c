@@ -6,7 +6,8 @@
  * doubles and checks for overflow.  in.c, par.c and pipe.c read through
  * jenc_io_read, enc.c writes through jenc_io_writev, and the buffers of
  * par.c, pipe.c, csv.c, sort.c and enc.c's views grow through
- * jenc_grow_cap.
+ * jenc_grow_cap.  jenc_fd_read and jenc_fd_write give the same read and
+ * write to programs (the command's output and spool use them).
  */
 #include <errno.h>
 #include <poll.h>
@@ -131,4 +132,23 @@ jenc_grow(void **p, size_t *cap, size_t need, size_t first, size_t size)
 	*p = np;
 	*cap = n;
 	return 0;
+}
+
+ssize_t
+jenc_fd_read(int fd, void *buf, size_t n, int *sys_errno)
+{
+	int dummy;
+
+	return jenc_io_read(fd, buf, n, -1, 0,
+	    sys_errno != NULL ? sys_errno : &dummy);
+}
+
+int
+jenc_fd_write(int fd, const void *p, size_t n, int *sys_errno)
+{
+	struct iovec iov = { .iov_base = (void *)p, .iov_len = n };
+	int dummy;
+
+	return n == 0 ? 0 : jenc_io_writev(fd, &iov, 1,
+	    sys_errno != NULL ? sys_errno : &dummy);
 }

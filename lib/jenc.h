@@ -292,6 +292,16 @@ JENC_API unsigned jenc_depth(const jenc_enc *e);
  * if part of it had already reached the sink (without JENC_HOLD, or with it
  * once the value grew past hold_max), else 0. */
 JENC_API int jenc_discard(jenc_enc *e);
+/* jenc_fd_read - one read(2) of up to n bytes of fd into buf, as the
+ * readers read: EINTR retried, EAGAIN (a non-blocking fd with nothing to
+ * read) waited out with poll(2).  Returns the bytes read, 0 at end of
+ * file, or -1 with *sys_errno set.  Thread-safe; allocates nothing. */
+JENC_API ssize_t jenc_fd_read(int fd, void *buf, size_t n, int *sys_errno);
+/* jenc_fd_write - write all of p[0..n) to fd, as a sink does: short
+ * writes continued, EINTR retried, EAGAIN waited out with poll(2).
+ * Returns 0, or -1 with *sys_errno set (what was written before stays
+ * written).  Thread-safe; allocates nothing. */
+JENC_API int jenc_fd_write(int fd, const void *p, size_t n, int *sys_errno);
 
 /* ---- views: each top-level value handed to the caller ----------------- */
 

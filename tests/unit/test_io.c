@@ -1,7 +1,8 @@
 /*
  * test_io.c - io.c: jenc_io_read on a pipe (bytes, the end, EAGAIN with
  * and without JENC_IO_NOWAIT, the wake descriptor, a bad fd),
- * jenc_io_writev (all of the iovec, a bad fd), and the growth of
+ * jenc_io_writev (all of the iovec, a bad fd), the public jenc_fd_read and
+ * jenc_fd_write over non-blocking pipe ends, and the growth of
  * jenc_grow_cap and jenc_grow with its overflow check.
  */
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -90,6 +92,63 @@ test_writev(void)
 	}
 }
 
+/* The n-th byte of the pattern test_fd sends. */
+static char
+pattern(size_t n)
+{
+	return (char)('a' + n * 7 % 26);
+}
+
+static void
+test_fd(void)
+{
+	enum { BIG = 1 << 20 };
+	char *big = malloc(BIG), *got = malloc(BIG);
+	size_t n = 0, i;
+	ssize_t r;
+	int p[2], err = 0, st = -1;
+	pid_t pid;
+
+	TEST("jenc_fd_write/jenc_fd_read: 1 MiB through a non-blocking pipe") {
+		CHECK(big != NULL && got != NULL);
+		for (i = 0; i < BIG; i++)
+			big[i] = pattern(i);
+		CHECK(pipe(p) == 0);
+		CHECK(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
+		CHECK(fcntl(p[1], F_SETFL, O_NONBLOCK) == 0);
+		pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			/* (the pipe holds far less: EAGAIN is waited out) */
+			close(p[0]);
+			_exit(jenc_fd_write(p[1], big, BIG, &err) == 0 ? 0 : 1);
+		}
+		close(p[1]);
+		/* (reads before the writer is there meet EAGAIN too) */
+		while (n < BIG && (r = jenc_fd_read(p[0], got + n, BIG - n,
+		    &err)) > 0)
+			n += (size_t)r;
+		CHECK_EQ(n, BIG);
+		CHECK(memcmp(got, big, BIG) == 0);
+		CHECK_EQ(jenc_fd_read(p[0], got, 1, NULL), 0);
+		close(p[0]);
+		CHECK(waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	TEST("jenc_fd_write/jenc_fd_read: a bad descriptor is -1 with errno") {
+		err = 0;
+		CHECK_EQ(jenc_fd_write(-1, "ab", 2, &err), -1);
+		CHECK_EQ(err, EBADF);
+		err = 0;
+		CHECK_EQ(jenc_fd_read(-1, got, 1, &err), -1);
+		CHECK_EQ(err, EBADF);
+		CHECK_EQ(jenc_fd_write(-1, "ab", 2, NULL), -1);
+		CHECK_EQ(jenc_fd_write(-1, "", 0, &err), 0);
+	}
+	free(big);
+	free(got);
+}
+
 static void
 test_grow(void)
 {
@@ -127,6 +186,7 @@ main(void)
 {
 	test_read();
 	test_writev();
+	test_fd();
 	test_grow();
 	return harness_done();
 }
