@@ -61,7 +61,7 @@ struct jenc_enc {
 	 * calls must take their long way: with any of these, and while err
 	 * is set (X_ERR), so that the plain way tests one byte. */
 	unsigned char x;	/* X_COLOR X_SORT X_SPLIT X_SLURP X_ERR */
-	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (x_sync) */
+	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (enc_x_sync) */
 	unsigned char xv, xo, xa;
 	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
 	unsigned char split_out; /* ... and an element of it was written */
@@ -71,7 +71,7 @@ struct jenc_enc {
 	size_t xroom;		/* bytes a value's prefix may add: colors,
 				 * the indentation of ibase levels */
 	struct jenc_sort *sort;
-	struct enc_out {	/* the list not being written (out_side) */
+	struct enc_out {	/* the list not being written (enc_out_side) */
 		char *p, *end;
 		jenc_seg *head, *tail, *spare;
 		size_t base, committed, next_cap;
@@ -98,10 +98,12 @@ struct jenc_enc {
 #define X_OBJECT (X_VALUE | X_SORT)
 #define X_ARRAY (X_VALUE | X_SPLIT)
 
-/* The two ways of a call (see "structure" below): each written once,
- * always inlined so that each way is compiled with its lw constant. */
-#define NOINLINE __attribute__((noinline))
-#define TWO_WAYS static inline __attribute__((always_inline))
+/* A call's body, written once and compiled into each of its ways (LW_*,
+ * see "structure" below): always inlined, so that each way is compiled
+ * with its lw constant.  The ways other than the plain one are called out
+ * of line (ENC_NOINLINE). */
+#define ENC_NOINLINE __attribute__((noinline))
+#define ENC_EACH_WAY static inline __attribute__((always_inline))
 
 /* ---- escape tables -------------------------------------------------- */
 
@@ -117,18 +119,18 @@ struct jenc_enc {
  */
 #define C_DECODE 1
 #define C_E2 2
-/* The output calls sort.c reaches through out_ops (defined below). */
-static void out_side(jenc_enc *e, int on);
-static void out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p);
-static int out_put(jenc_enc *e, const char *s, size_t n);
-static void out_side_clear(jenc_enc *e);
-static int out_fail(jenc_enc *e, int code);
+/* The output calls sort.c reaches through enc_out_ops (defined below). */
+static void enc_out_side(jenc_enc *e, int on);
+static void enc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p);
+static int enc_out_put(jenc_enc *e, const char *s, size_t n);
+static void enc_out_side_clear(jenc_enc *e);
+static int enc_out_fail(jenc_enc *e, int code);
 
 static unsigned char esc_tab[2][2][2][256];
 static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
 
 static void
-esc_init(void)
+enc_esc_init(void)
 {
 	int raw, html, ascii, c;
 
@@ -186,7 +188,7 @@ jenc_strerror(int code)
 }
 
 static void
-x_sync(jenc_enc *e, unsigned x)
+enc_x_sync(jenc_enc *e, unsigned x)
 {
 	e->x = (unsigned char)x;
 	e->xv = (unsigned char)(x & X_VALUE);
@@ -195,21 +197,21 @@ x_sync(jenc_enc *e, unsigned x)
 }
 
 static int
-fail(jenc_enc *e, int code)
+enc_fail(jenc_enc *e, int code)
 {
 	if (e->err == 0) {
 		e->err = code;
-		x_sync(e, e->x | X_ERR);
+		enc_x_sync(e, e->x | X_ERR);
 	}
 	return e->err;
 }
 
 /* The sticky error gone (X_ERR goes with it). */
 static void
-clear_err(jenc_enc *e)
+enc_clear_err(jenc_enc *e)
 {
 	e->err = e->sys_errno = 0;
-	x_sync(e, e->x & ~(unsigned)X_ERR);
+	enc_x_sync(e, e->x & ~(unsigned)X_ERR);
 }
 
 int
@@ -233,14 +235,14 @@ jenc_depth(const jenc_enc *e)
 /* ---- the segment list ------------------------------------------------- */
 
 static void
-sync_tail(jenc_enc *e)
+enc_sync_tail(jenc_enc *e)
 {
 	if (e->tail != NULL)
 		e->tail->len = (size_t)(e->p - JENC_SEG_DATA(e->tail));
 }
 
 static size_t
-held(const jenc_enc *e)
+enc_held(const jenc_enc *e)
 {
 	if (e->tail == NULL)
 		return 0;
@@ -255,11 +257,11 @@ jenc_len(const jenc_enc *e)
 	if (e->side)	/* a sorted object is open: the output before it */
 		return o->tail == NULL ? 0 : o->base +
 		    (size_t)(o->p - JENC_SEG_DATA(o->tail)) - o->tail->off;
-	return held(e);
+	return enc_held(e);
 }
 
 static void
-set_cursor(jenc_enc *e)
+enc_set_cursor(jenc_enc *e)
 {
 	e->p = JENC_SEG_DATA(e->tail) + e->tail->len;
 	e->end = JENC_SEG_DATA(e->tail) + e->tail->cap;
@@ -267,7 +269,7 @@ set_cursor(jenc_enc *e)
 
 /* Append a fresh segment of at least n bytes as the new tail. */
 static int
-append_seg(jenc_enc *e, size_t n)
+enc_append_seg(jenc_enc *e, size_t n)
 {
 	size_t want = n > JENC_SEG_MAX ? n : (n > e->next_cap ? n : e->next_cap);
 	jenc_seg *s = e->spare;
@@ -281,7 +283,7 @@ append_seg(jenc_enc *e, size_t n)
 	}
 
 	if (s == NULL)
-		return fail(e, JENC_E_NOMEM);
+		return enc_fail(e, JENC_E_NOMEM);
 	if (s->cap <= JENC_SEG_MAX) {
 		e->next_cap = s->cap * 2;
 		if (e->next_cap > JENC_SEG_MAX)
@@ -294,13 +296,13 @@ append_seg(jenc_enc *e, size_t n)
 		e->tail->next = s;
 	}
 	e->tail = s;
-	set_cursor(e);
+	enc_set_cursor(e);
 	return 0;
 }
 
 /* Drop n held bytes from the front (they were written). Tail synced. */
 static void
-consume(jenc_enc *e, size_t n)
+enc_consume(jenc_enc *e, size_t n)
 {
 	e->committed = e->committed > n ? e->committed - n : 0;
 	while (n > 0) {
@@ -316,7 +318,7 @@ consume(jenc_enc *e, size_t n)
 		n -= avail;
 		if (s == e->tail) {
 			s->off = s->len = 0;
-			set_cursor(e);
+			enc_set_cursor(e);
 			return;
 		}
 		e->base -= avail;
@@ -326,24 +328,24 @@ consume(jenc_enc *e, size_t n)
 }
 
 static int
-write_iov(jenc_enc *e, struct iovec *iov, int cnt)
+enc_write_iov(jenc_enc *e, struct iovec *iov, int cnt)
 {
 	if (e->kind == K_SINK) {
 		int i;
 
 		for (i = 0; i < cnt; i++)
 			if (e->fn(e->ctx, iov[i].iov_base, iov[i].iov_len) != 0)
-				return fail(e, JENC_E_SINK);
+				return enc_fail(e, JENC_E_SINK);
 		return 0;
 	}
 	if (jenc_io_writev(e->fd, iov, cnt, &e->sys_errno) != 0)
-		return fail(e, JENC_E_IO);
+		return enc_fail(e, JENC_E_IO);
 	return 0;
 }
 
 /* Write the first upto held bytes to the sink.  Tail synced. */
 static int
-write_out(jenc_enc *e, size_t upto)
+enc_write_out(jenc_enc *e, size_t upto)
 {
 	/* Part of an unfinished value reaches the sink: jenc_discard says so. */
 	if (upto > e->committed && e->depth > 0)
@@ -366,9 +368,9 @@ write_out(jenc_enc *e, size_t upto)
 			cnt++;
 			batch += take;
 		}
-		if (write_iov(e, iov, cnt) != 0)
+		if (enc_write_iov(e, iov, cnt) != 0)
 			return e->err;
-		consume(e, batch);
+		enc_consume(e, batch);
 		upto -= batch;
 	}
 	return 0;
@@ -376,25 +378,25 @@ write_out(jenc_enc *e, size_t upto)
 
 /* Room for at least n more bytes, writing to the sink as the policy says. */
 static int
-grow(jenc_enc *e, size_t n)
+enc_grow(jenc_enc *e, size_t n)
 {
 	if (e->err)
 		return e->err;
 	if (e->tail == NULL)
-		return append_seg(e, n);
-	sync_tail(e);
+		return enc_append_seg(e, n);
+	enc_sync_tail(e);
 	if (e->kind != K_MEM) {
-		size_t h = held(e);
+		size_t h = enc_held(e);
 
 		if (!(e->flags & JENC_HOLD) || e->cut) {
-			if (write_out(e, h) != 0)
+			if (enc_write_out(e, h) != 0)
 				return e->err;
 		} else {
-			if (e->committed > 0 && write_out(e, e->committed) != 0)
+			if (e->committed > 0 && enc_write_out(e, e->committed) != 0)
 				return e->err;
-			if (held(e) + n > e->hold_max) {
+			if (enc_held(e) + n > e->hold_max) {
 				e->cut = 1;
-				if (write_out(e, held(e)) != 0)
+				if (enc_write_out(e, enc_held(e)) != 0)
 					return e->err;
 			}
 		}
@@ -402,34 +404,34 @@ grow(jenc_enc *e, size_t n)
 		if (t->len == t->off && e->head == t) {
 			if (t->cap >= n && (t->cap >= e->next_cap || n > JENC_SEG_MAX)) {
 				t->off = t->len = 0;
-				set_cursor(e);
+				enc_set_cursor(e);
 				return 0;
 			}
 			jenc_seg_put(t);
 			e->head = e->tail = NULL;
 			e->base = 0;
-			return append_seg(e, n);
+			return enc_append_seg(e, n);
 		}
 	}
-	return append_seg(e, n);
+	return enc_append_seg(e, n);
 }
 
 static inline int
-need(jenc_enc *e, size_t n)
+enc_need(jenc_enc *e, size_t n)
 {
 	if ((size_t)(e->end - e->p) >= n)
 		return 0;
-	return grow(e, n);
+	return enc_grow(e, n);
 }
 
 static int
-put_slow(jenc_enc *e, const char *s, size_t n)
+enc_put_slow(jenc_enc *e, const char *s, size_t n)
 {
 	while (n > 0) {
 		size_t room = (size_t)(e->end - e->p);
 
 		if (room == 0) {
-			if (grow(e, n > JENC_SEG_MAX ? n : 1) != 0)
+			if (enc_grow(e, n > JENC_SEG_MAX ? n : 1) != 0)
 				return e->err;
 			room = (size_t)(e->end - e->p);
 		}
@@ -444,25 +446,25 @@ put_slow(jenc_enc *e, const char *s, size_t n)
 }
 
 static inline int
-put(jenc_enc *e, const void *s, size_t n)
+enc_put(jenc_enc *e, const void *s, size_t n)
 {
 	if ((size_t)(e->end - e->p) >= n) {
 		memcpy(e->p, s, n);
 		e->p += n;
 		return 0;
 	}
-	return put_slow(e, s, n);
+	return enc_put_slow(e, s, n);
 }
 
-/* put() for the short texts of numbers and literals: up to 32 bytes as
+/* enc_put() for the short texts of numbers and literals: up to 32 bytes as
  * words that overlap, with no call. */
 static inline int
-put_short(jenc_enc *e, const char *s, size_t n)
+enc_put_short(jenc_enc *e, const char *s, size_t n)
 {
 	char *o = e->p;
 
 	if (n > 32 || (size_t)(e->end - o) < 32)
-		return put(e, s, n);
+		return enc_put(e, s, n);
 	if (n >= 16) {
 		char a[16], b[16];
 
@@ -495,7 +497,7 @@ put_short(jenc_enc *e, const char *s, size_t n)
 
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
 static void
-truncate_held(jenc_enc *e, size_t n)
+enc_truncate_held(jenc_enc *e, size_t n)
 {
 	jenc_seg *s = e->head, *rest;
 
@@ -517,7 +519,7 @@ truncate_held(jenc_enc *e, size_t n)
 	s->next = NULL;
 	jenc_seg_put_list(rest);
 	e->tail = s;
-	set_cursor(e);
+	enc_set_cursor(e);
 }
 
 /* ---- the encoder pool ------------------------------------------------- */
@@ -547,9 +549,9 @@ jenc_pool_trim(void)
 }
 
 static void
-state_reset(jenc_enc *e)
+enc_state_reset(jenc_enc *e)
 {
-	clear_err(e);
+	enc_clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->top_done = e->cut = 0;
@@ -563,7 +565,7 @@ enc_get(int kind, const jenc_opts *o)
 	jenc_enc *e;
 	unsigned flags = o != NULL ? o->flags : 0;
 
-	pthread_once(&esc_once, esc_init);
+	pthread_once(&esc_once, enc_esc_init);
 	pthread_mutex_lock(&enc_lock);
 	e = enc_free;
 	if (e != NULL) {
@@ -619,9 +621,9 @@ enc_get(int kind, const jenc_opts *o)
 		e->x |= X_SPLIT;
 	if (flags & JENC_SLURP)
 		e->x |= X_SLURP;
-	x_sync(e, e->x);
+	enc_x_sync(e, e->x);
 	e->xroom += (size_t)e->ibase * e->indent;
-	state_reset(e);
+	enc_state_reset(e);
 	return e;
 }
 
@@ -659,22 +661,22 @@ jenc_flush(jenc_enc *e)
 	if (e->side) {	/* a sorted object is open: write what is before it */
 		int rc;
 
-		out_side(e, 0);
+		enc_out_side(e, 0);
 		rc = jenc_flush(e);
-		out_side(e, 1);
+		enc_out_side(e, 1);
 		return rc;
 	}
 	if (e->err)
 		return e->err;
 	if (e->kind == K_MEM || e->tail == NULL)
 		return 0;
-	sync_tail(e);
+	enc_sync_tail(e);
 	if ((e->flags & JENC_HOLD) && !e->cut &&
-	    held(e) - e->committed <= e->hold_max)
-		return write_out(e, e->committed);
+	    enc_held(e) - e->committed <= e->hold_max)
+		return enc_write_out(e, e->committed);
 	if (e->flags & JENC_HOLD)
 		e->cut = 1;
-	return write_out(e, held(e));
+	return enc_write_out(e, enc_held(e));
 }
 
 int
@@ -683,7 +685,7 @@ jenc_flush_cb(void *ctx)
 	return jenc_flush(ctx);
 }
 
-static void view_release(jenc_enc *e);
+static void enc_view_release(jenc_enc *e);
 
 int
 jenc_release(jenc_enc *e)
@@ -692,19 +694,19 @@ jenc_release(jenc_enc *e)
 
 	if (e == NULL)
 		return 0;
-	view_release(e);
+	enc_view_release(e);
 	rc = e->err;
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
 	if (e->kind != K_MEM && e->tail != NULL) {
-		sync_tail(e);
+		enc_sync_tail(e);
 		if (rc == 0) {
-			rc = write_out(e, held(e));
+			rc = enc_write_out(e, enc_held(e));
 		} else if (rc != JENC_E_IO && rc != JENC_E_SINK) {
 			/* The failed call wrote nothing: the finished values
 			 * held are sound, the unfinished one is dropped. */
-			clear_err(e);
-			(void)write_out(e, e->committed);
+			enc_clear_err(e);
+			(void)enc_write_out(e, e->committed);
 		}
 	}
 	if (rc == 0 && (e->depth > 0 || e->split || e->slurp))
@@ -738,7 +740,7 @@ jenc_release(jenc_enc *e)
  * spares until the encoder is released.
  */
 static void
-drop_held(jenc_enc *e)
+enc_drop_held(jenc_enc *e)
 {
 	if (e->head == NULL)
 		return;
@@ -766,7 +768,7 @@ drop_held(jenc_enc *e)
 	e->tail->off = e->tail->len = 0;
 	e->base = 0;
 	e->committed = 0;
-	set_cursor(e);
+	enc_set_cursor(e);
 }
 
 void
@@ -774,8 +776,8 @@ jenc_reset(jenc_enc *e)
 {
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
-	drop_held(e);
-	state_reset(e);
+	enc_drop_held(e);
+	enc_state_reset(e);
 }
 
 char *
@@ -786,23 +788,23 @@ jenc_take(jenc_enc *e, size_t *len)
 	jenc_seg *s;
 
 	if (e->side) {	/* a sorted object is open: the output before it */
-		out_side(e, 0);
+		enc_out_side(e, 0);
 		out = jenc_take(e, len);
-		out_side(e, 1);
+		enc_out_side(e, 1);
 		return out;
 	}
-	n = held(e);
-	sync_tail(e);
+	n = enc_held(e);
+	enc_sync_tail(e);
 	out = jenc_mem_alloc(n ? n : 1);
 	if (out == NULL) {
-		fail(e, JENC_E_NOMEM);
+		enc_fail(e, JENC_E_NOMEM);
 		return NULL;
 	}
 	for (s = e->head; s != NULL; s = s->next) {
 		memcpy(out + at, JENC_SEG_DATA(s) + s->off, s->len - s->off);
 		at += s->len - s->off;
 	}
-	drop_held(e);
+	enc_drop_held(e);
 	if (len != NULL)
 		*len = n;
 	return out;
@@ -844,10 +846,10 @@ jenc_discard(jenc_enc *e)
 		jenc_sort_drop(e, e->sort);
 	cut = e->cut;
 	if (e->tail != NULL) {
-		sync_tail(e);
-		truncate_held(e, e->committed);
+		enc_sync_tail(e);
+		enc_truncate_held(e, e->committed);
 	}
-	clear_err(e);
+	enc_clear_err(e);
 	e->depth = 0;
 	e->st = ST_TOP;
 	e->cut = 0;
@@ -869,7 +871,7 @@ jenc_discard(jenc_enc *e)
  * out; LW_SORTED (below) is the plain way with sorted keys.  The public
  * call picks one by testing one byte (xv, xo or xa), so that plain output
  * pays nothing for the options it does not use, and sorted output pays
- * for them only in objects; the other ways are out of line (NOINLINE),
+ * for them only in objects; the other ways are out of line (ENC_NOINLINE),
  * so that they add nothing to the plain way's registers either.
  */
 
@@ -879,14 +881,14 @@ enum { LW_PLAIN, LW_LONG, LW_SORTED };
 
 /* 1 if colors are on, on way lw. */
 static inline int
-colors(const jenc_enc *e, int lw)
+enc_colors(const jenc_enc *e, int lw)
 {
 	return lw == LW_LONG && (e->x & X_COLOR);
 }
 
 /* 1 if keys are sorted on way lw. */
 static inline int
-sorting(const jenc_enc *e, int lw)
+enc_sorting(const jenc_enc *e, int lw)
 {
 	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
 }
@@ -894,19 +896,19 @@ sorting(const jenc_enc *e, int lw)
 /* Indentation levels of a value at depth: with JENC_SLURP (long way
  * only) the top-level values are one level in. */
 static inline size_t
-levels(const jenc_enc *e, unsigned depth, int lw)
+enc_levels(const jenc_enc *e, unsigned depth, int lw)
 {
 	return lw == LW_LONG ? (size_t)depth + e->ibase : depth;
 }
 
-/* newline_indent past its fast path: n spaces or more than fit. */
+/* enc_newline_indent past its fast path: n spaces or more than fit. */
 static int __attribute__((noinline))
-newline_fill(jenc_enc *e, size_t n)
+enc_newline_fill(jenc_enc *e, size_t n)
 {
 	char fill[256];
 
 	if (n < 1024) {
-		if (need(e, n + 1) != 0)
+		if (enc_need(e, n + 1) != 0)
 			return e->err;
 		*e->p++ = '\n';
 		memset(e->p, e->ichar, n);
@@ -914,12 +916,12 @@ newline_fill(jenc_enc *e, size_t n)
 		return 0;
 	}
 	memset(fill, e->ichar, sizeof(fill));
-	if (put(e, "\n", 1) != 0)
+	if (enc_put(e, "\n", 1) != 0)
 		return e->err;
 	while (n > 0) {
 		size_t k = n < sizeof(fill) ? n : sizeof(fill);
 
-		if (put(e, fill, k) != 0)
+		if (enc_put(e, fill, k) != 0)
 			return e->err;
 		n -= k;
 	}
@@ -933,7 +935,7 @@ newline_fill(jenc_enc *e, size_t n)
  * took 3% of indented output's time on the 50 MB document.
  */
 static inline int
-newline_indent(jenc_enc *e, size_t lv)
+enc_newline_indent(jenc_enc *e, size_t lv)
 {
 	size_t n = lv * e->indent;
 
@@ -943,16 +945,16 @@ newline_indent(jenc_enc *e, size_t lv)
 		e->p += n + 1;
 		return 0;
 	}
-	return newline_fill(e, n);
+	return enc_newline_fill(e, n);
 }
 
-static int top_prefix(jenc_enc *e, int k);
-static int paint(jenc_enc *e, int k);
+static int enc_top_prefix(jenc_enc *e, int k);
+static int enc_paint(jenc_enc *e, int k);
 
 /* Separators before a value of kind k (JENC_COLOR_*, -1 unknown); checks
  * that a value may come here. */
 static inline int
-value_sep(jenc_enc *e, int k, int lw)
+enc_value_sep(jenc_enc *e, int k, int lw)
 {
 	if (lw == LW_LONG && e->err)
 		return e->err;
@@ -960,69 +962,69 @@ value_sep(jenc_enc *e, int k, int lw)
 	case ST_TOP:
 		if (e->flags & (JENC_NO_NEWLINE | JENC_SEQ | JENC_SLURP |
 		    F_VIEW))
-			return top_prefix(e, k);
+			return enc_top_prefix(e, k);
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
 		return e->indent ?
-		    newline_indent(e, levels(e, e->depth, lw)) : 0;
+		    enc_newline_indent(e, enc_levels(e, e->depth, lw)) : 0;
 	case ST_ARR_NEXT:
-		if (need(e, 1) != 0)
+		if (enc_need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 		return e->indent ?
-		    newline_indent(e, levels(e, e->depth, lw)) : 0;
+		    enc_newline_indent(e, enc_levels(e, e->depth, lw)) : 0;
 	case ST_OBJ_VAL:
 		e->st = ST_OBJ_NEXT;
 		return 0;
 	}
-	return fail(e, JENC_E_STATE);
+	return enc_fail(e, JENC_E_STATE);
 }
 
 /* The separators, then with JENC_COLOR the color of a value of kind k
  * (JENC_COLOR_*). */
 static inline int
-value_prefix(jenc_enc *e, int k, int lw)
+enc_value_prefix(jenc_enc *e, int k, int lw)
 {
-	if (value_sep(e, k, lw) != 0)
+	if (enc_value_sep(e, k, lw) != 0)
 		return e->err;
-	return colors(e, lw) ? paint(e, k) : 0;
+	return enc_colors(e, lw) ? enc_paint(e, k) : 0;
 }
 
-static int paint_after(jenc_enc *e);
-static int top_end(jenc_enc *e);
+static int enc_paint_after(jenc_enc *e);
+static int enc_top_end(jenc_enc *e);
 
 /* After a complete value: at top level, the newline and the commit point. */
 static inline int
-value_done(jenc_enc *e, int lw)
+enc_value_done(jenc_enc *e, int lw)
 {
-	if (colors(e, lw) && paint_after(e) != 0)
+	if (enc_colors(e, lw) && enc_paint_after(e) != 0)
 		return e->err;
 	if (e->depth > 0)
 		return 0;
 	e->top_done = 1;
 	e->split_out = e->split;
 	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH | F_VIEW))
-		return top_end(e);
+		return enc_top_end(e);
 	if (!(e->flags & JENC_NO_NEWLINE)) {
-		if (need(e, 1) != 0)
+		if (enc_need(e, 1) != 0)
 			return e->err;
 		*e->p++ = '\n';
 	}
-	e->committed = held(e);
+	e->committed = enc_held(e);
 	e->cut = 0;
 	return 0;
 }
 
 /* A full stack doubled. */
 static int
-push_grow(jenc_enc *e)
+enc_push_grow(jenc_enc *e)
 {
 	size_t ncap = e->stack_cap * 2;
 	unsigned char *ns = jenc_mem_alloc(ncap);
 
 	if (ns == NULL)
-		return fail(e, JENC_E_NOMEM);
+		return enc_fail(e, JENC_E_NOMEM);
 	memcpy(ns, e->stack, e->stack_cap);
 	if (e->stack != e->stack_inline)
 		jenc_mem_free(e->stack, e->stack_cap);
@@ -1032,22 +1034,23 @@ push_grow(jenc_enc *e)
 }
 
 static inline int
-push(jenc_enc *e, unsigned char c)
+enc_push(jenc_enc *e, unsigned char c)
 {
-	if (e->depth == e->stack_cap && push_grow(e) != 0)
+	if (e->depth == e->stack_cap && enc_push_grow(e) != 0)
 		return e->err;
 	e->stack[e->depth++] = c;
 	return 0;
 }
 
 /* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
-static const jenc_out_ops out_ops = {
-	out_side, out_at, out_put, out_side_clear, out_fail, jenc_error,
+static const jenc_out_ops enc_out_ops = {
+	enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear, enc_out_fail,
+	jenc_error,
 };
 
 /* Inline in the four calls, so that c is a constant in each. */
-TWO_WAYS int
-begin(jenc_enc *e, char c, int lw)
+ENC_EACH_WAY int
+enc_begin(jenc_enc *e, char c, int lw)
 {
 	if (lw == LW_LONG && c == '[' && e->st == ST_TOP && (e->x & X_SPLIT) &&
 	    !e->split && e->err == 0) {
@@ -1055,21 +1058,21 @@ begin(jenc_enc *e, char c, int lw)
 		e->split_out = 0;
 		return 0;
 	}
-	if (value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
-	    lw) != 0 || push(e, (unsigned char)c) != 0 || need(e, 1) != 0)
+	if (enc_value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
+	    lw) != 0 || enc_push(e, (unsigned char)c) != 0 || enc_need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
-	if (c == '{' && sorting(e, lw))
-		return jenc_sort_open(e, &out_ops, &e->sort);
+	if (c == '{' && enc_sorting(e, lw))
+		return jenc_sort_open(e, &enc_out_ops, &e->sort);
 	return 0;
 }
 
-static int top_close(jenc_enc *e);
+static int enc_top_close(jenc_enc *e);
 
 /* Before a closing bracket, the long way: sorted keys, colors. */
 static int
-end_x(jenc_enc *e, char c, int first)
+enc_end_x(jenc_enc *e, char c, int first)
 {
 	if (c == '}' && (e->x & X_SORT)) {
 		size_t n;
@@ -1081,15 +1084,15 @@ end_x(jenc_enc *e, char c, int first)
 	if (e->st != first + 1)
 		return 0;
 	if (e->indent &&
-	    newline_indent(e, levels(e, e->depth - 1, LW_LONG)) != 0)
+	    enc_newline_indent(e, enc_levels(e, e->depth - 1, LW_LONG)) != 0)
 		return e->err;
 	if (e->x & X_COLOR)
-		return paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
+		return enc_paint(e, c == '}' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
 	return 0;
 }
 
-TWO_WAYS int
-end(jenc_enc *e, char c, int lw)
+ENC_EACH_WAY int
+enc_end(jenc_enc *e, char c, int lw)
 {
 	int first = c == '}' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 
@@ -1097,17 +1100,17 @@ end(jenc_enc *e, char c, int lw)
 		return e->err;
 	if (e->st != first && e->st != first + 1) {
 		if (e->st == ST_TOP && c == ']')
-			return top_close(e);
-		return fail(e, JENC_E_STATE);
+			return enc_top_close(e);
+		return enc_fail(e, JENC_E_STATE);
 	}
 	if (lw != LW_PLAIN) {
-		if (end_x(e, c, first) != 0)
+		if (enc_end_x(e, c, first) != 0)
 			return e->err;
 	} else if (e->st == first + 1 && e->indent &&
-	    newline_indent(e, e->depth - 1) != 0) {
+	    enc_newline_indent(e, e->depth - 1) != 0) {
 		return e->err;
 	}
-	if (need(e, 1) != 0)
+	if (enc_need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->depth--;
@@ -1115,57 +1118,57 @@ end(jenc_enc *e, char c, int lw)
 		e->st = ST_TOP;
 	else
 		e->st = e->stack[e->depth - 1] == '{' ? ST_OBJ_NEXT : ST_ARR_NEXT;
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-begin_lw(jenc_enc *e, char c)
+static ENC_NOINLINE int
+enc_begin_lw(jenc_enc *e, char c)
 {
-	return begin(e, c, LW_LONG);
+	return enc_begin(e, c, LW_LONG);
 }
 
-static NOINLINE int
-end_lw(jenc_enc *e, char c)
+static ENC_NOINLINE int
+enc_end_lw(jenc_enc *e, char c)
 {
-	return end(e, c, LW_LONG);
+	return enc_end(e, c, LW_LONG);
 }
 
 /* An object's '{' and '}' off the plain way: sorted keys alone, or the
  * long way. */
-static NOINLINE int
-obj_begin_x(jenc_enc *e)
+static ENC_NOINLINE int
+enc_obj_begin_x(jenc_enc *e)
 {
-	return e->xv ? begin(e, '{', LW_LONG) : begin(e, '{', LW_SORTED);
+	return e->xv ? enc_begin(e, '{', LW_LONG) : enc_begin(e, '{', LW_SORTED);
 }
 
-static NOINLINE int
-obj_end_x(jenc_enc *e)
+static ENC_NOINLINE int
+enc_obj_end_x(jenc_enc *e)
 {
-	return e->xv ? end(e, '}', LW_LONG) : end(e, '}', LW_SORTED);
+	return e->xv ? enc_end(e, '}', LW_LONG) : enc_end(e, '}', LW_SORTED);
 }
 
 int
 jenc_obj_begin(jenc_enc *e)
 {
-	return e->xo ? obj_begin_x(e) : begin(e, '{', LW_PLAIN);
+	return e->xo ? enc_obj_begin_x(e) : enc_begin(e, '{', LW_PLAIN);
 }
 
 int
 jenc_arr_begin(jenc_enc *e)
 {
-	return e->xa ? begin_lw(e, '[') : begin(e, '[', LW_PLAIN);
+	return e->xa ? enc_begin_lw(e, '[') : enc_begin(e, '[', LW_PLAIN);
 }
 
 int
 jenc_obj_end(jenc_enc *e)
 {
-	return e->xo ? obj_end_x(e) : end(e, '}', LW_PLAIN);
+	return e->xo ? enc_obj_end_x(e) : enc_end(e, '}', LW_PLAIN);
 }
 
 int
 jenc_arr_end(jenc_enc *e)
 {
-	return e->xv ? end_lw(e, ']') : end(e, ']', LW_PLAIN);
+	return e->xv ? enc_end_lw(e, ']') : enc_end(e, ']', LW_PLAIN);
 }
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
@@ -1189,11 +1192,11 @@ jenc_frag_begin(jenc_enc *e)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP)
-		return fail(e, JENC_E_STATE);
-	if (value_sep(e, -1, LW_LONG) != 0)
+		return enc_fail(e, JENC_E_STATE);
+	if (enc_value_sep(e, -1, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
-	e->depth = 1;	/* an unfinished value: write_out and discard see it */
+	e->depth = 1;	/* an unfinished value: enc_write_out and jenc_discard see it */
 	return 0;
 }
 
@@ -1202,7 +1205,7 @@ jenc_frag(jenc_enc *e, const char *s, size_t n)
 {
 	if (e->err)
 		return e->err;
-	return put(e, s, n);
+	return enc_put(e, s, n);
 }
 
 int
@@ -1211,81 +1214,81 @@ jenc_frag_end(jenc_enc *e)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_FRAG)
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
-	return e->xv ? value_done(e, LW_LONG) :
-	    value_done(e, LW_PLAIN);
+	return e->xv ? enc_value_done(e, LW_LONG) :
+	    enc_value_done(e, LW_PLAIN);
 }
 
 /* ---- colors, split, slurp, and the side buffer ---------------------------- */
 
 static int
-paint(jenc_enc *e, int k)
+enc_paint(jenc_enc *e, int k)
 {
-	return put(e, e->pal.esc[k], e->pal.len[k]);
+	return enc_put(e, e->pal.esc[k], e->pal.len[k]);
 }
 
 /* JENC_COLOR: after a value, the reset and the color of its container. */
 static int
-paint_after(jenc_enc *e)
+enc_paint_after(jenc_enc *e)
 {
-	if (paint(e, JENC_PAL_RESET) != 0)
+	if (enc_paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
 	if (e->depth > 0)
-		return paint(e, e->stack[e->depth - 1] == '{' ?
+		return enc_paint(e, e->stack[e->depth - 1] == '{' ?
 		    JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
 	if (e->flags & JENC_SLURP)
-		return paint(e, JENC_COLOR_ARRAY);
+		return enc_paint(e, JENC_COLOR_ARRAY);
 	return 0;
 }
 
 static int
-put_rs(jenc_enc *e)
+enc_put_rs(jenc_enc *e)
 {
-	return (e->flags & JENC_SEQ) ? put(e, "\x1e", 1) : 0;
+	return (e->flags & JENC_SEQ) ? enc_put(e, "\x1e", 1) : 0;
 }
 
-static int view_begin(jenc_enc *e, int k);
-static int view_end(jenc_enc *e);
-static int view_text(jenc_enc *e, const char *s, size_t n);
+static int enc_view_begin(jenc_enc *e, int k);
+static int enc_view_end(jenc_enc *e);
+static int enc_view_text(jenc_enc *e, const char *s, size_t n);
 
 /* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
  * JENC_SLURP or a view. */
 static int
-top_prefix(jenc_enc *e, int k)
+enc_top_prefix(jenc_enc *e, int k)
 {
 	if (e->flags & F_VIEW)
-		return view_begin(e, k);
+		return enc_view_begin(e, k);
 	if (!(e->flags & JENC_SLURP)) {
 		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return fail(e, JENC_E_SECOND);
-		return put_rs(e);
+			return enc_fail(e, JENC_E_SECOND);
+		return enc_put_rs(e);
 	}
 	if (e->slurp) {
-		if (put(e, ",", 1) != 0)
+		if (enc_put(e, ",", 1) != 0)
 			return e->err;
 	} else {
 		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return fail(e, JENC_E_SECOND);
-		if (put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[", 1) != 0)
+			return enc_fail(e, JENC_E_SECOND);
+		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
+		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[", 1) != 0)
 			return e->err;
 	}
-	return e->indent ? newline_indent(e, levels(e, 0, LW_LONG)) : 0;
+	return e->indent ? enc_newline_indent(e, enc_levels(e, 0, LW_LONG)) : 0;
 }
 
 /* The commit point of a top-level value, with JENC_SLURP (an element:
  * no newline) or JENC_FLUSH_EACH. */
 static int
-top_end(jenc_enc *e)
+enc_top_end(jenc_enc *e)
 {
-	if ((e->flags & F_VIEW) && view_end(e) != 0)
+	if ((e->flags & F_VIEW) && enc_view_end(e) != 0)
 		return e->err;
 	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE | F_VIEW)) &&
-	    put(e, "\n", 1) != 0)
+	    enc_put(e, "\n", 1) != 0)
 		return e->err;
-	e->committed = held(e);
+	e->committed = enc_held(e);
 	e->cut = 0;
 	if (e->flags & JENC_SLURP)
 		e->slurp = 1;
@@ -1294,38 +1297,38 @@ top_end(jenc_enc *e)
 
 /* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
 static int
-top_close(jenc_enc *e)
+enc_top_close(jenc_enc *e)
 {
 	if (e->split) {
 		e->split = 0;
 		return 0;
 	}
 	if (!(e->flags & JENC_SLURP))
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	if (!e->slurp) {
 		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return fail(e, JENC_E_SECOND);
-		if (put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "[]", 2) != 0)
+			return enc_fail(e, JENC_E_SECOND);
+		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
+		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[]", 2) != 0)
 			return e->err;
 	} else {
-		if ((e->indent && put(e, "\n", 1) != 0) || ((e->x & X_COLOR) &&
-		    paint(e, JENC_COLOR_ARRAY) != 0) || put(e, "]", 1) != 0)
+		if ((e->indent && enc_put(e, "\n", 1) != 0) || ((e->x & X_COLOR) &&
+		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "]", 1) != 0)
 			return e->err;
 	}
-	if ((e->x & X_COLOR) && paint(e, JENC_PAL_RESET) != 0)
+	if ((e->x & X_COLOR) && enc_paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
-	if (!(e->flags & JENC_NO_NEWLINE) && put(e, "\n", 1) != 0)
+	if (!(e->flags & JENC_NO_NEWLINE) && enc_put(e, "\n", 1) != 0)
 		return e->err;
 	e->slurp = 0;
 	e->top_done = 1;
-	e->committed = held(e);
+	e->committed = enc_held(e);
 	e->cut = 0;
 	return (e->flags & JENC_FLUSH_EACH) ? jenc_flush(e) : 0;
 }
 
 static inline int
-raw_kind(const char *json)
+enc_raw_kind(const char *json)
 {
 	switch (json[0]) {
 	case '"': return JENC_COLOR_STRING;
@@ -1337,13 +1340,13 @@ raw_kind(const char *json)
 }
 
 static void
-out_side(jenc_enc *e, int on)
+enc_out_side(jenc_enc *e, int on)
 {
 	struct enc_out t;
 
 	if (e->side == on)
 		return;
-	sync_tail(e);
+	enc_sync_tail(e);
 	t.p = e->p;
 	t.end = e->end;
 	t.head = e->head;
@@ -1367,9 +1370,9 @@ out_side(jenc_enc *e, int on)
 }
 
 static void
-out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p)
+enc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p)
 {
-	sync_tail(e);
+	enc_sync_tail(e);
 	*head = e->head;
 	*tail = e->tail;
 	*p = e->p;
@@ -1382,19 +1385,19 @@ jenc_set_colors(jenc_enc *e, const jenc_colors *c)
 }
 
 static int
-out_put(jenc_enc *e, const char *s, size_t n)
+enc_out_put(jenc_enc *e, const char *s, size_t n)
 {
-	return put(e, s, n);
+	return enc_put(e, s, n);
 }
 
 static int
-out_fail(jenc_enc *e, int code)
+enc_out_fail(jenc_enc *e, int code)
 {
-	return fail(e, code);
+	return enc_fail(e, code);
 }
 
 static void
-out_side_clear(jenc_enc *e)
+enc_out_side_clear(jenc_enc *e)
 {
 	struct enc_out *o = &e->other;
 	jenc_seg *h = o->head;
@@ -1447,11 +1450,11 @@ jenc_set_view(jenc_enc *e, const jenc_view *v)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->split || e->slurp ||
-	    e->view != NULL || held(e) > 0 || e->side || v == NULL ||
+	    e->view != NULL || enc_held(e) > 0 || e->side || v == NULL ||
 	    v->value == NULL)
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	if ((e->view = jenc_mem_alloc(sizeof(*e->view))) == NULL)
-		return fail(e, JENC_E_NOMEM);
+		return enc_fail(e, JENC_E_NOMEM);
 	memset(e->view, 0, sizeof(*e->view));
 	e->view->v = *v;
 	/* compact, held whole, no separators of its own */
@@ -1462,7 +1465,7 @@ jenc_set_view(jenc_enc *e, const jenc_view *v)
 	e->indent = 0;
 	e->ibase = 0;
 	e->xroom = 0;
-	x_sync(e, (e->x & ~(unsigned)(X_COLOR | X_SLURP)) | X_VIEW);
+	enc_x_sync(e, (e->x & ~(unsigned)(X_COLOR | X_SLURP)) | X_VIEW);
 	return 0;
 }
 
@@ -1472,15 +1475,15 @@ jenc_view_write(jenc_enc *e, const char *p, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->view == NULL || !e->view->in_call)
-		return fail(e, JENC_E_STATE);
-	return n > 0 ? put(e, p, n) : 0;
+		return enc_fail(e, JENC_E_STATE);
+	return n > 0 ? enc_put(e, p, n) : 0;
 }
 
 int
 jenc_view_reject(jenc_enc *e, const char *msg)
 {
 	if (e->view == NULL || !e->view->in_call)
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	snprintf(e->view->msg, sizeof(e->view->msg), "%s", msg);
 	e->view->kind = JENC_K_VIEW;
 	return JENC_E_SYNTAX;
@@ -1498,20 +1501,20 @@ jenc_view_msg(const jenc_enc *e, int *at_start, int *kind)
 
 /* The view's call returned rc: its output is dropped on error. */
 static int
-view_done(jenc_enc *e, size_t start, int rc)
+enc_view_done(jenc_enc *e, size_t start, int rc)
 {
 	e->view->in_call = 0;
 	if (rc == 0 || e->err)
 		return rc != 0 ? rc : e->err;
-	sync_tail(e);
-	truncate_held(e, start);
+	enc_sync_tail(e);
+	enc_truncate_held(e, start);
 	e->view->at_start = 0;
-	return fail(e, rc);
+	return enc_fail(e, rc);
 }
 
 /* A top-level value of kind k begins (-1: fragments, told at the end). */
 static int
-view_begin(jenc_enc *e, int k)
+enc_view_begin(jenc_enc *e, int k)
 {
 	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT &&
 	    k != -1) {
@@ -1519,28 +1522,28 @@ view_begin(jenc_enc *e, int k)
 		    "expected an object as a record");
 		e->view->at_start = 1;
 		e->view->kind = JENC_K_RECORD;
-		return fail(e, JENC_E_SYNTAX);
+		return enc_fail(e, JENC_E_SYNTAX);
 	}
 	return 0;
 }
 
 /* A top-level value is complete: held from committed on. */
 static int
-view_end(jenc_enc *e)
+enc_view_end(jenc_enc *e)
 {
 	struct enc_view *w = e->view;
 	size_t start = e->committed, n, at = 0;
 	jenc_seg *s;
 
-	sync_tail(e);
-	n = held(e) - start;
+	enc_sync_tail(e);
+	n = enc_held(e) - start;
 	if (n > w->cap) {
 		/* (not jenc_grow: the old text need not be copied) */
 		size_t cap = jenc_grow_cap(w->cap, n, 256, 1);
 		char *b;
 
 		if (cap == 0 || (b = jenc_mem_alloc(cap)) == NULL)
-			return fail(e, JENC_E_NOMEM);
+			return enc_fail(e, JENC_E_NOMEM);
 		jenc_mem_free(w->buf, w->cap);
 		w->buf = b;
 		w->cap = cap;
@@ -1559,7 +1562,7 @@ view_end(jenc_enc *e)
 		    s->off + skip, len - skip);
 		at += len;
 	}
-	truncate_held(e, start);
+	enc_truncate_held(e, start);
 	if ((w->v.flags & JENC_VIEW_RECORDS) && (n == 0 || w->buf[0] != '{')) {
 		/* fragments (jenc_verbatim): only the text tells */
 		snprintf(w->msg, sizeof(w->msg), "expected an object as a "
@@ -1567,27 +1570,27 @@ view_end(jenc_enc *e)
 		    "a value");
 		w->at_start = 0;
 		w->kind = JENC_K_RECORD;
-		return fail(e, JENC_E_SYNTAX);
+		return enc_fail(e, JENC_E_SYNTAX);
 	}
 	w->in_call = 1;
-	return view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
+	return enc_view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
 }
 
 /* Text passed through at top level goes to the view's text call. */
 static int
-view_text(jenc_enc *e, const char *s, size_t n)
+enc_view_text(jenc_enc *e, const char *s, size_t n)
 {
 	struct enc_view *w = e->view;
 	size_t start;
 
-	sync_tail(e);
-	start = held(e);
+	enc_sync_tail(e);
+	start = enc_held(e);
 	if (w->v.text != NULL) {
 		w->in_call = 1;
-		if (view_done(e, start, w->v.text(w->v.ctx, e, s, n)) != 0)
+		if (enc_view_done(e, start, w->v.text(w->v.ctx, e, s, n)) != 0)
 			return e->err;
 	}
-	e->committed = held(e);
+	e->committed = enc_held(e);
 	e->cut = 0;
 	return 0;
 }
@@ -1600,7 +1603,7 @@ jenc_enc_view(const jenc_enc *e)
 
 /* At jenc_release: the view's end call, then the view is gone. */
 static void
-view_release(jenc_enc *e)
+enc_view_release(jenc_enc *e)
 {
 	struct enc_view *w = e->view;
 
@@ -1609,10 +1612,10 @@ view_release(jenc_enc *e)
 	if (e->err == 0 && e->depth == 0 && !e->split && w->v.end != NULL) {
 		size_t start;
 
-		sync_tail(e);
-		start = held(e);
+		enc_sync_tail(e);
+		start = enc_held(e);
 		w->in_call = 1;
-		(void)view_done(e, start, w->v.end(w->v.ctx, e));
+		(void)enc_view_done(e, start, w->v.end(w->v.ctx, e));
 	}
 	jenc_mem_free(w->buf, w->cap);
 	jenc_mem_free(w, sizeof(*w));
@@ -1627,15 +1630,15 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0)
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	if (e->view != NULL)
-		return view_text(e, s, n);
+		return enc_view_text(e, s, n);
 	/* bad text is a text of its own; a cut value's newline is not */
-	if (n > 0 && !(n == 1 && s[0] == '\n') && put_rs(e) != 0)
+	if (n > 0 && !(n == 1 && s[0] == '\n') && enc_put_rs(e) != 0)
 		return e->err;
-	if (n > 0 && put(e, s, n) != 0)
+	if (n > 0 && enc_put(e, s, n) != 0)
 		return e->err;
-	e->committed = held(e);	/* complete, as a value is */
+	e->committed = enc_held(e);	/* complete, as a value is */
 	e->cut = 0;
 	return 0;
 }
@@ -1669,21 +1672,21 @@ jenc_out_bytes(jenc_enc *e, const char *s, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->side)
-		return fail(e, JENC_E_STATE);
+		return enc_fail(e, JENC_E_STATE);
 	if (n == 0)
 		return 0;
 	e->top_done = 1;
-	sync_tail(e);
-	if (e->kind != K_MEM && held(e) == 0) {
+	enc_sync_tail(e);
+	if (e->kind != K_MEM && enc_held(e) == 0) {
 		struct iovec iov;
 
 		iov.iov_base = (void *)(uintptr_t)s;
 		iov.iov_len = n;
-		return write_iov(e, &iov, 1);
+		return enc_write_iov(e, &iov, 1);
 	}
-	if (put(e, s, n) != 0)
+	if (enc_put(e, s, n) != 0)
 		return e->err;
-	e->committed = held(e);
+	e->committed = enc_held(e);
 	return 0;
 }
 
@@ -1698,9 +1701,9 @@ jenc_out_enc(jenc_enc *e, const jenc_enc *from)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->side)
-		return fail(e, JENC_E_STATE);
-	sync_tail(e);
-	if (e->kind == K_MEM || held(e) > 0) {
+		return enc_fail(e, JENC_E_STATE);
+	enc_sync_tail(e);
+	if (e->kind == K_MEM || enc_held(e) > 0) {
 		while ((p = jenc_segments(from, &it, &len)) != NULL)
 			if (jenc_out_bytes(e, p, len) != 0)
 				return e->err;
@@ -1713,29 +1716,29 @@ jenc_out_enc(jenc_enc *e, const jenc_enc *from)
 		iov[cnt].iov_base = (void *)(uintptr_t)p;
 		iov[cnt].iov_len = len;
 		if (++cnt == IOV_BATCH) {
-			if (write_iov(e, iov, cnt) != 0)
+			if (enc_write_iov(e, iov, cnt) != 0)
 				return e->err;
 			cnt = 0;
 		}
 	}
-	return cnt > 0 ? write_iov(e, iov, cnt) : 0;
+	return cnt > 0 ? enc_write_iov(e, iov, cnt) : 0;
 }
 
 /* ---- strings -------------------------------------------------------------- */
 
 /*
  * Strings go one of two ways.  When the tail segment has room for the
- * worst case (STR_WORST output bytes per input byte, \u00XX), quoted()
+ * worst case (STR_WORST output bytes per input byte, \u00XX), enc_quoted()
  * escapes, and for text checks UTF-8, in one pass straight into the
  * segment; a string found invalid is dropped by not moving e->p, so the
  * failed call still writes nothing.  Otherwise the string is checked
- * first (text_ok) and written through put() across segments
- * (put_escaped).  Both write the same bytes.
+ * first (enc_text_ok) and written through enc_put() across segments
+ * (enc_put_escaped).  Both write the same bytes.
  */
 #define STR_WORST 6
 
 static char *
-u_esc(char *o, unsigned cp, const char *hex)
+enc_u_esc(char *o, unsigned cp, const char *hex)
 {
 	o[0] = '\\';
 	o[1] = 'u';
@@ -1747,11 +1750,11 @@ u_esc(char *o, unsigned cp, const char *hex)
 }
 
 static int
-put_u(jenc_enc *e, unsigned cp)
+enc_put_u(jenc_enc *e, unsigned cp)
 {
-	if (need(e, 6) != 0)
+	if (enc_need(e, 6) != 0)
 		return e->err;
-	e->p = u_esc(e->p, cp, e->hex);
+	e->p = enc_u_esc(e->p, cp, e->hex);
 	return 0;
 }
 
@@ -1763,7 +1766,7 @@ put_u(jenc_enc *e, unsigned cp)
  * least significant bit is exact; the ones above it may be false.
  */
 static inline uint64_t
-stops8(uint64_t w, int html)
+enc_stops8(uint64_t w, int html)
 {
 	uint64_t t = (w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
 	    ((w ^ (ONES * '\\')) - ONES);
@@ -1777,7 +1780,7 @@ stops8(uint64_t w, int html)
 #ifndef __SSE2__
 /* Index of the first stop byte of the 8 bytes at p, or 8 if none. */
 static inline unsigned
-first_stop(const unsigned char *p, int html)
+enc_first_stop(const unsigned char *p, int html)
 {
 	uint64_t w, m;
 
@@ -1786,13 +1789,13 @@ first_stop(const unsigned char *p, int html)
 	/* borrows must run toward later bytes */
 	w = __builtin_bswap64(w);
 #endif
-	m = stops8(w, html);
+	m = enc_stops8(w, html);
 	return m != 0 ? (unsigned)__builtin_ctzll(m) / 8 : 8;
 }
 #else
 /* The same for 16 bytes, as a bit mask (bit i: byte i). */
 static inline unsigned
-stops16(__m128i v, int html)
+enc_stops16(__m128i v, int html)
 {
 	/* signed: below 0x20, or 0x80 and up */
 	__m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
@@ -1809,7 +1812,7 @@ stops16(__m128i v, int html)
 #endif
 
 /*
- * quoted - s[0..n) as a quoted JSON string at o, escaped per tab; with
+ * enc_quoted - s[0..n) as a quoted JSON string at o, escaped per tab; with
  * check, s must be valid UTF-8 (NUL allowed).  o must have room for
  * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
  * found s invalid.
@@ -1821,7 +1824,7 @@ stops16(__m128i v, int html)
  * bytes are left.
  */
 static char *
-quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
+enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
     const unsigned char *tab, int check)
 {
 	int html = (e->flags & JENC_HTML) != 0;
@@ -1840,7 +1843,7 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 
 			_mm_storeu_si128((__m128i *)(void *)o, v);
 			_mm_storeu_si128((__m128i *)(void *)o + 1, w);
-			m = stops16(v, html) | (uint32_t)stops16(w, html) << 16;
+			m = enc_stops16(v, html) | (uint32_t)enc_stops16(w, html) << 16;
 			if (m != 0) {
 				unsigned k = (unsigned)__builtin_ctz(m);
 
@@ -1857,7 +1860,7 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			unsigned m;
 
 			_mm_storeu_si128((__m128i *)(void *)o, v);
-			m = stops16(v, html);
+			m = enc_stops16(v, html);
 			if (m != 0) {
 				unsigned k = (unsigned)__builtin_ctz(m);
 
@@ -1873,7 +1876,7 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			unsigned k;
 
 			memcpy(o, s + i, 8);
-			k = first_stop(s + i, html);
+			k = enc_first_stop(s + i, html);
 			if (k < 8) {
 				i += k;
 				o += k;
@@ -1889,7 +1892,7 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 
 			memcpy(&a, s + i, 8);
 			memcpy(&b, s + n - 8, 8);
-			if ((stops8(a, html) | stops8(b, html)) == 0) {
+			if ((enc_stops8(a, html) | enc_stops8(b, html)) == 0) {
 				memcpy(o, &a, 8);
 				memcpy(o + rem - 8, &b, 8);
 				o += rem;
@@ -1900,7 +1903,7 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 
 			memcpy(&a, s + i, 4);
 			memcpy(&b, s + n - 4, 4);
-			if (stops8((uint64_t)a << 32 | b, html) == 0) {
+			if (enc_stops8((uint64_t)a << 32 | b, html) == 0) {
 				memcpy(o, &a, 4);
 				memcpy(o + rem - 4, &b, 4);
 				o += rem;
@@ -1943,10 +1946,10 @@ stop:;
 			}
 			if (cp >= 0x10000) {
 				cp -= 0x10000;
-				o = u_esc(o, 0xd800 + (cp >> 10), e->hex);
-				o = u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
+				o = enc_u_esc(o, 0xd800 + (cp >> 10), e->hex);
+				o = enc_u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
 			} else {
-				o = u_esc(o, cp, e->hex);
+				o = enc_u_esc(o, cp, e->hex);
 			}
 			i += k;
 			break;
@@ -1956,7 +1959,7 @@ stop:;
 				if (k == 0)
 					return NULL;
 				if (cp == 0x2028 || cp == 0x2029) {
-					o = u_esc(o, cp, e->hex);
+					o = enc_u_esc(o, cp, e->hex);
 					i += k;
 				} else {
 					do
@@ -1965,7 +1968,7 @@ stop:;
 				}
 			} else if (i + 2 < n && s[i + 1] == 0x80 &&
 			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				o = u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
+				o = enc_u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
 				    e->hex);
 				i += 3;
 			} else {
@@ -1974,7 +1977,7 @@ stop:;
 			}
 			break;
 		case 'u':
-			o = u_esc(o, c, e->hex);
+			o = enc_u_esc(o, c, e->hex);
 			i++;
 			break;
 		default:
@@ -1994,7 +1997,7 @@ stop:;
 /* 1 if the tail has room for a string of len bytes escaped in the worst
  * case, plus extra bytes. */
 static inline int
-str_fits(const jenc_enc *e, size_t len, size_t extra)
+enc_str_fits(const jenc_enc *e, size_t len, size_t extra)
 {
 	size_t room = (size_t)(e->end - e->p);
 
@@ -2003,13 +2006,13 @@ str_fits(const jenc_enc *e, size_t len, size_t extra)
 }
 
 /*
- * short_copy - s[0..n) quoted at o, if n <= 16 and no byte of it is a
- * stop byte (see stops8); else 0 and nothing is meant to be kept at o.
+ * enc_short_copy - s[0..n) quoted at o, if n <= 16 and no byte of it is a
+ * stop byte (see enc_stops8); else 0 and nothing is meant to be kept at o.
  * Most keys, and many values, are short and plain: this tests them with
- * one or two words, inline, before quoted() would set up its loop.
+ * one or two words, inline, before enc_quoted() would set up its loop.
  */
 static inline int
-short_copy(char *o, const unsigned char *s, size_t n, int html)
+enc_short_copy(char *o, const unsigned char *s, size_t n, int html)
 {
 	if (n >= 8) {
 		uint64_t a, b;
@@ -2018,7 +2021,7 @@ short_copy(char *o, const unsigned char *s, size_t n, int html)
 			return 0;
 		memcpy(&a, s, 8);
 		memcpy(&b, s + n - 8, 8);
-		if ((stops8(a, html) | stops8(b, html)) != 0)
+		if ((enc_stops8(a, html) | enc_stops8(b, html)) != 0)
 			return 0;
 		memcpy(o + 1, &a, 8);
 		memcpy(o + 1 + n - 8, &b, 8);
@@ -2027,7 +2030,7 @@ short_copy(char *o, const unsigned char *s, size_t n, int html)
 
 		memcpy(&a, s, 4);
 		memcpy(&b, s + n - 4, 4);
-		if (stops8((uint64_t)a << 32 | b, html) != 0)
+		if (enc_stops8((uint64_t)a << 32 | b, html) != 0)
 			return 0;
 		memcpy(o + 1, &a, 4);
 		memcpy(o + 1 + n - 4, &b, 4);
@@ -2036,7 +2039,7 @@ short_copy(char *o, const unsigned char *s, size_t n, int html)
 		uint64_t w = 0x6161616161000000ull | s[0] |
 		    (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
 
-		if (stops8(w, html) != 0)
+		if (enc_stops8(w, html) != 0)
 			return 0;
 		o[1] = (char)s[0];
 		o[1 + n / 2] = (char)s[n / 2];
@@ -2047,19 +2050,19 @@ short_copy(char *o, const unsigned char *s, size_t n, int html)
 	return 1;
 }
 
-/* quoted() with the short plain case inline. */
+/* enc_quoted() with the short plain case inline. */
 static inline char *
-quoted_fast(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
+enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
     const unsigned char *tab, int check)
 {
-	if (short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
+	if (enc_short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
 		return o + n + 2;
-	return quoted(e, o, s, n, tab, check);
+	return enc_quoted(e, o, s, n, tab, check);
 }
 
-/* Copy s[0..n) escaping per tab, through put(); s is valid UTF-8. */
+/* Copy s[0..n) escaping per tab, through enc_put(); s is valid UTF-8. */
 static int
-put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
+enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
     const unsigned char *tab)
 {
 	size_t i = 0;
@@ -2086,7 +2089,7 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 			}
 		while (j < n && tab[s[j]] == 0)
 			j++;
-		if (j > i && put(e, s + i, j - i) != 0)
+		if (j > i && enc_put(e, s + i, j - i) != 0)
 			return e->err;
 		if (j == n)
 			break;
@@ -2100,30 +2103,30 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 				k = 1, cp = 0xfffd;
 			if (cp >= 0x10000) {
 				cp -= 0x10000;
-				if (put_u(e, 0xd800 + (cp >> 10)) != 0 ||
-				    put_u(e, 0xdc00 + (cp & 0x3ff)) != 0)
+				if (enc_put_u(e, 0xd800 + (cp >> 10)) != 0 ||
+				    enc_put_u(e, 0xdc00 + (cp & 0x3ff)) != 0)
 					return e->err;
-			} else if (put_u(e, cp) != 0) {
+			} else if (enc_put_u(e, cp) != 0) {
 				return e->err;
 			}
 			i += k;
 		} else if (cls == C_E2) {
 			if (i + 2 < n && s[i + 1] == 0x80 &&
 			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				if (put_u(e, s[i + 2] == 0xa8 ? 0x2028 : 0x2029) != 0)
+				if (enc_put_u(e, s[i + 2] == 0xa8 ? 0x2028 : 0x2029) != 0)
 					return e->err;
 				i += 3;
 			} else {
-				if (put(e, s + i, 1) != 0)
+				if (enc_put(e, s + i, 1) != 0)
 					return e->err;
 				i++;
 			}
 		} else if (cls == 'u') {
-			if (put_u(e, c) != 0)
+			if (enc_put_u(e, c) != 0)
 				return e->err;
 			i++;
 		} else {
-			if (need(e, 2) != 0)
+			if (enc_need(e, 2) != 0)
 				return e->err;
 			e->p[0] = '\\';
 			e->p[1] = (char)cls;
@@ -2136,7 +2139,7 @@ put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 
 /* A string already checked (or raw), quoted and escaped. */
 static int
-put_string(jenc_enc *e, const char *s, size_t len, int raw)
+enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 {
 	const unsigned char *tab = raw ? e->rawesc : e->esc;
 
@@ -2148,24 +2151,24 @@ put_string(jenc_enc *e, const char *s, size_t len, int raw)
 			*e->p++ = '"';
 			return 0;
 		}
-		if (put(e, "\"", 1) != 0 || put(e, s, len) != 0)
+		if (enc_put(e, "\"", 1) != 0 || enc_put(e, s, len) != 0)
 			return e->err;
-		return put(e, "\"", 1);
+		return enc_put(e, "\"", 1);
 	}
-	if (str_fits(e, len, 0)) {
-		e->p = quoted_fast(e, e->p, (const unsigned char *)s, len, tab,
+	if (enc_str_fits(e, len, 0)) {
+		e->p = enc_quoted_fast(e, e->p, (const unsigned char *)s, len, tab,
 		    0);
 		return 0;
 	}
-	if (put(e, "\"", 1) != 0 ||
-	    put_escaped(e, (const unsigned char *)s, len, tab) != 0)
+	if (enc_put(e, "\"", 1) != 0 ||
+	    enc_put_escaped(e, (const unsigned char *)s, len, tab) != 0)
 		return e->err;
-	return put(e, "\"", 1);
+	return enc_put(e, "\"", 1);
 }
 
 /* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
 static int
-text_ok(const char *s, size_t len)
+enc_text_ok(const char *s, size_t len)
 {
 	size_t bad, at = 0;
 
@@ -2179,22 +2182,22 @@ text_ok(const char *s, size_t len)
 
 /* Bytes of separator and indentation around a value or key at most. */
 static inline size_t
-sep_max(const jenc_enc *e, int lw)
+enc_sep_max(const jenc_enc *e, int lw)
 {
 	return 4 + (size_t)e->depth * e->indent +
 	    (lw == LW_LONG ? e->xroom : 0);
 }
 
 /* A key's comma, indentation, quoted text and colon at o, when the tail
- * has room (str_fits with sep_max); NULL if check found s invalid. */
+ * has room (enc_str_fits with enc_sep_max); NULL if check found s invalid. */
 static inline char *
-key_out(const jenc_enc *e, char *o, const char *s, size_t len,
+enc_key_out(const jenc_enc *e, char *o, const char *s, size_t len,
     const unsigned char *tab, int check, int lw)
 {
 	if (e->st == ST_OBJ_NEXT)
 		*o++ = ',';
 	if (e->indent) {
-		size_t n = levels(e, e->depth, lw) * e->indent;
+		size_t n = enc_levels(e, e->depth, lw) * e->indent;
 
 		*o++ = '\n';
 		memset(o, e->ichar, n);
@@ -2205,7 +2208,7 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 		memcpy(o, s, len);
 		o += len;
 		*o++ = '"';
-	} else if ((o = quoted_fast(e, o, (const unsigned char *)s, len, tab,
+	} else if ((o = enc_quoted_fast(e, o, (const unsigned char *)s, len, tab,
 	    check)) == NULL) {
 		return NULL;
 	}
@@ -2215,89 +2218,89 @@ key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 	return o;
 }
 
-TWO_WAYS int
-key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
+ENC_EACH_WAY int
+enc_key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 {
 	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
-		return fail(e, JENC_E_STATE);
-	if (!colors(e, lw) && str_fits(e, len, sep_max(e, lw))) {
+		return enc_fail(e, JENC_E_STATE);
+	if (!enc_colors(e, lw) && enc_str_fits(e, len, enc_sep_max(e, lw))) {
 		char *o;
 
 		/* sorted: every member has its ',' (see below) */
-		if (sorting(e, lw)) {
+		if (enc_sorting(e, lw)) {
 			if (jenc_sort_key(e, e->sort, e->tail, e->p, s, len,
 			    raw) != 0)
 				return e->err;
 			e->st = ST_OBJ_NEXT;
 		}
-		o = key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw,
+		o = enc_key_out(e, e->p, s, len, raw ? e->rawesc : e->esc, !raw,
 		    lw);
 
 		if (o == NULL)
-			return fail(e, JENC_E_UTF8);
+			return enc_fail(e, JENC_E_UTF8);
 		e->p = o;
 		e->st = ST_OBJ_VAL;
 		return 0;
 	}
-	if (!raw && !text_ok(s, len))
-		return fail(e, JENC_E_UTF8);
+	if (!raw && !enc_text_ok(s, len))
+		return enc_fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
-	if (sorting(e, lw) &&
+	if (enc_sorting(e, lw) &&
 	    jenc_sort_key(e, e->sort, e->tail, e->p, s, len, raw) != 0)
 		return e->err;
-	if (e->st == ST_OBJ_NEXT || sorting(e, lw)) {
-		if (need(e, 1) != 0)
+	if (e->st == ST_OBJ_NEXT || enc_sorting(e, lw)) {
+		if (enc_need(e, 1) != 0)
 			return e->err;
 		*e->p++ = ',';
 	}
-	if (e->indent && newline_indent(e, levels(e, e->depth, lw)) != 0)
+	if (e->indent && enc_newline_indent(e, enc_levels(e, e->depth, lw)) != 0)
 		return e->err;
-	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
-	    paint(e, JENC_COLOR_KEY) != 0))
+	if (enc_colors(e, lw) && (enc_paint(e, JENC_PAL_RESET) != 0 ||
+	    enc_paint(e, JENC_COLOR_KEY) != 0))
 		return e->err;
-	if (put_string(e, s, len, raw) != 0)
+	if (enc_put_string(e, s, len, raw) != 0)
 		return e->err;
-	if (colors(e, lw) && (paint(e, JENC_PAL_RESET) != 0 ||
-	    paint(e, JENC_COLOR_OBJECT) != 0))
+	if (enc_colors(e, lw) && (enc_paint(e, JENC_PAL_RESET) != 0 ||
+	    enc_paint(e, JENC_COLOR_OBJECT) != 0))
 		return e->err;
-	if (need(e, 2) != 0)
+	if (enc_need(e, 2) != 0)
 		return e->err;
 	*e->p++ = ':';
 	if (e->indent)
 		*e->p++ = ' ';
-	if (colors(e, lw) && paint(e, JENC_PAL_RESET) != 0)
+	if (enc_colors(e, lw) && enc_paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
 	e->st = ST_OBJ_VAL;
 	return 0;
 }
 
 /* A key off the plain way: sorted keys alone, or the long way. */
-static NOINLINE int
-key_x(jenc_enc *e, const char *s, size_t len, int raw)
+static ENC_NOINLINE int
+enc_key_x(jenc_enc *e, const char *s, size_t len, int raw)
 {
 	if (e->xv)
-		return key(e, s, len, raw, LW_LONG);
-	return key(e, s, len, raw, LW_SORTED);
+		return enc_key(e, s, len, raw, LW_LONG);
+	return enc_key(e, s, len, raw, LW_SORTED);
 }
 
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return e->xo ? key_x(e, s, len, 0) : key(e, s, len, 0, LW_PLAIN);
+	return e->xo ? enc_key_x(e, s, len, 0) : enc_key(e, s, len, 0, LW_PLAIN);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return e->xo ? key_x(e, body, len, 1) : key(e, body, len, 1, LW_PLAIN);
+	return e->xo ? enc_key_x(e, body, len, 1) : enc_key(e, body, len, 1, LW_PLAIN);
 }
 
-/* 1 if a value may come here (value_prefix would not fail). */
+/* 1 if a value may come here (enc_value_prefix would not fail). */
 static inline int
-value_ok(const jenc_enc *e)
+enc_value_ok(const jenc_enc *e)
 {
 	switch (e->st) {
 	case ST_TOP:
@@ -2310,132 +2313,132 @@ value_ok(const jenc_enc *e)
 	return 0;
 }
 
-TWO_WAYS int
-str(jenc_enc *e, const char *s, size_t len, int lw)
+ENC_EACH_WAY int
+enc_str(jenc_enc *e, const char *s, size_t len, int lw)
 {
 	if (lw == LW_LONG && e->err)
 		return e->err;
-	if (str_fits(e, len, sep_max(e, lw)) && value_ok(e)) {
+	if (enc_str_fits(e, len, enc_sep_max(e, lw)) && enc_value_ok(e)) {
 		char *start = e->p, *o;
 		unsigned char st = e->st;
 
 		/* cannot fail, has room */
-		(void)value_prefix(e, JENC_COLOR_STRING, lw);
-		o = quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
+		(void)enc_value_prefix(e, JENC_COLOR_STRING, lw);
+		o = enc_quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
 		    1);
 		if (o == NULL) {
 			e->p = start;
 			e->st = st;
-			return fail(e, JENC_E_UTF8);
+			return enc_fail(e, JENC_E_UTF8);
 		}
 		e->p = o;
-		return value_done(e, lw);
+		return enc_value_done(e, lw);
 	}
-	if (!text_ok(s, len))
-		return fail(e, JENC_E_UTF8);
-	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
-	    put_string(e, s, len, 0) != 0)
+	if (!enc_text_ok(s, len))
+		return enc_fail(e, JENC_E_UTF8);
+	if (enc_value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    enc_put_string(e, s, len, 0) != 0)
 		return e->err;
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-str_lw(jenc_enc *e, const char *s, size_t len)
+static ENC_NOINLINE int
+enc_str_lw(jenc_enc *e, const char *s, size_t len)
 {
-	return str(e, s, len, LW_LONG);
+	return enc_str(e, s, len, LW_LONG);
 }
 
 int
 jenc_str(jenc_enc *e, const char *s, size_t len)
 {
-	return e->xv ? str_lw(e, s, len) : str(e, s, len, LW_PLAIN);
+	return e->xv ? enc_str_lw(e, s, len) : enc_str(e, s, len, LW_PLAIN);
 }
 
-TWO_WAYS int
-raw_str(jenc_enc *e, const char *body, size_t len, int lw)
+ENC_EACH_WAY int
+enc_raw_str(jenc_enc *e, const char *body, size_t len, int lw)
 {
-	if (value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
-	    put_string(e, body, len, 1) != 0)
+	if (enc_value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
+	    enc_put_string(e, body, len, 1) != 0)
 		return e->err;
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-raw_str_lw(jenc_enc *e, const char *body, size_t len)
+static ENC_NOINLINE int
+enc_raw_str_lw(jenc_enc *e, const char *body, size_t len)
 {
-	return raw_str(e, body, len, LW_LONG);
+	return enc_raw_str(e, body, len, LW_LONG);
 }
 
 int
 jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 {
-	return e->xv ? raw_str_lw(e, body, len) :
-	    raw_str(e, body, len, LW_PLAIN);
+	return e->xv ? enc_raw_str_lw(e, body, len) :
+	    enc_raw_str(e, body, len, LW_PLAIN);
 }
 
 /* ---- scalars ------------------------------------------------------------- */
 
-TWO_WAYS int
-raw(jenc_enc *e, const char *json, size_t len, int lw)
+ENC_EACH_WAY int
+enc_raw(jenc_enc *e, const char *json, size_t len, int lw)
 {
 	/* not an object; but the CSV reader hands a verbatim encoder each
 	 * record whole, which a view's JENC_VIEW_RECORDS takes from its text
 	 * (-1, as fragments) */
-	if (value_sep(e, (e->x & X_VIEW) && (json[0] == '{' ||
+	if (enc_value_sep(e, (e->x & X_VIEW) && (json[0] == '{' ||
 	    json[0] == '[') ? -1 : JENC_COLOR_NUMBER, lw) != 0 ||
-	    (colors(e, lw) && paint(e, raw_kind(json)) != 0))
+	    (enc_colors(e, lw) && enc_paint(e, enc_raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
-		if (put_string(e, json + 1, len - 2, 1) != 0)
+		if (enc_put_string(e, json + 1, len - 2, 1) != 0)
 			return e->err;
-	} else if (put_short(e, json, len) != 0) {
+	} else if (enc_put_short(e, json, len) != 0) {
 		return e->err;
 	}
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-raw_lw(jenc_enc *e, const char *json, size_t len)
+static ENC_NOINLINE int
+enc_raw_lw(jenc_enc *e, const char *json, size_t len)
 {
-	return raw(e, json, len, LW_LONG);
+	return enc_raw(e, json, len, LW_LONG);
 }
 
 int
 jenc_raw(jenc_enc *e, const char *json, size_t len)
 {
-	return e->xv ? raw_lw(e, json, len) : raw(e, json, len, LW_PLAIN);
+	return e->xv ? enc_raw_lw(e, json, len) : enc_raw(e, json, len, LW_PLAIN);
 }
 
 /* Booleans, null and times: the text t[0..n). */
-TWO_WAYS int
-scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
+ENC_EACH_WAY int
+enc_scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
 {
-	if (value_prefix(e, k, lw) != 0 || put(e, t, n) != 0)
+	if (enc_value_prefix(e, k, lw) != 0 || enc_put(e, t, n) != 0)
 		return e->err;
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
+static ENC_NOINLINE int
+enc_scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
 {
-	return scalar(e, k, t, n, LW_LONG);
+	return enc_scalar(e, k, t, n, LW_LONG);
 }
 
 static int
-put_scalar(jenc_enc *e, int k, const char *t, size_t n)
+enc_put_scalar(jenc_enc *e, int k, const char *t, size_t n)
 {
-	return e->xv ? scalar_lw(e, k, t, n) : scalar(e, k, t, n, LW_PLAIN);
+	return e->xv ? enc_scalar_lw(e, k, t, n) : enc_scalar(e, k, t, n, LW_PLAIN);
 }
 
 /* Numbers (type NUM_*, the value in i, u or d): the text is written
  * straight into the tail. */
 enum { NUM_I64, NUM_U64, NUM_F64 };
 
-TWO_WAYS int
-num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
+ENC_EACH_WAY int
+enc_num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
 {
-	if (value_prefix(e, JENC_COLOR_NUMBER, lw) != 0 ||
-	    need(e, type == NUM_F64 ? 32 : 24) != 0)
+	if (enc_value_prefix(e, JENC_COLOR_NUMBER, lw) != 0 ||
+	    enc_need(e, type == NUM_F64 ? 32 : 24) != 0)
 		return e->err;
 	if (type == NUM_I64)
 		e->p += jenc_fmt_i64(e->p, i);
@@ -2443,27 +2446,27 @@ num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
 		e->p += jenc_fmt_u64(e->p, u);
 	else
 		e->p += jenc_fmt_f64(e->p, d);
-	return value_done(e, lw);
+	return enc_value_done(e, lw);
 }
 
-static NOINLINE int
-num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
+static ENC_NOINLINE int
+enc_num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
 {
-	return num(e, type, i, u, d, LW_LONG);
+	return enc_num(e, type, i, u, d, LW_LONG);
 }
 
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	return e->xv ? num_lw(e, NUM_I64, v, 0, 0) :
-	    num(e, NUM_I64, v, 0, 0, LW_PLAIN);
+	return e->xv ? enc_num_lw(e, NUM_I64, v, 0, 0) :
+	    enc_num(e, NUM_I64, v, 0, 0, LW_PLAIN);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	return e->xv ? num_lw(e, NUM_U64, 0, v, 0) :
-	    num(e, NUM_U64, 0, v, 0, LW_PLAIN);
+	return e->xv ? enc_num_lw(e, NUM_U64, 0, v, 0) :
+	    enc_num(e, NUM_U64, 0, v, 0, LW_PLAIN);
 }
 
 int
@@ -2472,24 +2475,24 @@ jenc_f64(jenc_enc *e, double v)
 	if (e->err)
 		return e->err;
 	if (!isfinite(v))
-		return fail(e, JENC_E_NUMBER);
-	return e->xv ? num_lw(e, NUM_F64, 0, 0, v) :
-	    num(e, NUM_F64, 0, 0, v, LW_PLAIN);
+		return enc_fail(e, JENC_E_NUMBER);
+	return e->xv ? enc_num_lw(e, NUM_F64, 0, 0, v) :
+	    enc_num(e, NUM_F64, 0, 0, v, LW_PLAIN);
 }
 
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	return e->xv ? scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
-	    v ? "true" : "false", v ? 4 : 5) : scalar(e, v ? JENC_COLOR_TRUE :
+	return e->xv ? enc_scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	    v ? "true" : "false", v ? 4 : 5) : enc_scalar(e, v ? JENC_COLOR_TRUE :
 	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
 }
 
 int
 jenc_null(jenc_enc *e)
 {
-	return e->xv ? scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
-	    scalar(e, JENC_COLOR_NULL, "null", 4, LW_PLAIN);
+	return e->xv ? enc_scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
+	    enc_scalar(e, JENC_COLOR_NULL, "null", 4, LW_PLAIN);
 }
 
 int
@@ -2502,10 +2505,10 @@ jenc_time_utc(jenc_enc *e, int64_t secs)
 		return e->err;
 	n = jenc_fmt_time_utc(buf + 1, secs);
 	if (n == 0)
-		return fail(e, JENC_E_RANGE);
+		return enc_fail(e, JENC_E_RANGE);
 	buf[0] = '"';
 	buf[n + 1] = '"';
-	return put_scalar(e, JENC_COLOR_STRING, buf, n + 2);
+	return enc_put_scalar(e, JENC_COLOR_STRING, buf, n + 2);
 }
 
 int
@@ -2524,20 +2527,20 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 	/* Both strings straight into the tail when it has room. */
 	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
 	    klen + len >= klen &&
-	    str_fits(e, klen + len, sep_max(e, LW_PLAIN) + 2)) {
-		char *o = key_out(e, e->p, k, klen, e->esc, 1, LW_PLAIN);
+	    enc_str_fits(e, klen + len, enc_sep_max(e, LW_PLAIN) + 2)) {
+		char *o = enc_key_out(e, e->p, k, klen, e->esc, 1, LW_PLAIN);
 
 		if (o != NULL)
-			o = quoted_fast(e, o, (const unsigned char *)s, len,
+			o = enc_quoted_fast(e, o, (const unsigned char *)s, len,
 			    e->esc, 1);
 		if (o == NULL)
-			return fail(e, JENC_E_UTF8);
+			return enc_fail(e, JENC_E_UTF8);
 		e->p = o;
 		e->st = ST_OBJ_NEXT;
 		return 0;
 	}
-	if (!text_ok(s, len))
-		return fail(e, JENC_E_UTF8);
+	if (!enc_text_ok(s, len))
+		return enc_fail(e, JENC_E_UTF8);
 	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
 }
 
@@ -2559,7 +2562,7 @@ jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
 	if (e->err)
 		return e->err;
 	if (!isfinite(v))
-		return fail(e, JENC_E_NUMBER);
+		return enc_fail(e, JENC_E_NUMBER);
 	return jenc_key(e, k, klen) ? e->err : jenc_f64(e, v);
 }
 
@@ -2583,7 +2586,7 @@ jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs)
 	if (e->err)
 		return e->err;
 	if (jenc_fmt_time_utc(buf, secs) == 0)
-		return fail(e, JENC_E_RANGE);
+		return enc_fail(e, JENC_E_RANGE);
 	return jenc_key(e, k, klen) ? e->err : jenc_time_utc(e, secs);
 }
 
