@@ -1,13 +1,8 @@
 /*
- * enc.c - the encoder: structure checks, separators and indentation,
- * string escaping, and the segmented output buffer with its sink policy.
- *
- * Held output is the list head..tail of segments; the tail is the one being
- * written, through the cursor p (its len field is synced from p only when
- * the list is walked).  `base` counts the held bytes before the tail.  With
- * JENC_HOLD, `committed` counts the held bytes that belong to complete
- * top-level values: only those reach the sink, unless the value being
- * built grows past hold_max, after which it streams (`cut`).
+ * enc.c - the encoder: structure checks, separators and indentation, and
+ * the segmented output buffer with its sink policy (escaping is in
+ * enc_esc.c; what the files share, and how the held output is kept, in
+ * enc_int.h).
  */
 #include <math.h>
 #include <pthread.h>
@@ -17,152 +12,18 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "enc_int.h"
 
-#include "internal.h"
-#include "seg.h"
-
-enum { K_MEM, K_FD, K_SINK };
-enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL,
-    ST_FRAG };
-
-#define STACK_INLINE 256
 #define ENC_POOL_MAX 64
 #define HOLD_DEFAULT ((size_t)1 << 20)
 #define IOV_BATCH 64
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
-struct jenc_enc {
-	char *p, *end;		/* cursor and end of the tail segment */
-	jenc_seg *head, *tail;
-	jenc_seg *spare;	/* emptied by jenc_reset/jenc_take, for reuse */
-	size_t base;		/* held bytes in segments before tail */
-	size_t committed;	/* JENC_HOLD: held bytes of complete values */
-	size_t next_cap;	/* size of the next segment */
-	size_t hold_max;
-	const unsigned char *esc;    /* escape classes for jenc_str */
-	const unsigned char *rawesc; /* for jenc_raw_str, NULL: copy */
-	const char *hex;
-	jenc_sink_fn fn;
-	void *ctx;
-	int kind, fd;
-	int err, sys_errno;
-	unsigned flags, indent, depth;
-	char ichar;
-	unsigned char st, top_done, cut;
-	unsigned char *stack;
-	size_t stack_cap;
-	jenc_enc *pool_next;
-	unsigned char stack_inline[STACK_INLINE];
-	/* Colors, sorted keys, split and slurp (see jenc.h).  x says when
-	 * calls must take their long way: with any of these, and while err
-	 * is set (X_ERR), so that the plain way tests one byte. */
-	unsigned char x;	/* X_COLOR X_SORT X_SPLIT X_SLURP X_ERR */
-	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (enc_x_sync) */
-	unsigned char xv, xo, xa;
-	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
-	unsigned char split_out; /* ... and an element of it was written */
-	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
-	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
-	unsigned ibase;		/* indentation levels of top-level values */
-	size_t xroom;		/* bytes a value's prefix may add: colors,
-				 * the indentation of ibase levels */
-	struct jenc_sort *sort;
-	struct enc_out {	/* the list not being written (enc_out_side) */
-		char *p, *end;
-		jenc_seg *head, *tail, *spare;
-		size_t base, committed, next_cap;
-		int kind;
-	} other;
-	jenc_pal pal;
-	/* A view (jenc_set_view): each top-level value goes to it, not out */
-	struct enc_view *view;
-};
-
-#define X_COLOR 1
-#define X_SORT 2
-#define X_SPLIT 4
-#define X_SLURP 8
-#define X_ERR 16
-#define X_VIEW 32	/* a view is set */
-/* The flag of e->flags that a view sets (internal.h), in the masks the
- * top-level calls test with JENC_SLURP and the others, so that a view
- * costs the output without one nothing. */
-#define F_VIEW JENC_VIEW_SET
-/* The bits that send each call the long way: a value, an array's end; an
- * object's '{' and '}' and a key; an array's '['. */
-#define X_VALUE (X_COLOR | X_SLURP | X_ERR)
-#define X_OBJECT (X_VALUE | X_SORT)
-#define X_ARRAY (X_VALUE | X_SPLIT)
-
-/* A call's body, written once and compiled into each of its ways (LW_*,
- * see "structure" below): always inlined, so that each way is compiled
- * with its lw constant.  The ways other than the plain one are called out
- * of line (ENC_NOINLINE). */
-#define ENC_NOINLINE __attribute__((noinline))
-#define ENC_EACH_WAY static inline __attribute__((always_inline))
-
-/* ---- escape tables -------------------------------------------------- */
-
-/*
- * A class per byte: 0 copy, 'u' \u00XX, a letter for a short escape (\n),
- * C_DECODE for a non-ASCII lead byte to turn into \uXXXX, C_E2 for the
- * lead byte of U+2028/U+2029.
- * Index: [raw][html][ascii].  The text tables (raw 0: jenc_str, jenc_key)
- * escape as Go 1.22 and later's json.Marshal: \b \f \n \r \t \" \\,
- * \u00XX for the other control bytes, and U+2028 and U+2029 always; the
- * raw tables (jenc_raw_str, jenc_raw_key: JSON copied verbatim) only what
- * JENC_HTML and JENC_ASCII ask for.
- */
-#define C_DECODE 1
-#define C_E2 2
 /* The output calls sort.c reaches through enc_out_ops (defined below). */
 static void enc_out_side(jenc_enc *e, int on);
 static void enc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p);
 static int enc_out_put(jenc_enc *e, const char *s, size_t n);
 static void enc_out_side_clear(jenc_enc *e);
 static int enc_out_fail(jenc_enc *e, int code);
-
-static unsigned char esc_tab[2][2][2][256];
-static pthread_once_t esc_once = PTHREAD_ONCE_INIT;
-
-static void
-enc_esc_init(void)
-{
-	int raw, html, ascii, c;
-
-	for (raw = 0; raw < 2; raw++)
-		for (html = 0; html < 2; html++)
-			for (ascii = 0; ascii < 2; ascii++) {
-				unsigned char *t = esc_tab[raw][html][ascii];
-
-				for (c = 0; c < 256; c++) {
-					unsigned char v = 0;
-
-					if (!raw && c < 0x20)
-						v = 'u';
-					if (html && (c == '<' || c == '>' || c == '&'))
-						v = 'u';
-					if (c >= 0x80 && ascii)
-						v = C_DECODE;
-					else if (c == 0xe2 && (html || !raw))
-						v = C_E2;
-					t[c] = v;
-				}
-				if (!raw) {
-					t['"'] = '"';
-					t['\\'] = '\\';
-					t['\n'] = 'n';
-					t['\r'] = 'r';
-					t['\t'] = 't';
-					t['\b'] = 'b';
-					t['\f'] = 'f';
-				}
-			}
-}
 
 /* ---- errors ----------------------------------------------------------- */
 
@@ -187,16 +48,7 @@ jenc_strerror(int code)
 	return "unknown error";
 }
 
-static void
-enc_x_sync(jenc_enc *e, unsigned x)
-{
-	e->x = (unsigned char)x;
-	e->xv = (unsigned char)(x & X_VALUE);
-	e->xo = (unsigned char)(x & X_OBJECT);
-	e->xa = (unsigned char)(x & X_ARRAY);
-}
-
-static int
+int
 enc_fail(jenc_enc *e, int code)
 {
 	if (e->err == 0) {
@@ -234,21 +86,6 @@ jenc_depth(const jenc_enc *e)
 
 /* ---- the segment list ------------------------------------------------- */
 
-static void
-enc_sync_tail(jenc_enc *e)
-{
-	if (e->tail != NULL)
-		e->tail->len = (size_t)(e->p - JENC_SEG_DATA(e->tail));
-}
-
-static size_t
-enc_held(const jenc_enc *e)
-{
-	if (e->tail == NULL)
-		return 0;
-	return e->base + (size_t)(e->p - JENC_SEG_DATA(e->tail)) - e->tail->off;
-}
-
 size_t
 jenc_len(const jenc_enc *e)
 {
@@ -258,13 +95,6 @@ jenc_len(const jenc_enc *e)
 		return o->tail == NULL ? 0 : o->base +
 		    (size_t)(o->p - JENC_SEG_DATA(o->tail)) - o->tail->off;
 	return enc_held(e);
-}
-
-static void
-enc_set_cursor(jenc_enc *e)
-{
-	e->p = JENC_SEG_DATA(e->tail) + e->tail->len;
-	e->end = JENC_SEG_DATA(e->tail) + e->tail->cap;
 }
 
 /* Append a fresh segment of at least n bytes as the new tail. */
@@ -377,7 +207,7 @@ enc_write_out(jenc_enc *e, size_t upto)
 }
 
 /* Room for at least n more bytes, writing to the sink as the policy says. */
-static int
+int
 enc_grow(jenc_enc *e, size_t n)
 {
 	if (e->err)
@@ -416,15 +246,7 @@ enc_grow(jenc_enc *e, size_t n)
 	return enc_append_seg(e, n);
 }
 
-static inline int
-enc_need(jenc_enc *e, size_t n)
-{
-	if ((size_t)(e->end - e->p) >= n)
-		return 0;
-	return enc_grow(e, n);
-}
-
-static int
+int
 enc_put_slow(jenc_enc *e, const char *s, size_t n)
 {
 	while (n > 0) {
@@ -443,17 +265,6 @@ enc_put_slow(jenc_enc *e, const char *s, size_t n)
 		n -= room;
 	}
 	return 0;
-}
-
-static inline int
-enc_put(jenc_enc *e, const void *s, size_t n)
-{
-	if ((size_t)(e->end - e->p) >= n) {
-		memcpy(e->p, s, n);
-		e->p += n;
-		return 0;
-	}
-	return enc_put_slow(e, s, n);
 }
 
 /* enc_put() for the short texts of numbers and literals: up to 32 bytes as
@@ -565,7 +376,6 @@ enc_get(int kind, const jenc_opts *o)
 	jenc_enc *e;
 	unsigned flags = o != NULL ? o->flags : 0;
 
-	pthread_once(&esc_once, enc_esc_init);
 	pthread_mutex_lock(&enc_lock);
 	e = enc_free;
 	if (e != NULL) {
@@ -593,11 +403,7 @@ enc_get(int kind, const jenc_opts *o)
 		e->ichar = '\t';
 	}
 	e->hold_max = o != NULL && o->hold_max ? o->hold_max : HOLD_DEFAULT;
-	e->esc = esc_tab[0][!!(flags & JENC_HTML)][!!(flags & JENC_ASCII)];
-	e->rawesc = (flags & (JENC_HTML | JENC_ASCII)) ?
-	    esc_tab[1][!!(flags & JENC_HTML)][!!(flags & JENC_ASCII)] : NULL;
-	e->hex = (flags & JENC_LOWER_HEX) ? "0123456789abcdef" :
-	    "0123456789ABCDEF";
+	enc_esc_pick(e);
 	e->stack = e->stack_inline;
 	e->stack_cap = STACK_INLINE;
 	e->pool_next = NULL;
@@ -1722,462 +1528,6 @@ jenc_out_enc(jenc_enc *e, const jenc_enc *from)
 		}
 	}
 	return cnt > 0 ? enc_write_iov(e, iov, cnt) : 0;
-}
-
-/* ---- strings -------------------------------------------------------------- */
-
-/*
- * Strings go one of two ways.  When the tail segment has room for the
- * worst case (STR_WORST output bytes per input byte, \u00XX), enc_quoted()
- * escapes, and for text checks UTF-8, in one pass straight into the
- * segment; a string found invalid is dropped by not moving e->p, so the
- * failed call still writes nothing.  Otherwise the string is checked
- * first (enc_text_ok) and written through enc_put() across segments
- * (enc_put_escaped).  Both write the same bytes.
- */
-#define STR_WORST 6
-
-static char *
-enc_u_esc(char *o, unsigned cp, const char *hex)
-{
-	o[0] = '\\';
-	o[1] = 'u';
-	o[2] = hex[(cp >> 12) & 15];
-	o[3] = hex[(cp >> 8) & 15];
-	o[4] = hex[(cp >> 4) & 15];
-	o[5] = hex[cp & 15];
-	return o + 6;
-}
-
-static int
-enc_put_u(jenc_enc *e, unsigned cp)
-{
-	if (enc_need(e, 6) != 0)
-		return e->err;
-	e->p = enc_u_esc(e->p, cp, e->hex);
-	return 0;
-}
-
-/*
- * Stop bytes of 8 bytes in w: a high bit in each byte that may need
- * escaping or checking (below 0x20, '"', '\\', 0x80 and up, and with html
- * '<', '>', '&').  Borrows start only at stop bytes and only reach more
- * significant bytes: the mask is 0 exactly when there is none, and its
- * least significant bit is exact; the ones above it may be false.
- */
-static inline uint64_t
-enc_stops8(uint64_t w, int html)
-{
-	uint64_t t = (w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
-	    ((w ^ (ONES * '\\')) - ONES);
-
-	if (html)
-		t |= ((w ^ (ONES * '<')) - ONES) | ((w ^ (ONES * '>')) - ONES) |
-		    ((w ^ (ONES * '&')) - ONES);
-	return ((t & ~w) | w) & HIGHS;
-}
-
-#ifndef __SSE2__
-/* Index of the first stop byte of the 8 bytes at p, or 8 if none. */
-static inline unsigned
-enc_first_stop(const unsigned char *p, int html)
-{
-	uint64_t w, m;
-
-	memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	/* borrows must run toward later bytes */
-	w = __builtin_bswap64(w);
-#endif
-	m = enc_stops8(w, html);
-	return m != 0 ? (unsigned)__builtin_ctzll(m) / 8 : 8;
-}
-#else
-/* The same for 16 bytes, as a bit mask (bit i: byte i). */
-static inline unsigned
-enc_stops16(__m128i v, int html)
-{
-	/* signed: below 0x20, or 0x80 and up */
-	__m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-
-	if (html)
-		m = _mm_or_si128(m, _mm_or_si128(
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('>')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('&')))));
-	return (unsigned)_mm_movemask_epi8(m);
-}
-#endif
-
-/*
- * enc_quoted - s[0..n) as a quoted JSON string at o, escaped per tab; with
- * check, s must be valid UTF-8 (NUL allowed).  o must have room for
- * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
- * found s invalid.
- *
- * The hot loop stores 32 or 16 input bytes (SSE2; else 8) at o before it
- * looks at them and keeps them only up to the first stop byte; a short
- * rest is tested as two overlapping words.  The room needed for this is
- * within the worst case: a store of k bytes is made only while k input
- * bytes are left.
- */
-static char *
-enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
-    const unsigned char *tab, int check)
-{
-	int html = (e->flags & JENC_HTML) != 0;
-	size_t i = 0;
-
-	*o++ = '"';
-	for (;;) {
-		size_t rem;
-
-#ifdef __SSE2__
-		while (n - i >= 32) {
-			const void *in = s + i;
-			__m128i v = _mm_loadu_si128((const __m128i *)in);
-			__m128i w = _mm_loadu_si128((const __m128i *)in + 1);
-			uint32_t m;
-
-			_mm_storeu_si128((__m128i *)(void *)o, v);
-			_mm_storeu_si128((__m128i *)(void *)o + 1, w);
-			m = enc_stops16(v, html) | (uint32_t)enc_stops16(w, html) << 16;
-			if (m != 0) {
-				unsigned k = (unsigned)__builtin_ctz(m);
-
-				i += k;
-				o += k;
-				goto stop;
-			}
-			i += 32;
-			o += 32;
-		}
-		if (n - i >= 16) {
-			const void *in = s + i;
-			__m128i v = _mm_loadu_si128((const __m128i *)in);
-			unsigned m;
-
-			_mm_storeu_si128((__m128i *)(void *)o, v);
-			m = enc_stops16(v, html);
-			if (m != 0) {
-				unsigned k = (unsigned)__builtin_ctz(m);
-
-				i += k;
-				o += k;
-				goto stop;
-			}
-			i += 16;
-			o += 16;
-		}
-#else
-		while (n - i >= 8) {
-			unsigned k;
-
-			memcpy(o, s + i, 8);
-			k = enc_first_stop(s + i, html);
-			if (k < 8) {
-				i += k;
-				o += k;
-				goto stop;
-			}
-			i += 8;
-			o += 8;
-		}
-#endif
-		rem = n - i;
-		if (rem >= 8) {
-			uint64_t a, b;
-
-			memcpy(&a, s + i, 8);
-			memcpy(&b, s + n - 8, 8);
-			if ((enc_stops8(a, html) | enc_stops8(b, html)) == 0) {
-				memcpy(o, &a, 8);
-				memcpy(o + rem - 8, &b, 8);
-				o += rem;
-				break;
-			}
-		} else if (rem >= 4) {
-			uint32_t a, b;
-
-			memcpy(&a, s + i, 4);
-			memcpy(&b, s + n - 4, 4);
-			if (enc_stops8((uint64_t)a << 32 | b, html) == 0) {
-				memcpy(o, &a, 4);
-				memcpy(o + rem - 4, &b, 4);
-				o += rem;
-				break;
-			}
-		}
-		while (i < n && tab[s[i]] == 0 && (s[i] < 0x80 || !check))
-			*o++ = (char)s[i++];
-		if (i == n)
-			break;
-stop:;
-		unsigned char c = s[i], cls = tab[c];
-		uint32_t cp = 0;
-		size_t k;
-
-		switch (cls) {
-		case 0:
-			if (c < 0x80 || !check) {
-				*o++ = (char)c;
-				i++;
-				break;
-			}
-			/* a run of non-ASCII text, checked */
-			do {
-				k = jenc_utf8_seq(s + i, n - i, &cp);
-				if (k == 0)
-					return NULL;
-				do
-					*o++ = (char)s[i++];
-				while (--k > 0);
-			} while (i < n && s[i] >= 0x80 && tab[s[i]] == 0);
-			break;
-		case C_DECODE:
-			k = jenc_utf8_seq(s + i, n - i, &cp);
-			if (k == 0) {
-				if (check)
-					return NULL;
-				k = 1;
-				cp = 0xfffd;
-			}
-			if (cp >= 0x10000) {
-				cp -= 0x10000;
-				o = enc_u_esc(o, 0xd800 + (cp >> 10), e->hex);
-				o = enc_u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
-			} else {
-				o = enc_u_esc(o, cp, e->hex);
-			}
-			i += k;
-			break;
-		case C_E2:
-			if (check) {
-				k = jenc_utf8_seq(s + i, n - i, &cp);
-				if (k == 0)
-					return NULL;
-				if (cp == 0x2028 || cp == 0x2029) {
-					o = enc_u_esc(o, cp, e->hex);
-					i += k;
-				} else {
-					do
-						*o++ = (char)s[i++];
-					while (--k > 0);
-				}
-			} else if (i + 2 < n && s[i + 1] == 0x80 &&
-			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				o = enc_u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
-				    e->hex);
-				i += 3;
-			} else {
-				*o++ = (char)c;
-				i++;
-			}
-			break;
-		case 'u':
-			o = enc_u_esc(o, c, e->hex);
-			i++;
-			break;
-		default:
-			o[0] = '\\';
-			o[1] = (char)cls;
-			o += 2;
-			i++;
-			break;
-		}
-		if (i == n)
-			break;
-	}
-	*o++ = '"';
-	return o;
-}
-
-/* 1 if the tail has room for a string of len bytes escaped in the worst
- * case, plus extra bytes. */
-static inline int
-enc_str_fits(const jenc_enc *e, size_t len, size_t extra)
-{
-	size_t room = (size_t)(e->end - e->p);
-
-	/* len is bounded first, so that the product cannot wrap */
-	return len <= room / 8 && STR_WORST * len + extra + 2 <= room;
-}
-
-/*
- * enc_short_copy - s[0..n) quoted at o, if n <= 16 and no byte of it is a
- * stop byte (see enc_stops8); else 0 and nothing is meant to be kept at o.
- * Most keys, and many values, are short and plain: this tests them with
- * one or two words, inline, before enc_quoted() would set up its loop.
- */
-static inline int
-enc_short_copy(char *o, const unsigned char *s, size_t n, int html)
-{
-	if (n >= 8) {
-		uint64_t a, b;
-
-		if (n > 16)
-			return 0;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		if ((enc_stops8(a, html) | enc_stops8(b, html)) != 0)
-			return 0;
-		memcpy(o + 1, &a, 8);
-		memcpy(o + 1 + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		if (enc_stops8((uint64_t)a << 32 | b, html) != 0)
-			return 0;
-		memcpy(o + 1, &a, 4);
-		memcpy(o + 1 + n - 4, &b, 4);
-	} else if (n > 0) {
-		/* s[0], s[n / 2] and s[n - 1] are every byte; 'a' pads */
-		uint64_t w = 0x6161616161000000ull | s[0] |
-		    (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
-
-		if (enc_stops8(w, html) != 0)
-			return 0;
-		o[1] = (char)s[0];
-		o[1 + n / 2] = (char)s[n / 2];
-		o[n] = (char)s[n - 1];
-	}
-	o[0] = '"';
-	o[n + 1] = '"';
-	return 1;
-}
-
-/* enc_quoted() with the short plain case inline. */
-static inline char *
-enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
-    const unsigned char *tab, int check)
-{
-	if (enc_short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
-		return o + n + 2;
-	return enc_quoted(e, o, s, n, tab, check);
-}
-
-/* Copy s[0..n) escaping per tab, through enc_put(); s is valid UTF-8. */
-static int
-enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
-    const unsigned char *tab)
-{
-	size_t i = 0;
-
-	const unsigned char *plain = esc_tab[0][0][0];
-
-	while (i < n) {
-		size_t j = i;
-
-		/* Plain escaping: skip eight bytes with no control byte, '"',
-		 * '\\' or 0xe2 (U+2028, U+2029) at a time. */
-		if (tab == plain)
-			while (j + 8 <= n) {
-				uint64_t w, q, b, x;
-
-				memcpy(&w, s + j, 8);
-				q = w ^ (ONES * '"');
-				b = w ^ (ONES * '\\');
-				x = w ^ (ONES * 0xe2);
-				if ((((w - ONES * 0x20) | (q - ONES) | (b - ONES)) &
-				    ~w & HIGHS) != 0 || ((x - ONES) & ~x & HIGHS) != 0)
-					break;
-				j += 8;
-			}
-		while (j < n && tab[s[j]] == 0)
-			j++;
-		if (j > i && enc_put(e, s + i, j - i) != 0)
-			return e->err;
-		if (j == n)
-			break;
-		i = j;
-		unsigned char c = s[i], cls = tab[c];
-		if (cls == C_DECODE) {
-			uint32_t cp = 0;
-			size_t k = jenc_utf8_seq(s + i, n - i, &cp);
-
-			if (k == 0)
-				k = 1, cp = 0xfffd;
-			if (cp >= 0x10000) {
-				cp -= 0x10000;
-				if (enc_put_u(e, 0xd800 + (cp >> 10)) != 0 ||
-				    enc_put_u(e, 0xdc00 + (cp & 0x3ff)) != 0)
-					return e->err;
-			} else if (enc_put_u(e, cp) != 0) {
-				return e->err;
-			}
-			i += k;
-		} else if (cls == C_E2) {
-			if (i + 2 < n && s[i + 1] == 0x80 &&
-			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				if (enc_put_u(e, s[i + 2] == 0xa8 ? 0x2028 : 0x2029) != 0)
-					return e->err;
-				i += 3;
-			} else {
-				if (enc_put(e, s + i, 1) != 0)
-					return e->err;
-				i++;
-			}
-		} else if (cls == 'u') {
-			if (enc_put_u(e, c) != 0)
-				return e->err;
-			i++;
-		} else {
-			if (enc_need(e, 2) != 0)
-				return e->err;
-			e->p[0] = '\\';
-			e->p[1] = (char)cls;
-			e->p += 2;
-			i++;
-		}
-	}
-	return 0;
-}
-
-/* A string already checked (or raw), quoted and escaped. */
-static int
-enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
-{
-	const unsigned char *tab = raw ? e->rawesc : e->esc;
-
-	if (tab == NULL) {
-		if ((size_t)(e->end - e->p) >= len + 2 && len + 2 > len) {
-			*e->p++ = '"';
-			memcpy(e->p, s, len);
-			e->p += len;
-			*e->p++ = '"';
-			return 0;
-		}
-		if (enc_put(e, "\"", 1) != 0 || enc_put(e, s, len) != 0)
-			return e->err;
-		return enc_put(e, "\"", 1);
-	}
-	if (enc_str_fits(e, len, 0)) {
-		e->p = enc_quoted_fast(e, e->p, (const unsigned char *)s, len, tab,
-		    0);
-		return 0;
-	}
-	if (enc_put(e, "\"", 1) != 0 ||
-	    enc_put_escaped(e, (const unsigned char *)s, len, tab) != 0)
-		return e->err;
-	return enc_put(e, "\"", 1);
-}
-
-/* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
-static int
-enc_text_ok(const char *s, size_t len)
-{
-	size_t bad, at = 0;
-
-	while (!jenc_utf8_check(s + at, len - at, &bad)) {
-		if (s[at + bad] != '\0')
-			return 0;
-		at += bad + 1;
-	}
-	return 1;
 }
 
 /* Bytes of separator and indentation around a value or key at most. */

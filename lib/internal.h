@@ -29,7 +29,9 @@
  *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
- *	6 enc.c		the encoder, its pool, jenc_pool_trim
+ *	6 enc.c enc_esc.c
+ *			the encoder, its pool, jenc_pool_trim; its escaping
+ *			(the encoder's files share lib/enc_int.h)
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder

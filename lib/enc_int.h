@@ -1,0 +1,192 @@
+/*
+ * enc_int.h - what the files of the encoder share, private to them:
+ * struct jenc_enc, its states and bits, the inline writes into the tail
+ * segment, and the calls one of its files makes into another.
+ *
+ * The encoder is one module in one layer of internal.h's list; its files
+ * call each other by these enc_ names (the layer check reads jenc_ names
+ * only), never by its public jenc_ calls.
+ *
+ * Held output is the list head..tail of segments; the tail is the one being
+ * written, through the cursor p (its len field is synced from p only when
+ * the list is walked).  `base` counts the held bytes before the tail.  With
+ * JENC_HOLD, `committed` counts the held bytes that belong to complete
+ * top-level values: only those reach the sink, unless the value being
+ * built grows past hold_max, after which it streams (`cut`).
+ */
+#ifndef JENC_ENC_INT_H
+#define JENC_ENC_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+#include "seg.h"
+
+enum { K_MEM, K_FD, K_SINK };
+enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL,
+    ST_FRAG };
+
+#define STACK_INLINE 256
+
+struct jenc_enc {
+	char *p, *end;		/* cursor and end of the tail segment */
+	jenc_seg *head, *tail;
+	jenc_seg *spare;	/* emptied by jenc_reset/jenc_take, for reuse */
+	size_t base;		/* held bytes in segments before tail */
+	size_t committed;	/* JENC_HOLD: held bytes of complete values */
+	size_t next_cap;	/* size of the next segment */
+	size_t hold_max;
+	const unsigned char *esc;    /* escape classes for jenc_str */
+	const unsigned char *rawesc; /* for jenc_raw_str, NULL: copy */
+	const char *hex;
+	jenc_sink_fn fn;
+	void *ctx;
+	int kind, fd;
+	int err, sys_errno;
+	unsigned flags, indent, depth;
+	char ichar;
+	unsigned char st, top_done, cut;
+	unsigned char *stack;
+	size_t stack_cap;
+	jenc_enc *pool_next;
+	unsigned char stack_inline[STACK_INLINE];
+	/* Colors, sorted keys, split and slurp (see jenc.h).  x says when
+	 * calls must take their long way: with any of these, and while err
+	 * is set (X_ERR), so that the plain way tests one byte. */
+	unsigned char x;	/* X_COLOR X_SORT X_SPLIT X_SLURP X_ERR */
+	/* x & X_VALUE, X_OBJECT, X_ARRAY: what each call tests (enc_x_sync) */
+	unsigned char xv, xo, xa;
+	unsigned char split;	/* JENC_SPLIT: inside the top-level array */
+	unsigned char split_out; /* ... and an element of it was written */
+	unsigned char slurp;	/* JENC_SLURP: the array's '[' is out */
+	unsigned char side;	/* JENC_SORT_KEYS: writing the side buffer */
+	unsigned ibase;		/* indentation levels of top-level values */
+	size_t xroom;		/* bytes a value's prefix may add: colors,
+				 * the indentation of ibase levels */
+	struct jenc_sort *sort;
+	struct enc_out {	/* the list not being written (enc_out_side) */
+		char *p, *end;
+		jenc_seg *head, *tail, *spare;
+		size_t base, committed, next_cap;
+		int kind;
+	} other;
+	jenc_pal pal;
+	/* A view (jenc_set_view): each top-level value goes to it, not out */
+	struct enc_view *view;
+};
+
+#define X_COLOR 1
+#define X_SORT 2
+#define X_SPLIT 4
+#define X_SLURP 8
+#define X_ERR 16
+#define X_VIEW 32	/* a view is set */
+/* The flag of e->flags that a view sets (internal.h), in the masks the
+ * top-level calls test with JENC_SLURP and the others, so that a view
+ * costs the output without one nothing. */
+#define F_VIEW JENC_VIEW_SET
+/* The bits that send each call the long way: a value, an array's end; an
+ * object's '{' and '}' and a key; an array's '['. */
+#define X_VALUE (X_COLOR | X_SLURP | X_ERR)
+#define X_OBJECT (X_VALUE | X_SORT)
+#define X_ARRAY (X_VALUE | X_SPLIT)
+
+/* A call's body, written once and compiled into each of its ways (LW_*,
+ * see "structure" below): always inlined, so that each way is compiled
+ * with its lw constant.  The ways other than the plain one are called out
+ * of line (ENC_NOINLINE). */
+#define ENC_NOINLINE __attribute__((noinline))
+#define ENC_EACH_WAY static inline __attribute__((always_inline))
+
+/* ---- errors (enc.c) ---- */
+/* Fail e with code: sticky, the first one kept; returns e->err. */
+int enc_fail(jenc_enc *e, int code);
+
+static inline void
+enc_x_sync(jenc_enc *e, unsigned x)
+{
+	e->x = (unsigned char)x;
+	e->xv = (unsigned char)(x & X_VALUE);
+	e->xo = (unsigned char)(x & X_OBJECT);
+	e->xa = (unsigned char)(x & X_ARRAY);
+}
+
+/* ---- the segment list (enc.c) ---- */
+static inline void
+enc_sync_tail(jenc_enc *e)
+{
+	if (e->tail != NULL)
+		e->tail->len = (size_t)(e->p - JENC_SEG_DATA(e->tail));
+}
+
+static inline size_t
+enc_held(const jenc_enc *e)
+{
+	if (e->tail == NULL)
+		return 0;
+	return e->base + (size_t)(e->p - JENC_SEG_DATA(e->tail)) - e->tail->off;
+}
+
+static inline void
+enc_set_cursor(jenc_enc *e)
+{
+	e->p = JENC_SEG_DATA(e->tail) + e->tail->len;
+	e->end = JENC_SEG_DATA(e->tail) + e->tail->cap;
+}
+
+/* Room for at least n more bytes, writing to the sink as the policy says. */
+int enc_grow(jenc_enc *e, size_t n);
+/* enc_put past the tail's room: across segments. */
+int enc_put_slow(jenc_enc *e, const char *s, size_t n);
+
+static inline int
+enc_need(jenc_enc *e, size_t n)
+{
+	if ((size_t)(e->end - e->p) >= n)
+		return 0;
+	return enc_grow(e, n);
+}
+
+static inline int
+enc_put(jenc_enc *e, const void *s, size_t n)
+{
+	if ((size_t)(e->end - e->p) >= n) {
+		memcpy(e->p, s, n);
+		e->p += n;
+		return 0;
+	}
+	return enc_put_slow(e, s, n);
+}
+
+/* ---- escaping and strings (enc_esc.c) ---- */
+/* Output bytes per input byte of a string at most (\u00XX). */
+#define STR_WORST 6
+
+/* 1 if the tail has room for a string of len bytes escaped in the worst
+ * case, plus extra bytes. */
+static inline int
+enc_str_fits(const jenc_enc *e, size_t len, size_t extra)
+{
+	size_t room = (size_t)(e->end - e->p);
+
+	/* len is bounded first, so that the product cannot wrap */
+	return len <= room / 8 && STR_WORST * len + extra + 2 <= room;
+}
+
+/* Set e's escape tables and hex digits from e->flags. */
+void enc_esc_pick(jenc_enc *e);
+/* s[0..n) as a quoted JSON string at o, escaped per tab; with check, s
+ * must be valid UTF-8 (NUL allowed).  o must have room for STR_WORST * n
+ * + 2 bytes (enc_str_fits).  Returns the end of the output, or NULL if
+ * check found s invalid. */
+char *enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s,
+    size_t n, const unsigned char *tab, int check);
+/* A string already checked (or raw: JSON string body), quoted and
+ * escaped, through enc_put. */
+int enc_put_string(jenc_enc *e, const char *s, size_t len, int raw);
+/* 1 if s[0..len) is valid UTF-8, NUL bytes allowed (escaped as \u0000). */
+int enc_text_ok(const char *s, size_t len);
+
+#endif
