@@ -160,6 +160,20 @@ enc_put(jenc_enc *e, const void *s, size_t n)
 	return enc_put_slow(e, s, n);
 }
 
+/* Keep the first n held bytes, drop the rest.  Tail synced. */
+void enc_truncate_held(jenc_enc *e, size_t n);
+
+/* ---- views (enc_view.c) ---- */
+/* A top-level value of kind k (JENC_COLOR_*) begins; -1: fragments, told
+ * at the end. */
+int enc_view_begin(jenc_enc *e, int k);
+/* A top-level value is complete (held from committed on): to the view. */
+int enc_view_end(jenc_enc *e);
+/* Text passed through at top level: to the view's text call. */
+int enc_view_text(jenc_enc *e, const char *s, size_t n);
+/* At jenc_release: the view's end call, then the view is gone. */
+void enc_view_release(jenc_enc *e);
+
 /* ---- escaping and strings (enc_esc.c) ---- */
 /* Output bytes per input byte of a string at most (\u00XX). */
 #define STR_WORST 6

@@ -29,8 +29,9 @@
  *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
- *	6 enc.c enc_esc.c
- *			the encoder, its pool, jenc_pool_trim; its escaping
+ *	6 enc.c enc_esc.c enc_view.c
+ *			the encoder, its pool, jenc_pool_trim; its escaping;
+ *			its views
  *			(the encoder's files share lib/enc_int.h)
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
@@ -222,7 +223,7 @@ int jenc_frag_end(jenc_enc *e);
  * JENC_E_STATE inside a value. */
 int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 
-/* ---- views (enc.c), for the JSON reader ---- */
+/* ---- views (enc_view.c), for the JSON reader ---- */
 /* The bit of jenc_opts.flags (jenc_enc_like) of an encoder with a view:
  * none of the public JENC_* flags. */
 #define JENC_VIEW_SET 0x40000000u
@@ -303,7 +304,7 @@ void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
 void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
 /* dst's colors become src's. */
 void jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src);
-/* e's view (as given to jenc_set_view), NULL if it has none. */
+/* e's view (as given to jenc_set_view), NULL if it has none (enc_view.c). */
 const jenc_view *jenc_enc_view(const jenc_enc *e);
 /* 1 if e is a memory encoder (jenc_get_mem): it writes nothing, so it
  * never cuts a value held past hold_max. */
