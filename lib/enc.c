@@ -18,13 +18,6 @@
 #define HOLD_DEFAULT ((size_t)1 << 20)
 #define IOV_BATCH 64
 
-/* The output calls sort.c reaches through enc_out_ops (defined below). */
-static void enc_out_side(jenc_enc *e, int on);
-static void enc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p);
-static int enc_out_put(jenc_enc *e, const char *s, size_t n);
-static void enc_out_side_clear(jenc_enc *e);
-static int enc_out_fail(jenc_enc *e, int code);
-
 /* ---- errors ----------------------------------------------------------- */
 
 const char *
@@ -462,13 +455,13 @@ jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
 }
 
 int
-jenc_flush(jenc_enc *e)
+enc_flush(jenc_enc *e)
 {
 	if (e->side) {	/* a sorted object is open: write what is before it */
 		int rc;
 
 		enc_out_side(e, 0);
-		rc = jenc_flush(e);
+		rc = enc_flush(e);
 		enc_out_side(e, 1);
 		return rc;
 	}
@@ -483,6 +476,12 @@ jenc_flush(jenc_enc *e)
 	if (e->flags & JENC_HOLD)
 		e->cut = 1;
 	return enc_write_out(e, enc_held(e));
+}
+
+int
+jenc_flush(jenc_enc *e)
+{
+	return enc_flush(e);
 }
 
 int
@@ -679,10 +678,6 @@ jenc_discard(jenc_enc *e)
  * so that they add nothing to the plain way's registers either.
  */
 
-/* The ways (lw).  LW_SORTED is the plain way with sorted keys on: for
- * '{', '}' and keys while JENC_SORT_KEYS is the only bit they test. */
-enum { LW_PLAIN, LW_LONG, LW_SORTED };
-
 /* 1 if colors are on, on way lw. */
 static inline int
 enc_colors(const jenc_enc *e, int lw)
@@ -697,16 +692,8 @@ enc_sorting(const jenc_enc *e, int lw)
 	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
 }
 
-/* Indentation levels of a value at depth: with JENC_SLURP (long way
- * only) the top-level values are one level in. */
-static inline size_t
-enc_levels(const jenc_enc *e, unsigned depth, int lw)
-{
-	return lw == LW_LONG ? (size_t)depth + e->ibase : depth;
-}
-
 /* enc_newline_indent past its fast path: n spaces or more than fit. */
-static int __attribute__((noinline))
+int __attribute__((noinline))
 enc_newline_fill(jenc_enc *e, size_t n)
 {
 	char fill[256];
@@ -731,29 +718,6 @@ enc_newline_fill(jenc_enc *e, size_t n)
 	}
 	return 0;
 }
-
-/*
- * A newline and the indentation of lv levels.  The usual case, under 64
- * bytes with 64 free in the segment, is one fixed-size fill, which the
- * compiler writes with a few stores instead of calling memset: the calls
- * took 3% of indented output's time on the 50 MB document.
- */
-static inline int
-enc_newline_indent(jenc_enc *e, size_t lv)
-{
-	size_t n = lv * e->indent;
-
-	if (n < 64 && (size_t)(e->end - e->p) >= 64) {
-		*e->p = '\n';
-		memset(e->p + 1, e->ichar, 63);
-		e->p += n + 1;
-		return 0;
-	}
-	return enc_newline_fill(e, n);
-}
-
-static int enc_top_prefix(jenc_enc *e, int k);
-static int enc_paint(jenc_enc *e, int k);
 
 /* Separators before a value of kind k (JENC_COLOR_*, -1 unknown); checks
  * that a value may come here. */
@@ -794,9 +758,6 @@ enc_value_prefix(jenc_enc *e, int k, int lw)
 		return e->err;
 	return enc_colors(e, lw) ? enc_paint(e, k) : 0;
 }
-
-static int enc_paint_after(jenc_enc *e);
-static int enc_top_end(jenc_enc *e);
 
 /* After a complete value: at top level, the newline and the commit point. */
 static inline int
@@ -846,12 +807,6 @@ enc_push(jenc_enc *e, unsigned char c)
 	return 0;
 }
 
-/* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
-static const jenc_out_ops enc_out_ops = {
-	enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear, enc_out_fail,
-	jenc_error,
-};
-
 /* Inline in the four calls, so that c is a constant in each. */
 ENC_EACH_WAY int
 enc_begin(jenc_enc *e, char c, int lw)
@@ -871,8 +826,6 @@ enc_begin(jenc_enc *e, char c, int lw)
 		return jenc_sort_open(e, &enc_out_ops, &e->sort);
 	return 0;
 }
-
-static int enc_top_close(jenc_enc *e);
 
 /* Before a closing bracket, the long way: sorted keys, colors. */
 static int
@@ -1023,225 +976,6 @@ jenc_frag_end(jenc_enc *e)
 	e->st = ST_TOP;
 	return e->xv ? enc_value_done(e, LW_LONG) :
 	    enc_value_done(e, LW_PLAIN);
-}
-
-/* ---- colors, split, slurp, and the side buffer ---------------------------- */
-
-static int
-enc_paint(jenc_enc *e, int k)
-{
-	return enc_put(e, e->pal.esc[k], e->pal.len[k]);
-}
-
-/* JENC_COLOR: after a value, the reset and the color of its container. */
-static int
-enc_paint_after(jenc_enc *e)
-{
-	if (enc_paint(e, JENC_PAL_RESET) != 0)
-		return e->err;
-	if (e->depth > 0)
-		return enc_paint(e, e->stack[e->depth - 1] == '{' ?
-		    JENC_COLOR_OBJECT : JENC_COLOR_ARRAY);
-	if (e->flags & JENC_SLURP)
-		return enc_paint(e, JENC_COLOR_ARRAY);
-	return 0;
-}
-
-static int
-enc_put_rs(jenc_enc *e)
-{
-	return (e->flags & JENC_SEQ) ? enc_put(e, "\x1e", 1) : 0;
-}
-
-/* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
- * JENC_SLURP or a view. */
-static int
-enc_top_prefix(jenc_enc *e, int k)
-{
-	if (e->flags & F_VIEW)
-		return enc_view_begin(e, k);
-	if (!(e->flags & JENC_SLURP)) {
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
-		return enc_put_rs(e);
-	}
-	if (e->slurp) {
-		if (enc_put(e, ",", 1) != 0)
-			return e->err;
-	} else {
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
-		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[", 1) != 0)
-			return e->err;
-	}
-	return e->indent ? enc_newline_indent(e, enc_levels(e, 0, LW_LONG)) : 0;
-}
-
-/* The commit point of a top-level value, with JENC_SLURP (an element:
- * no newline) or JENC_FLUSH_EACH. */
-static int
-enc_top_end(jenc_enc *e)
-{
-	if ((e->flags & F_VIEW) && enc_view_end(e) != 0)
-		return e->err;
-	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE | F_VIEW)) &&
-	    enc_put(e, "\n", 1) != 0)
-		return e->err;
-	e->committed = enc_held(e);
-	e->cut = 0;
-	if (e->flags & JENC_SLURP)
-		e->slurp = 1;
-	return (e->flags & JENC_FLUSH_EACH) ? jenc_flush(e) : 0;
-}
-
-/* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
-static int
-enc_top_close(jenc_enc *e)
-{
-	if (e->split) {
-		e->split = 0;
-		return 0;
-	}
-	if (!(e->flags & JENC_SLURP))
-		return enc_fail(e, JENC_E_STATE);
-	if (!e->slurp) {
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
-		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[]", 2) != 0)
-			return e->err;
-	} else {
-		if ((e->indent && enc_put(e, "\n", 1) != 0) || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "]", 1) != 0)
-			return e->err;
-	}
-	if ((e->x & X_COLOR) && enc_paint(e, JENC_PAL_RESET) != 0)
-		return e->err;
-	if (!(e->flags & JENC_NO_NEWLINE) && enc_put(e, "\n", 1) != 0)
-		return e->err;
-	e->slurp = 0;
-	e->top_done = 1;
-	e->committed = enc_held(e);
-	e->cut = 0;
-	return (e->flags & JENC_FLUSH_EACH) ? jenc_flush(e) : 0;
-}
-
-static inline int
-enc_raw_kind(const char *json)
-{
-	switch (json[0]) {
-	case '"': return JENC_COLOR_STRING;
-	case 't': return JENC_COLOR_TRUE;
-	case 'f': return JENC_COLOR_FALSE;
-	case 'n': return JENC_COLOR_NULL;
-	}
-	return JENC_COLOR_NUMBER;
-}
-
-static void
-enc_out_side(jenc_enc *e, int on)
-{
-	struct enc_out t;
-
-	if (e->side == on)
-		return;
-	enc_sync_tail(e);
-	t.p = e->p;
-	t.end = e->end;
-	t.head = e->head;
-	t.tail = e->tail;
-	t.spare = e->spare;
-	t.base = e->base;
-	t.committed = e->committed;
-	t.next_cap = e->next_cap;
-	t.kind = e->kind;
-	e->p = e->other.p;
-	e->end = e->other.end;
-	e->head = e->other.head;
-	e->tail = e->other.tail;
-	e->spare = e->other.spare;
-	e->base = e->other.base;
-	e->committed = e->other.committed;
-	e->next_cap = e->other.next_cap;
-	e->kind = e->other.kind;
-	e->other = t;
-	e->side = (unsigned char)on;
-}
-
-static void
-enc_out_at(jenc_enc *e, jenc_seg **head, jenc_seg **tail, char **p)
-{
-	enc_sync_tail(e);
-	*head = e->head;
-	*tail = e->tail;
-	*p = e->p;
-}
-
-void
-jenc_set_colors(jenc_enc *e, const jenc_colors *c)
-{
-	jenc_pal_init(&e->pal, c);
-}
-
-static int
-enc_out_put(jenc_enc *e, const char *s, size_t n)
-{
-	return enc_put(e, s, n);
-}
-
-static int
-enc_out_fail(jenc_enc *e, int code)
-{
-	return enc_fail(e, code);
-}
-
-static void
-enc_out_side_clear(jenc_enc *e)
-{
-	struct enc_out *o = &e->other;
-	jenc_seg *h = o->head;
-
-	jenc_seg_put_list(o->spare);
-	o->spare = NULL;
-	o->base = o->committed = 0;
-	if (h == NULL)
-		return;
-	jenc_seg_put_list(h->next);
-	h->next = NULL;
-	if (h->cap > JENC_SEG_MAX) {
-		jenc_seg_put(h);
-		o->head = o->tail = NULL;
-		o->p = o->end = NULL;
-		o->next_cap = JENC_SEG_MIN;
-		return;
-	}
-	h->len = h->off = 0;
-	o->tail = h;
-	o->p = JENC_SEG_DATA(h);
-	o->end = o->p + h->cap;
-	o->next_cap = h->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : h->cap * 2;
-}
-
-/* ---- text passed through (internal.h) ----------------------------------- */
-
-int
-jenc_passthru(jenc_enc *e, const char *s, size_t n)
-{
-	if (e->err)
-		return e->err;
-	if (e->st != ST_TOP || e->depth > 0)
-		return enc_fail(e, JENC_E_STATE);
-	if (e->view != NULL)
-		return enc_view_text(e, s, n);
-	/* bad text is a text of its own; a cut value's newline is not */
-	if (n > 0 && !(n == 1 && s[0] == '\n') && enc_put_rs(e) != 0)
-		return e->err;
-	if (n > 0 && enc_put(e, s, n) != 0)
-		return e->err;
-	e->committed = enc_held(e);	/* complete, as a value is */
-	e->cut = 0;
-	return 0;
 }
 
 /* ---- output made elsewhere (internal.h), for par.c ----------------------- */
@@ -1522,6 +1256,18 @@ jenc_raw_str(jenc_enc *e, const char *body, size_t len)
 }
 
 /* ---- scalars ------------------------------------------------------------- */
+
+static inline int
+enc_raw_kind(const char *json)
+{
+	switch (json[0]) {
+	case '"': return JENC_COLOR_STRING;
+	case 't': return JENC_COLOR_TRUE;
+	case 'f': return JENC_COLOR_FALSE;
+	case 'n': return JENC_COLOR_NULL;
+	}
+	return JENC_COLOR_NUMBER;
+}
 
 ENC_EACH_WAY int
 enc_raw(jenc_enc *e, const char *json, size_t len, int lw)

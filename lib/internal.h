@@ -29,9 +29,9 @@
  *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
- *	6 enc.c enc_esc.c enc_view.c
+ *	6 enc.c enc_esc.c enc_opts.c enc_view.c
  *			the encoder, its pool, jenc_pool_trim; its escaping;
- *			its views
+ *			colors, top-level framing, the side buffer; views
  *			(the encoder's files share lib/enc_int.h)
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
@@ -216,7 +216,7 @@ int jenc_frag_begin(jenc_enc *e);
 int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
-/* ---- text passed through (enc.c), for the JSON reader ---- */
+/* ---- text passed through (enc_opts.c), for the JSON reader ---- */
 /* Write s[0..n) verbatim at top level (no newline added, uncolored),
  * committed as a complete value is under JENC_HOLD; under JENC_SEQ an RS
  * first, except for a lone "\n" (what ends a cut value's output).
