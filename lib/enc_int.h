@@ -94,16 +94,17 @@ struct jenc_enc {
 #define X_ARRAY (X_VALUE | X_SPLIT)
 
 /* A call's body, written once and compiled into each of its ways (LW_*,
- * see "structure" below): always inlined, so that each way is compiled
+ * see enc.c's "structure"): always inlined, so that each way is compiled
  * with its lw constant.  The ways other than the plain one are called out
  * of line (ENC_NOINLINE). */
 #define ENC_NOINLINE __attribute__((noinline))
 #define ENC_EACH_WAY static inline __attribute__((always_inline))
 
-/* ---- errors (enc.c) ---- */
+/* ---- the held output, errors (enc_out.c) ---- */
 /* Fail e with code: sticky, the first one kept; returns e->err. */
 int enc_fail(jenc_enc *e, int code);
 
+/* e->x and the bytes each call tests (xv, xo, xa) from x. */
 static inline void
 enc_x_sync(jenc_enc *e, unsigned x)
 {
@@ -113,7 +114,7 @@ enc_x_sync(jenc_enc *e, unsigned x)
 	e->xa = (unsigned char)(x & X_ARRAY);
 }
 
-/* ---- the segment list (enc.c) ---- */
+/* The tail's len from the cursor. */
 static inline void
 enc_sync_tail(jenc_enc *e)
 {
@@ -121,6 +122,7 @@ enc_sync_tail(jenc_enc *e)
 		e->tail->len = (size_t)(e->p - JENC_SEG_DATA(e->tail));
 }
 
+/* Bytes held, not yet written to the sink. */
 static inline size_t
 enc_held(const jenc_enc *e)
 {
@@ -129,6 +131,7 @@ enc_held(const jenc_enc *e)
 	return e->base + (size_t)(e->p - JENC_SEG_DATA(e->tail)) - e->tail->off;
 }
 
+/* The cursor at the tail's end of data, its end at the tail's cap. */
 static inline void
 enc_set_cursor(jenc_enc *e)
 {
@@ -141,6 +144,7 @@ int enc_grow(jenc_enc *e, size_t n);
 /* enc_put past the tail's room: across segments. */
 int enc_put_slow(jenc_enc *e, const char *s, size_t n);
 
+/* Room for n more bytes in the tail. */
 static inline int
 enc_need(jenc_enc *e, size_t n)
 {
@@ -149,6 +153,7 @@ enc_need(jenc_enc *e, size_t n)
 	return enc_grow(e, n);
 }
 
+/* s[0..n) appended. */
 static inline int
 enc_put(jenc_enc *e, const void *s, size_t n)
 {
@@ -160,8 +165,49 @@ enc_put(jenc_enc *e, const void *s, size_t n)
 	return enc_put_slow(e, s, n);
 }
 
+/* enc_put() for the short texts of numbers and literals: up to 32 bytes as
+ * words that overlap, with no call. */
+static inline int
+enc_put_short(jenc_enc *e, const char *s, size_t n)
+{
+	char *o = e->p;
+
+	if (n > 32 || (size_t)(e->end - o) < 32)
+		return enc_put(e, s, n);
+	if (n >= 16) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(o, a, 16);
+		memcpy(o + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else if (n > 0) {
+		o[0] = s[0];
+		o[n / 2] = s[n / 2];
+		o[n - 1] = s[n - 1];
+	}
+	e->p = o + n;
+	return 0;
+}
+
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
 void enc_truncate_held(jenc_enc *e, size_t n);
+/* Write what the policy allows (jenc_flush). */
+int enc_flush(jenc_enc *e);
 
 /* ---- the calls (enc.c) ---- */
 /* The ways (lw).  LW_SORTED is the plain way with sorted keys on: for
@@ -198,9 +244,6 @@ enc_newline_indent(jenc_enc *e, size_t lv)
 	}
 	return enc_newline_fill(e, n);
 }
-
-/* Write what the policy allows (jenc_flush). */
-int enc_flush(jenc_enc *e);
 
 /* ---- colors, top-level framing, the side buffer (enc_opts.c) ---- */
 /* JENC_COLOR: the escape of kind k (JENC_COLOR_*, JENC_PAL_RESET). */

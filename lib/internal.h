@@ -29,8 +29,9 @@
  *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
- *	6 enc.c enc_esc.c enc_opts.c enc_view.c
- *			the encoder, its pool, jenc_pool_trim; its escaping;
+ *	6 enc.c enc_out.c enc_esc.c enc_opts.c enc_view.c
+ *			the encoder: its calls and grammar; its held output,
+ *			sink policy, pool, jenc_pool_trim; its escaping;
  *			colors, top-level framing, the side buffer; views
  *			(the encoder's files share lib/enc_int.h)
  *	7 json.c csv.c csvw.c
@@ -196,7 +197,7 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 
-/* ---- the encoder for the input layer (enc.c) ---- */
+/* ---- the encoder for the input layer (enc_out.c) ---- */
 /* jenc_flush(ctx) as a jenc_in before_read callback (ctx: a jenc_enc). */
 int jenc_flush_cb(void *ctx);
 
@@ -298,7 +299,7 @@ void jenc_conv_bom(jenc_conv *c, size_t chars, size_t bytes);
 void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
     char *msg, size_t msgsz);
 
-/* ---- output made elsewhere (enc.c), for the parallel reader ---- */
+/* ---- output made elsewhere (enc_out.c), for the parallel reader ---- */
 /* The options e was made with (indent, flags, hold_max), for an encoder
  * that writes as e does. */
 void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
