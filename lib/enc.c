@@ -27,6 +27,41 @@
  * so that they add nothing to the plain way's registers either.
  */
 
+/* A call's body, written once and compiled into each of its ways (LW_*,
+ * above): always inlined, so that each way is compiled with its lw
+ * constant.  The ways other than the plain one are called out
+ * of line (ENC_NOINLINE). */
+#define ENC_NOINLINE __attribute__((noinline))
+#define ENC_EACH_WAY static inline __attribute__((always_inline))
+
+/* body's long way out of line: body##_lw(params), which is body(args...,
+ * LW_LONG). */
+#define ENC_LONG_WAY(body, params, ...)					\
+	static ENC_NOINLINE int body##_lw params			\
+	{								\
+		return body(__VA_ARGS__, LW_LONG);			\
+	}
+/*
+ * The call name(params) of the ENC_EACH_WAY body: its plain way inline,
+ * its long way out of line (ENC_LONG_WAY); e->xv, the bits that send a
+ * value the long way, picks.  type: the call's storage class and type.
+ */
+#define ENC_CALL(type, name, body, params, ...)				\
+	ENC_LONG_WAY(body, params, __VA_ARGS__)				\
+	type name params						\
+	{								\
+		return e->xv ? body##_lw(__VA_ARGS__) :			\
+		    body(__VA_ARGS__, LW_PLAIN);			\
+	}
+
+/* The bracket call name: c by the plain way of body, unless e->test has
+ * a bit the call tests; then off, out of line. */
+#define ENC_BRACKET(name, body, c, test, off)				\
+	int name(jenc_enc *e)						\
+	{								\
+		return e->test ? off : body(e, c, LW_PLAIN);		\
+	}
+
 /* 1 if colors are on, on way lw. */
 static inline int
 enc_colors(const jenc_enc *e, int lw)
@@ -227,17 +262,8 @@ enc_end(jenc_enc *e, char c, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_begin_lw(jenc_enc *e, char c)
-{
-	return enc_begin(e, c, LW_LONG);
-}
-
-static ENC_NOINLINE int
-enc_end_lw(jenc_enc *e, char c)
-{
-	return enc_end(e, c, LW_LONG);
-}
+ENC_LONG_WAY(enc_begin, (jenc_enc *e, char c), e, c)
+ENC_LONG_WAY(enc_end, (jenc_enc *e, char c), e, c)
 
 /* An object's '{' and '}' off the plain way: sorted keys alone, or the
  * long way. */
@@ -253,29 +279,10 @@ enc_obj_end_x(jenc_enc *e)
 	return e->xv ? enc_end(e, '}', LW_LONG) : enc_end(e, '}', LW_SORTED);
 }
 
-int
-jenc_obj_begin(jenc_enc *e)
-{
-	return e->xo ? enc_obj_begin_x(e) : enc_begin(e, '{', LW_PLAIN);
-}
-
-int
-jenc_arr_begin(jenc_enc *e)
-{
-	return e->xa ? enc_begin_lw(e, '[') : enc_begin(e, '[', LW_PLAIN);
-}
-
-int
-jenc_obj_end(jenc_enc *e)
-{
-	return e->xo ? enc_obj_end_x(e) : enc_end(e, '}', LW_PLAIN);
-}
-
-int
-jenc_arr_end(jenc_enc *e)
-{
-	return e->xv ? enc_end_lw(e, ']') : enc_end(e, ']', LW_PLAIN);
-}
+ENC_BRACKET(jenc_obj_begin, enc_begin, '{', xo, enc_obj_begin_x(e))
+ENC_BRACKET(jenc_arr_begin, enc_begin, '[', xa, enc_begin_lw(e, '['))
+ENC_BRACKET(jenc_obj_end, enc_end, '}', xo, enc_obj_end_x(e))
+ENC_BRACKET(jenc_arr_end, enc_end, ']', xv, enc_end_lw(e, ']'))
 
 /* ---- verbatim top-level values (internal.h) ------------------------------ */
 
@@ -491,17 +498,8 @@ enc_str(jenc_enc *e, const char *s, size_t len, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_str_lw(jenc_enc *e, const char *s, size_t len)
-{
-	return enc_str(e, s, len, LW_LONG);
-}
-
-int
-jenc_str(jenc_enc *e, const char *s, size_t len)
-{
-	return e->xv ? enc_str_lw(e, s, len) : enc_str(e, s, len, LW_PLAIN);
-}
+ENC_CALL(int, jenc_str, enc_str, (jenc_enc *e, const char *s, size_t len),
+    e, s, len)
 
 ENC_EACH_WAY int
 enc_raw_str(jenc_enc *e, const char *body, size_t len, int lw)
@@ -512,18 +510,8 @@ enc_raw_str(jenc_enc *e, const char *body, size_t len, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_raw_str_lw(jenc_enc *e, const char *body, size_t len)
-{
-	return enc_raw_str(e, body, len, LW_LONG);
-}
-
-int
-jenc_raw_str(jenc_enc *e, const char *body, size_t len)
-{
-	return e->xv ? enc_raw_str_lw(e, body, len) :
-	    enc_raw_str(e, body, len, LW_PLAIN);
-}
+ENC_CALL(int, jenc_raw_str, enc_raw_str,
+    (jenc_enc *e, const char *body, size_t len), e, body, len)
 
 /* ---- scalars ------------------------------------------------------------- */
 
@@ -558,17 +546,8 @@ enc_raw(jenc_enc *e, const char *json, size_t len, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_raw_lw(jenc_enc *e, const char *json, size_t len)
-{
-	return enc_raw(e, json, len, LW_LONG);
-}
-
-int
-jenc_raw(jenc_enc *e, const char *json, size_t len)
-{
-	return e->xv ? enc_raw_lw(e, json, len) : enc_raw(e, json, len, LW_PLAIN);
-}
+ENC_CALL(int, jenc_raw, enc_raw, (jenc_enc *e, const char *json, size_t len),
+    e, json, len)
 
 /* Booleans, null and times: the text t[0..n). */
 ENC_EACH_WAY int
@@ -579,17 +558,8 @@ enc_scalar(jenc_enc *e, int k, const char *t, size_t n, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_scalar_lw(jenc_enc *e, int k, const char *t, size_t n)
-{
-	return enc_scalar(e, k, t, n, LW_LONG);
-}
-
-static int
-enc_put_scalar(jenc_enc *e, int k, const char *t, size_t n)
-{
-	return e->xv ? enc_scalar_lw(e, k, t, n) : enc_scalar(e, k, t, n, LW_PLAIN);
-}
+ENC_CALL(static int, enc_put_scalar, enc_scalar,
+    (jenc_enc *e, int k, const char *t, size_t n), e, k, t, n)
 
 /* Numbers (type NUM_*, the value in i, u or d): the text is written
  * straight into the tail. */
@@ -610,11 +580,8 @@ enc_num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
 	return enc_value_done(e, lw);
 }
 
-static ENC_NOINLINE int
-enc_num_lw(jenc_enc *e, int type, int64_t i, uint64_t u, double d)
-{
-	return enc_num(e, type, i, u, d, LW_LONG);
-}
+ENC_LONG_WAY(enc_num, (jenc_enc *e, int type, int64_t i, uint64_t u, double d),
+    e, type, i, u, d)
 
 int
 jenc_i64(jenc_enc *e, int64_t v)

@@ -166,7 +166,103 @@ enc_stops16(__m128i v, int html)
 		    _mm_cmpeq_epi8(v, _mm_set1_epi8('&')))));
 	return (unsigned)_mm_movemask_epi8(m);
 }
+
+/* The 16 bytes at in stored at o; the mask of their stop bytes. */
+static inline unsigned
+enc_copy16(char *o, const unsigned char *in, int html)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)in);
+
+	_mm_storeu_si128((__m128i *)(void *)o, v);
+	return enc_stops16(v, html);
+}
 #endif
+
+/*
+ * The stop byte s[*ip] and what it begins, escaped per tab at o (see
+ * enc_quoted); *ip moves past them.  Returns the end of the output, or NULL
+ * if check found the text invalid.  Inline in enc_quoted's loop.
+ */
+static inline __attribute__((always_inline)) char *
+enc_esc_stop(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
+    size_t *ip, const unsigned char *tab, int check)
+{
+	size_t i = *ip;
+	unsigned char c = s[i], cls = tab[c];
+	uint32_t cp = 0;
+	size_t k;
+
+	switch (cls) {
+	case 0:
+		if (c < 0x80 || !check) {
+			*o++ = (char)c;
+			i++;
+			break;
+		}
+		/* a run of non-ASCII text, checked */
+		do {
+			k = jenc_utf8_seq(s + i, n - i, &cp);
+			if (k == 0)
+				return NULL;
+			do
+				*o++ = (char)s[i++];
+			while (--k > 0);
+		} while (i < n && s[i] >= 0x80 && tab[s[i]] == 0);
+		break;
+	case C_DECODE:
+		k = jenc_utf8_seq(s + i, n - i, &cp);
+		if (k == 0) {
+			if (check)
+				return NULL;
+			k = 1;
+			cp = 0xfffd;
+		}
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			o = enc_u_esc(o, 0xd800 + (cp >> 10), e->hex);
+			o = enc_u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
+		} else {
+			o = enc_u_esc(o, cp, e->hex);
+		}
+		i += k;
+		break;
+	case C_E2:
+		if (check) {
+			k = jenc_utf8_seq(s + i, n - i, &cp);
+			if (k == 0)
+				return NULL;
+			if (cp == 0x2028 || cp == 0x2029) {
+				o = enc_u_esc(o, cp, e->hex);
+				i += k;
+			} else {
+				do
+					*o++ = (char)s[i++];
+				while (--k > 0);
+			}
+		} else if (i + 2 < n && s[i + 1] == 0x80 &&
+		    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
+			o = enc_u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
+			    e->hex);
+			i += 3;
+		} else {
+			*o++ = (char)c;
+			i++;
+		}
+		break;
+	case 'u':
+		o = enc_u_esc(o, c, e->hex);
+		i++;
+		break;
+	default:
+		o[0] = '\\';
+		o[1] = (char)cls;
+		o += 2;
+		i++;
+		break;
+	}
+	*ip = i;
+	return o;
+}
 
 /*
  * enc_quoted - s[0..n) as a quoted JSON string at o, escaped per tab; with
@@ -192,39 +288,20 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 		size_t rem;
 
 #ifdef __SSE2__
+		uint32_t m;
+
 		while (n - i >= 32) {
-			const void *in = s + i;
-			__m128i v = _mm_loadu_si128((const __m128i *)in);
-			__m128i w = _mm_loadu_si128((const __m128i *)in + 1);
-			uint32_t m;
-
-			_mm_storeu_si128((__m128i *)(void *)o, v);
-			_mm_storeu_si128((__m128i *)(void *)o + 1, w);
-			m = enc_stops16(v, html) | (uint32_t)enc_stops16(w, html) << 16;
-			if (m != 0) {
-				unsigned k = (unsigned)__builtin_ctz(m);
-
-				i += k;
-				o += k;
-				goto stop;
-			}
+			m = enc_copy16(o, s + i, html) |
+			    (uint32_t)enc_copy16(o + 16, s + i + 16, html) << 16;
+			if (m != 0)
+				goto found;
 			i += 32;
 			o += 32;
 		}
 		if (n - i >= 16) {
-			const void *in = s + i;
-			__m128i v = _mm_loadu_si128((const __m128i *)in);
-			unsigned m;
-
-			_mm_storeu_si128((__m128i *)(void *)o, v);
-			m = enc_stops16(v, html);
-			if (m != 0) {
-				unsigned k = (unsigned)__builtin_ctz(m);
-
-				i += k;
-				o += k;
-				goto stop;
-			}
+			m = enc_copy16(o, s + i, html);
+			if (m != 0)
+				goto found;
 			i += 16;
 			o += 16;
 		}
@@ -271,79 +348,15 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			*o++ = (char)s[i++];
 		if (i == n)
 			break;
-stop:;
-		unsigned char c = s[i], cls = tab[c];
-		uint32_t cp = 0;
-		size_t k;
-
-		switch (cls) {
-		case 0:
-			if (c < 0x80 || !check) {
-				*o++ = (char)c;
-				i++;
-				break;
-			}
-			/* a run of non-ASCII text, checked */
-			do {
-				k = jenc_utf8_seq(s + i, n - i, &cp);
-				if (k == 0)
-					return NULL;
-				do
-					*o++ = (char)s[i++];
-				while (--k > 0);
-			} while (i < n && s[i] >= 0x80 && tab[s[i]] == 0);
-			break;
-		case C_DECODE:
-			k = jenc_utf8_seq(s + i, n - i, &cp);
-			if (k == 0) {
-				if (check)
-					return NULL;
-				k = 1;
-				cp = 0xfffd;
-			}
-			if (cp >= 0x10000) {
-				cp -= 0x10000;
-				o = enc_u_esc(o, 0xd800 + (cp >> 10), e->hex);
-				o = enc_u_esc(o, 0xdc00 + (cp & 0x3ff), e->hex);
-			} else {
-				o = enc_u_esc(o, cp, e->hex);
-			}
-			i += k;
-			break;
-		case C_E2:
-			if (check) {
-				k = jenc_utf8_seq(s + i, n - i, &cp);
-				if (k == 0)
-					return NULL;
-				if (cp == 0x2028 || cp == 0x2029) {
-					o = enc_u_esc(o, cp, e->hex);
-					i += k;
-				} else {
-					do
-						*o++ = (char)s[i++];
-					while (--k > 0);
-				}
-			} else if (i + 2 < n && s[i + 1] == 0x80 &&
-			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				o = enc_u_esc(o, s[i + 2] == 0xa8 ? 0x2028 : 0x2029,
-				    e->hex);
-				i += 3;
-			} else {
-				*o++ = (char)c;
-				i++;
-			}
-			break;
-		case 'u':
-			o = enc_u_esc(o, c, e->hex);
-			i++;
-			break;
-		default:
-			o[0] = '\\';
-			o[1] = (char)cls;
-			o += 2;
-			i++;
-			break;
-		}
+#ifdef __SSE2__
+		goto stop;
+found:		/* the first stop byte is bit ctz(m) of the block at i */
+		i += (unsigned)__builtin_ctz(m);
+		o += (unsigned)__builtin_ctz(m);
+#endif
+stop:
+		if ((o = enc_esc_stop(e, o, s, n, &i, tab, check)) == NULL)
+			return NULL;
 		if (i == n)
 			break;
 	}

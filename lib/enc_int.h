@@ -93,13 +93,6 @@ struct jenc_enc {
 #define X_OBJECT (X_VALUE | X_SORT)
 #define X_ARRAY (X_VALUE | X_SPLIT)
 
-/* A call's body, written once and compiled into each of its ways (LW_*,
- * see enc.c's "structure"): always inlined, so that each way is compiled
- * with its lw constant.  The ways other than the plain one are called out
- * of line (ENC_NOINLINE). */
-#define ENC_NOINLINE __attribute__((noinline))
-#define ENC_EACH_WAY static inline __attribute__((always_inline))
-
 /* ---- the held output, errors (enc_out.c) ---- */
 /* Fail e with code: sticky, the first one kept; returns e->err. */
 int enc_fail(jenc_enc *e, int code);
