@@ -202,7 +202,8 @@ enc_begin(jenc_enc *e, char c, int lw)
 		return 0;
 	}
 	if (enc_value_prefix(e, c == '{' ? JENC_COLOR_OBJECT : JENC_COLOR_ARRAY,
-	    lw) != 0 || enc_push(e, (unsigned char)c) != 0 || enc_need(e, 1) != 0)
+	    lw) != 0 || enc_push(e, (unsigned char)c) != 0 ||
+	    enc_need(e, 1) != 0)
 		return e->err;
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
@@ -270,7 +271,8 @@ ENC_LONG_WAY(enc_end, (jenc_enc *e, char c), e, c)
 static ENC_NOINLINE int
 enc_obj_begin_x(jenc_enc *e)
 {
-	return e->xv ? enc_begin(e, '{', LW_LONG) : enc_begin(e, '{', LW_SORTED);
+	return e->xv ? enc_begin(e, '{', LW_LONG) :
+	    enc_begin(e, '{', LW_SORTED);
 }
 
 static ENC_NOINLINE int
@@ -309,7 +311,8 @@ jenc_frag_begin(jenc_enc *e)
 	if (enc_value_sep(e, -1, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
-	e->depth = 1;	/* an unfinished value: enc_write_out and jenc_discard see it */
+	/* an unfinished value: enc_write_out and jenc_discard see it */
+	e->depth = 1;
 	return 0;
 }
 
@@ -364,8 +367,8 @@ enc_key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 		memcpy(o, s, len);
 		o += len;
 		*o++ = '"';
-	} else if ((o = enc_quoted_fast(e, o, (const unsigned char *)s, len, tab,
-	    check)) == NULL) {
+	} else if ((o = enc_quoted_fast(e, o, (const unsigned char *)s, len,
+	    tab, check)) == NULL) {
 		return NULL;
 	}
 	*o++ = ':';
@@ -412,7 +415,8 @@ enc_key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 			return e->err;
 		*e->p++ = ',';
 	}
-	if (e->indent && enc_newline_indent(e, enc_levels(e, e->depth, lw)) != 0)
+	if (e->indent &&
+	    enc_newline_indent(e, enc_levels(e, e->depth, lw)) != 0)
 		return e->err;
 	if (enc_colors(e, lw) && (enc_paint(e, JENC_PAL_RESET) != 0 ||
 	    enc_paint(e, JENC_COLOR_KEY) != 0))
@@ -445,13 +449,15 @@ enc_key_x(jenc_enc *e, const char *s, size_t len, int raw)
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
-	return e->xo ? enc_key_x(e, s, len, 0) : enc_key(e, s, len, 0, LW_PLAIN);
+	return e->xo ? enc_key_x(e, s, len, 0) :
+	    enc_key(e, s, len, 0, LW_PLAIN);
 }
 
 int
 jenc_raw_key(jenc_enc *e, const char *body, size_t len)
 {
-	return e->xo ? enc_key_x(e, body, len, 1) : enc_key(e, body, len, 1, LW_PLAIN);
+	return e->xo ? enc_key_x(e, body, len, 1) :
+	    enc_key(e, body, len, 1, LW_PLAIN);
 }
 
 /* 1 if a value may come here (enc_value_prefix would not fail). */
@@ -480,8 +486,8 @@ enc_str(jenc_enc *e, const char *s, size_t len, int lw)
 
 		/* cannot fail, has room */
 		(void)enc_value_prefix(e, JENC_COLOR_STRING, lw);
-		o = enc_quoted_fast(e, e->p, (const unsigned char *)s, len, e->esc,
-		    1);
+		o = enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
+		    e->esc, 1);
 		if (o == NULL) {
 			e->p = start;
 			e->st = st;
@@ -612,8 +618,9 @@ int
 jenc_bool(jenc_enc *e, int v)
 {
 	return e->xv ? enc_scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
-	    v ? "true" : "false", v ? 4 : 5) : enc_scalar(e, v ? JENC_COLOR_TRUE :
-	    JENC_COLOR_FALSE, v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
+	    v ? "true" : "false", v ? 4 : 5) :
+	    enc_scalar(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	    v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
 }
 
 int

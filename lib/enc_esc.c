@@ -83,7 +83,7 @@ enc_esc_pick(jenc_enc *e)
 	    "0123456789ABCDEF";
 }
 
-/* ---- strings -------------------------------------------------------------- */
+/* ---- strings ---------------------------------------------------------- */
 
 /*
  * Strings go one of two ways.  When the tail segment has room for the
@@ -291,8 +291,8 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 		uint32_t m;
 
 		while (n - i >= 32) {
-			m = enc_copy16(o, s + i, html) |
-			    (uint32_t)enc_copy16(o + 16, s + i + 16, html) << 16;
+			m = enc_copy16(o, s + i, html) | (uint32_t)enc_copy16(
+			    o + 16, s + i + 16, html) << 16;
 			if (m != 0)
 				goto found;
 			i += 32;
@@ -472,7 +472,8 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 		} else if (cls == C_E2) {
 			if (i + 2 < n && s[i + 1] == 0x80 &&
 			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				if (enc_put_u(e, s[i + 2] == 0xa8 ? 0x2028 : 0x2029) != 0)
+				if (enc_put_u(e, s[i + 2] == 0xa8 ? 0x2028 :
+				    0x2029) != 0)
 					return e->err;
 				i += 3;
 			} else {
@@ -515,8 +516,8 @@ enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 		return enc_put(e, "\"", 1);
 	}
 	if (enc_str_fits(e, len, 0)) {
-		e->p = enc_quoted_fast(e, e->p, (const unsigned char *)s, len, tab,
-		    0);
+		e->p = enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
+		    tab, 0);
 		return 0;
 	}
 	if (enc_put(e, "\"", 1) != 0 ||

@@ -45,6 +45,20 @@ enc_put_rs(jenc_enc *e)
 	return (e->flags & JENC_SEQ) ? enc_put(e, "\x1e", 1) : 0;
 }
 
+/* A JENC_SLURP array's start, s[0..n) ("[", or "[]" for an empty one):
+ * not a second top-level value under JENC_NO_NEWLINE; the RS of JENC_SEQ
+ * and the array's color before it. */
+static int
+enc_slurp_open(jenc_enc *e, const char *s, size_t n)
+{
+	if (e->top_done && (e->flags & JENC_NO_NEWLINE))
+		return enc_fail(e, JENC_E_SECOND);
+	if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
+	    enc_paint(e, JENC_COLOR_ARRAY) != 0))
+		return e->err;
+	return enc_put(e, s, n);
+}
+
 /* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
  * JENC_SLURP or a view. */
 int
@@ -60,12 +74,8 @@ enc_top_prefix(jenc_enc *e, int k)
 	if (e->slurp) {
 		if (enc_put(e, ",", 1) != 0)
 			return e->err;
-	} else {
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
-		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[", 1) != 0)
-			return e->err;
+	} else if (enc_slurp_open(e, "[", 1) != 0) {
+		return e->err;
 	}
 	return e->indent ? enc_newline_indent(e, enc_levels(e, 0, LW_LONG)) : 0;
 }
@@ -98,14 +108,12 @@ enc_top_close(jenc_enc *e)
 	if (!(e->flags & JENC_SLURP))
 		return enc_fail(e, JENC_E_STATE);
 	if (!e->slurp) {
-		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
-		if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "[]", 2) != 0)
+		if (enc_slurp_open(e, "[]", 2) != 0)
 			return e->err;
 	} else {
-		if ((e->indent && enc_put(e, "\n", 1) != 0) || ((e->x & X_COLOR) &&
-		    enc_paint(e, JENC_COLOR_ARRAY) != 0) || enc_put(e, "]", 1) != 0)
+		if ((e->indent && enc_put(e, "\n", 1) != 0) ||
+		    ((e->x & X_COLOR) && enc_paint(e, JENC_COLOR_ARRAY) != 0) ||
+		    enc_put(e, "]", 1) != 0)
 			return e->err;
 	}
 	if ((e->x & X_COLOR) && enc_paint(e, JENC_PAL_RESET) != 0)
