@@ -29,7 +29,11 @@
  *			document for the JSON reader (pipe.h)
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
- *	6 enc.c		the encoder, its pool, jenc_pool_trim
+ *	6 enc.c enc_out.c enc_esc.c enc_opts.c enc_view.c
+ *			the encoder: its calls and grammar; its held output,
+ *			sink policy, pool, jenc_pool_trim; its escaping;
+ *			colors, top-level framing, the side buffer; views
+ *			(the encoder's files share lib/enc_int.h)
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
@@ -193,7 +197,7 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
  * the first offending byte. */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 
-/* ---- the encoder for the input layer (enc.c) ---- */
+/* ---- the encoder for the input layer (enc_out.c) ---- */
 /* jenc_flush(ctx) as a jenc_in before_read callback (ctx: a jenc_enc). */
 int jenc_flush_cb(void *ctx);
 
@@ -213,14 +217,14 @@ int jenc_frag_begin(jenc_enc *e);
 int jenc_frag(jenc_enc *e, const char *s, size_t n);
 int jenc_frag_end(jenc_enc *e);
 
-/* ---- text passed through (enc.c), for the JSON reader ---- */
+/* ---- text passed through (enc_opts.c), for the JSON reader ---- */
 /* Write s[0..n) verbatim at top level (no newline added, uncolored),
  * committed as a complete value is under JENC_HOLD; under JENC_SEQ an RS
  * first, except for a lone "\n" (what ends a cut value's output).
  * JENC_E_STATE inside a value. */
 int jenc_passthru(jenc_enc *e, const char *s, size_t n);
 
-/* ---- views (enc.c), for the JSON reader ---- */
+/* ---- views (enc_view.c), for the JSON reader ---- */
 /* The bit of jenc_opts.flags (jenc_enc_like) of an encoder with a view:
  * none of the public JENC_* flags. */
 #define JENC_VIEW_SET 0x40000000u
@@ -295,13 +299,13 @@ void jenc_conv_bom(jenc_conv *c, size_t chars, size_t bytes);
 void jenc_conv_msg(jenc_conv *c, const char *p, size_t n, int st,
     char *msg, size_t msgsz);
 
-/* ---- output made elsewhere (enc.c), for the parallel reader ---- */
+/* ---- output made elsewhere (enc_out.c), for the parallel reader ---- */
 /* The options e was made with (indent, flags, hold_max), for an encoder
  * that writes as e does. */
 void jenc_enc_like(const jenc_enc *e, jenc_opts *o);
 /* dst's colors become src's. */
 void jenc_enc_pal_copy(jenc_enc *dst, const jenc_enc *src);
-/* e's view (as given to jenc_set_view), NULL if it has none. */
+/* e's view (as given to jenc_set_view), NULL if it has none (enc_view.c). */
 const jenc_view *jenc_enc_view(const jenc_enc *e);
 /* 1 if e is a memory encoder (jenc_get_mem): it writes nothing, so it
  * never cuts a value held past hold_max. */

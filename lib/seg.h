@@ -31,7 +31,7 @@ jenc_seg *jenc_seg_get(size_t want);
 void jenc_seg_put(jenc_seg *s);
 void jenc_seg_put_list(jenc_seg *s);
 /* Free every segment the pools keep: the shared classes and the calling
- * thread's cache (jenc_pool_trim, in enc.c, calls it after freeing the
+ * thread's cache (jenc_pool_trim, in enc_out.c, calls it after freeing the
  * encoders it keeps). */
 void jenc_seg_trim(void);
 
