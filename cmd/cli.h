@@ -3,14 +3,18 @@
  * them (struct config, filled by opts.c), the state of a run (struct run,
  * run.c and tocsv.c), and the ways the command ends.
  *
- * The command's one status convention: a function of cmd/ that returns an
+ * The command's one status convention: a function of cmd/ that tells the
+ * user what went wrong (opts_*, run_*, tocsv_*, output_*) and returns an
  * int status returns an exit status, 0 ok, EXIT_INVALID (1) invalid input
  * (or, --check, input not in the requested form), EXIT_USAGE (2) a usage
  * error, EXIT_IO (3) a read or write error or no memory; of two statuses
  * the larger wins.  A usage error, no memory and a failed write to the
  * standard output end jenc at once (cli_usage_error, cli_out_of_memory,
- * cli_write_failed).  A predicate returns non-zero for yes.  Library
- * calls keep theirs: 0 or a negative JENC_E_* code.
+ * cli_write_failed).  A helper that leaves the telling to its caller
+ * (keep_copy) returns 0 or -1 with errno set, as a system call does, and
+ * one that returns a descriptor returns -1 for none.  A predicate returns
+ * non-zero for yes.  Library calls keep theirs: 0 or a negative JENC_E_*
+ * code.
  *
  * The order of a run: opts_parse fills the config from the command line,
  * opts_check refuses what does not go together and settles what the
