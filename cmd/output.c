@@ -82,7 +82,7 @@ static const int tmp_signals[] = { SIGHUP, SIGINT, SIGTERM };
 /* Remove the named temporary file, if it is still the one this process
  * made: never another file that took its name.  Async-signal-safe. */
 static void
-tmp_unlink(void)
+output_tmp_unlink(void)
 {
 	struct stat st;
 
@@ -94,7 +94,7 @@ tmp_unlink(void)
 static void
 output_on_signal(int sig)
 {
-	tmp_unlink();
+	output_tmp_unlink();
 	(void)signal(sig, SIG_DFL);
 	(void)raise(sig);
 }
@@ -102,13 +102,13 @@ output_on_signal(int sig)
 void
 output_abandon(void)
 {
-	tmp_unlink();
+	output_tmp_unlink();
 }
 
 static void
 output_at_exit(void)
 {
-	tmp_unlink();
+	output_tmp_unlink();
 	tmp_armed = 0;
 }
 
@@ -439,7 +439,7 @@ output_tmp_remove(struct output *o)
 		(void)close(o->tmp_fd);
 	o->tmp_fd = -1;
 	output_block(&old);
-	tmp_unlink();
+	output_tmp_unlink();
 	tmp_armed = 0;
 	output_unblock(&old);
 }
@@ -472,7 +472,7 @@ output_tmp_commit(struct output *o)
 	if (rc == 0 && (rc = rename(tmp_path, o->target)) != 0)
 		e = errno;
 	if (rc != 0)
-		tmp_unlink();
+		output_tmp_unlink();
 	tmp_armed = 0;
 	output_unblock(&old);
 	if (rc != 0) {

@@ -147,6 +147,29 @@ setup() {
 	expect_usage "jenc: --indent: '0' is not a number from 1 to 16"
 }
 
+@test "of two refused combinations the same one is told, whatever their order" {
+	# opts_check tries them in one order: --log's, -s's, the --log view,
+	# the environment's, then -o, -w, --check, -z and --best-effort
+	jrun --log --time-format=%N%N%N%N%N%N%N%N -z in
+	expect_usage "jenc: --time-format: more than seven %N conversions"
+	jrun -z --log --time-format=%N%N%N%N%N%N%N%N in
+	expect_usage "jenc: --time-format: more than seven %N conversions"
+	jrun -w --on-error=pass -s in
+	expect_usage "jenc: -s makes one array of all inputs: not with -w"
+	jrun -w --to=csv --log in
+	expect_usage "jenc: --log and --to=csv cannot be used together"
+	jrun -s --on-error=pass --level=info in
+	expect_usage "jenc: --level needs --log"
+	jrun --best-effort -z in
+	expect_usage "jenc: -z needs --check"
+	jrun -z -o x --check in
+	expect_usage "jenc: -o and --check cannot be used together"
+	JENC_CHUNK=abc jrun -z in
+	expect_status 2
+	expect_err "jenc: JENC_CHUNK: 'abc' is not a number of bytes
+"
+}
+
 @test "- alone is standard input, among other files" {
 	cp in a.json
 	jrun -c - <in
