@@ -72,7 +72,8 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 	int zone = 0;
 
 	if (!lt_digits(s, n, 0, 4, &y) || n < 10 || s[4] != '-' ||
-	    !lt_digits(s, n, 5, 2, &mo) || s[7] != '-' || !lt_digits(s, n, 8, 2, &d))
+	    !lt_digits(s, n, 5, 2, &mo) || s[7] != '-' ||
+	    !lt_digits(s, n, 8, 2, &d))
 		return 0;
 	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
 	    (mo == 2 && d == 29 && (y % 4 != 0 ||
@@ -107,7 +108,8 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 			at++;
 		} else if (at < n && (s[at] == '+' || s[at] == '-')) {
 			if (!lt_digits(s, n, at + 1, 2, &zh) || at + 3 >= n ||
-			    s[at + 3] != ':' || !lt_digits(s, n, at + 4, 2, &zm) ||
+			    s[at + 3] != ':' ||
+			    !lt_digits(s, n, at + 4, 2, &zm) ||
 			    zh > 23 || zm > 59)
 				return 0;
 			off = ((int64_t)zh * 3600 + zm * 60) *
@@ -211,8 +213,23 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 	}
 	if (at != n)
 		return 0;
-	*sec = (int64_t)(ip / k);
-	ns += (long)(ip % k) * unit_ns;
+	/* by constants: multiplications, not divisions */
+	switch (k) {
+	case 1:
+		*sec = (int64_t)ip;
+		break;
+	case 1000:
+		*sec = (int64_t)(ip / 1000);
+		ns += (long)(ip % 1000) * unit_ns;
+		break;
+	case 1000000:
+		*sec = (int64_t)(ip / 1000000);
+		ns += (long)(ip % 1000000) * unit_ns;
+		break;
+	default:
+		*sec = (int64_t)(ip / 1000000000);
+		ns += (long)(ip % 1000000000) * unit_ns;
+	}
 	if (neg) {
 		*sec = -*sec;
 		if (ns > 0) {
@@ -422,7 +439,7 @@ jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
 		lt_cache.sec = sec;
 	}
 	/* the first fracmax digits of the nine of nsec */
-	v = nsec / p10[9 - f->fracmax];
+	v = f->fracmax == 3 ? nsec / 1000000 : nsec / p10[9 - f->fracmax];
 	for (i = f->fracmax - 1; i >= 0; i--, v /= 10)
 		d[i] = (char)('0' + v % 10);
 	for (i = 0; i < f->npiece; i++) {

@@ -5,10 +5,12 @@
  * view's settings.  Its times are logtime.c's, its levels loglevel.c's,
  * the walk of a record's text logwalk.c's (logv.h).
  *
- * A record is walked once over its text, never stored: the walk finds
- * the time, level and message among its leaves and keeps the leaves (up
- * to LV_LEAVES of them; a record with more is walked again for each
- * later pass), then the line is written from them, and, only when a
+ * A record is walked once over its text, never stored: the walk
+ * (logwalk.c) hands over its leaves in batches, and the first pass finds
+ * the time, level and message among them (by a hash of the three key
+ * lists); a record whose leaves fit in one batch (64, and 2 KiB of
+ * nested names) is then written from it, a larger one is walked again
+ * for each later pass.  The line is written first, then, only when a
  * string holding a newline was met, those strings below it.  The view's
  * ctx is read only once made: with -j, worker threads format records at
  * once.
@@ -23,7 +25,8 @@
 #include "swar.h"
 
 #define LV_OUT 4096		/* output gathered for one sink call */
-#define LV_LOCAL 2048		/* records up to this long: no alloc */
+#define LV_LOCAL 768		/* words of work on the stack: records up
+				 * to 2 KiB need no alloc */
 
 static const char *const lv_default_keys[3] = {
 	"time,ts,timestamp,@timestamp,t",
@@ -48,6 +51,10 @@ struct jenc_logv {
 	uint32_t anylen;	/* lens[0] | lens[1] | lens[2] */
 	uint32_t first[8];	/* bit c: a key of the three lists begins
 				 * with byte c */
+	/* the keys of the three lists by lv_hash, open addressing: each
+	 * name's first place in each list it is in */
+	struct lv_key *tab;
+	size_t ntab;		/* a power of two, twice the keys or more */
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
 	int min_level;
@@ -57,6 +64,18 @@ struct jenc_logv {
 };
 
 enum { ROLE_TIME, ROLE_LEVEL, ROLE_MSG };
+
+/* The passes over a record's leaves: lv_role, lv_put_field,
+ * lv_put_below. */
+enum { LV_ROLES, LV_FIELDS, LV_BELOW };
+
+/* A key of one of the three lists; len 0: an empty place. */
+struct lv_key {
+	const char *name;
+	size_t len;
+	int role;
+	size_t rank;		/* its place in its list */
+};
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -133,6 +152,50 @@ lv_names_hold(const struct lv_names *l, const char *name, size_t n)
 	return 0;
 }
 
+
+/* The place of a key of n bytes (n > 0) in a table of mask + 1. */
+static inline size_t
+lv_hash(const char *name, size_t n, size_t mask)
+{
+	return (n * 0x9e37u + (unsigned char)name[0] * 31u +
+	    (unsigned char)name[n - 1]) & mask;
+}
+
+/* lv->tab from lv->keys. */
+static int
+lv_tab_set(jenc_logv *lv)
+{
+	size_t n = 0, k, h;
+	int r;
+
+	for (r = 0; r < 3; r++)
+		n += lv->keys[r].n;
+	for (lv->ntab = 16; lv->ntab < 2 * n; lv->ntab *= 2)
+		;
+	lv->tab = jenc_mem_alloc(lv->ntab * sizeof(*lv->tab));
+	if (lv->tab == NULL)
+		return JENC_E_NOMEM;
+	memset(lv->tab, 0, lv->ntab * sizeof(*lv->tab));
+	for (r = 0; r < 3; r++) {
+		const struct lv_names *l = &lv->keys[r];
+
+		for (k = 0; k < l->n; k++) {
+			const char *name = l->text + l->off[k];
+
+			/* a name again in its list: its first place only */
+			if ((size_t)lv_names_find(l, name, l->len[k]) != k)
+				continue;
+			h = lv_hash(name, l->len[k], lv->ntab - 1);
+			while (lv->tab[h].len != 0)
+				h = (h + 1) & (lv->ntab - 1);
+			lv->tab[h].name = name;
+			lv->tab[h].len = l->len[k];
+			lv->tab[h].role = r;
+			lv->tab[h].rank = k;
+		}
+	}
+	return 0;
+}
 
 /* ---- output ------------------------------------------------------------ */
 
@@ -271,9 +334,6 @@ lv_out_color(struct lv_out *o, const jenc_logv *lv, int i)
 
 /* ---- one record ------------------------------------------------------- */
 
-#define LV_LEAVES 64		/* leaves kept by the first walk */
-#define LV_NAMES 2048		/* bytes of their names */
-
 struct lv_rec {
 	const jenc_logv *lv;
 	struct lv_out *o;
@@ -282,13 +342,35 @@ struct lv_rec {
 	char *scratch;			/* room for any string's text */
 	int below;			/* a string with newlines was met */
 	int any;			/* something is on the line */
-	/* the first walk's leaves, their names in names[], so that the
-	 * later ones need not walk the text again; nleaf -1: too many */
-	int nleaf;
-	struct jenc_logw_leaf leaf[LV_LEAVES];
-	size_t nnames;
-	char names[LV_NAMES];
+	/* the first walk's leaves, all of them unless b->more, so that
+	 * the later passes need not walk the text again */
+	struct jenc_logw_batch *b;
+	const char *json, *json_end;	/* the record's text */
+	int pass;			/* LV_ROLES, LV_FIELDS or LV_BELOW */
 };
+
+/* 1 if the 16 bytes at s may be read: inside [lo, hi). */
+static inline int
+lv_in(const char *s, const char *lo, const char *hi)
+{
+	uintptr_t a = (uintptr_t)s;
+
+	return a >= (uintptr_t)lo && a < (uintptr_t)hi &&
+	    (uintptr_t)hi - a >= 16;
+}
+
+/* s[0..n) to d, which has room for 16 bytes or n: a short one as 16
+ * bytes (two moves, not a call) where they may be read, from the
+ * record's text or the batch's names. */
+static inline void
+lv_copy(const struct lv_rec *r, char *d, const char *s, size_t n)
+{
+	if (n <= 16 && (lv_in(s, r->json, r->json_end) ||
+	    lv_in(s, r->b->names, r->b->names + JENC_LOGW_NAMES)))
+		memcpy(d, s, 16);
+	else
+		memcpy(d, s, n);
+}
 
 /* The text of a string leaf, decoded if it has to be. */
 static const char *
@@ -302,53 +384,37 @@ lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 	return r->scratch;
 }
 
-/* The first walk: the time, level and message, each the leaf of the
- * earliest of its keys (of a type that can be one); the leaves kept. */
-static int
-lv_find_roles(void *ctx, const struct jenc_logw_leaf *l)
+/* The first pass: the time, level and message, each the leaf of the
+ * earliest of its keys (of a type that can be one). */
+static void
+lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	struct lv_rec *r = ctx;
-	long at;
+	const jenc_logv *lv = r->lv;
+	const struct lv_key *k;
+	size_t h, mask = lv->ntab - 1;
 	int i;
 
-	if (r->nleaf >= 0) {
-		if (r->nleaf == LV_LEAVES || l->nlen > LV_NAMES - r->nnames) {
-			r->nleaf = -1;
-		} else {
-			struct jenc_logw_leaf *k = &r->leaf[r->nleaf++];
-
-			*k = *l;
-			if (!l->named) {
-				k->name = r->names + r->nnames;
-				memcpy(r->names + r->nnames, l->name, l->nlen);
-				r->nnames += l->nlen;
-			}
-		}
-	}
 	/* most keys are none of the three: their length or first byte
 	 * tells */
-	if (l->nlen == 0 || !((r->lv->anylen >> (l->nlen < 31 ? l->nlen :
-	    31)) & 1) || !((r->lv->first[(unsigned char)l->name[0] >> 5] >>
-	    ((unsigned char)l->name[0] & 31)) & 1))
-		return 0;
-
-	for (i = 0; i < 3; i++) {
+	if (l->nlen == 0 || !((lv->anylen >> (l->nlen < 31 ? l->nlen :
+	    31)) & 1) || !((lv->first[(unsigned char)l->name[0] >> 5] >>
+	    ((unsigned char)l->name[0] & 31)) & 1) ||
+	    l->type == '[' || l->type == '{')
+		return;
+	for (h = lv_hash(l->name, l->nlen, mask); lv->tab[h].len != 0;
+	    h = (h + 1) & mask) {
+		k = &lv->tab[h];
+		i = k->role;
 		/* a time or level is a string or a number, a message any
 		 * scalar */
-		if (l->type == '[' || l->type == '{' || (i < ROLE_MSG &&
-		    l->type != '"' && l->type != '0'))
+		if (k->len != l->nlen || (i < ROLE_MSG && l->type != '"' &&
+		    l->type != '0') || memcmp(k->name, l->name, k->len) != 0)
 			continue;
-		if (r->rank[i] == 0 && r->role[i].v != NULL)
-			continue;	/* its first key found already */
-		if (!((r->lv->lens[i] >> (l->nlen < 31 ? l->nlen : 31)) & 1) ||
-		    (at = lv_names_find(&r->lv->keys[i], l->name, l->nlen)) < 0)
-			continue;
-		if (r->role[i].v == NULL || (size_t)at < r->rank[i]) {
+		if (r->role[i].v == NULL || k->rank < r->rank[i]) {
 			r->role[i] = *l;
-			r->rank[i] = (size_t)at;
+			r->rank[i] = k->rank;
 		}
 	}
-	return 0;
 }
 
 /* The record's time, 1 if it can be read. */
@@ -454,7 +520,7 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 }
 
 /* 1 if the leaf is one of the record's time, level, message, or hidden. */
-static int
+static inline int
 lv_left_out(const struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
 	const jenc_logv *lv = r->lv;
@@ -477,24 +543,26 @@ lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 
 /* The second walk: key=value for each leaf left, but strings of several
  * lines, which the third writes below. */
-static int
-lv_put_field(void *ctx, const struct jenc_logw_leaf *l)
+static void
+lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	struct lv_rec *r = ctx;
 	const char *s;
 	size_t n, i;
 	int quote;
 
 	if (lv_left_out(r, l))
-		return 0;
+		return;
 	s = l->v;
 	n = l->vlen;
 	quote = 0;
-	if (l->type == '"') {
+	if (l->type == '"' && !(l->odd & JENC_LOGW_ODD_VALUE)) {
+		/* no byte that asks for quotes, nor escapes */
+		quote = n == 0;
+	} else if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		if (l->esc && memchr(s, '\n', n) != NULL) {
 			r->below = 1;
-			return 0;
+			return;
 		}
 		quote = n == 0;
 		for (i = lv_text_skip(s, n, 0, 0, 1); i < n && !quote; i++) {
@@ -510,23 +578,25 @@ lv_put_field(void *ctx, const struct jenc_logw_leaf *l)
 	 * escapes; nor do numbers and literals), no colors: one copy of
 	 * each into the buffer */
 	if (!quote && l->type != '[' && l->type != '{' &&
-	    !(r->lv->flags & JENC_LOGV_COLOR) && l->nlen + n + 2 <= LV_OUT &&
-	    lv_text_plain(l->name, l->nlen)) {
+	    !(r->lv->flags & JENC_LOGV_COLOR) &&
+	    l->nlen + n + 2 + 16 <= LV_OUT &&
+	    (!(l->odd & JENC_LOGW_ODD_NAME) ||
+	    lv_text_plain(l->name, l->nlen))) {
 		struct lv_out *o = r->o;
 		char *d;
 
-		if (l->nlen + n + 2 > LV_OUT - o->n)
+		if (l->nlen + n + 2 + 16 > LV_OUT - o->n)
 			lv_out_flush(o);
 		d = o->buf + o->n;
 		if (r->any)
 			*d++ = ' ';
 		r->any = 1;
-		memcpy(d, l->name, l->nlen);
+		lv_copy(r, d, l->name, l->nlen);
 		d += l->nlen;
 		*d++ = '=';
-		memcpy(d, s, n);
+		lv_copy(r, d, s, n);
 		o->n = (size_t)(d + n - o->buf);
-		return 0;
+		return;
 	}
 	lv_sep(r);
 	lv_put_key(r, l);
@@ -536,23 +606,22 @@ lv_put_field(void *ctx, const struct jenc_logw_leaf *l)
 	lv_out_text(r->o, s, n, quote);
 	if (quote)
 		lv_out_c(r->o, '"');
-	return 0;
+	return;
 }
 
 /* The third walk: each string of several lines, under the record, its
  * lines indented by four spaces, its key before the first. */
-static int
-lv_put_below(void *ctx, const struct jenc_logw_leaf *l)
+static void
+lv_put_below(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	struct lv_rec *r = ctx;
 	const char *s, *nl;
 	size_t n, k;
 
 	if (l->type != '"' || !l->esc || lv_left_out(r, l))
-		return 0;
+		return;
 	s = lv_leaf_text(r, l, &n);
 	if (memchr(s, '\n', n) == NULL)
-		return 0;
+		return;
 	lv_out_put(r->o, "    ", 4);
 	lv_put_key(r, l);
 	lv_out_put(r->o, ": ", 2);
@@ -571,53 +640,83 @@ lv_put_below(void *ctx, const struct jenc_logw_leaf *l)
 			break;
 		lv_out_put(r->o, "    ", 4);
 	}
+	return;
+}
+
+/* A walk's fn: r->pass over each leaf of a batch (a switch, not a
+ * pointer, so that each pass is inlined in its loop). */
+static int
+lv_batch(void *ctx, struct jenc_logw_batch *b)
+{
+	struct lv_rec *r = ctx;
+	size_t i;
+
+	switch (r->pass) {
+	case LV_ROLES:
+		for (i = 0; i < b->n; i++)
+			lv_role(r, &b->leaf[i]);
+		break;
+	case LV_FIELDS:
+		for (i = 0; i < b->n; i++)
+			lv_put_field(r, &b->leaf[i]);
+		break;
+	default:
+		for (i = 0; i < b->n; i++)
+			lv_put_below(r, &b->leaf[i]);
+	}
 	return 0;
 }
 
-/* fn for each leaf, from the first walk's list when it kept them all. */
+/* A pass over each leaf: from the first walk's batch when it holds them
+ * all, else walking the text again. */
 static int
-lv_each_leaf(struct lv_rec *r, const char *json, size_t len, char *path,
-    jenc_logw_fn fn)
+lv_each_leaf(struct lv_rec *r, const char *json, size_t len, uint64_t *work,
+    int pass)
 {
-	int i, rc;
+	int rc;
 
-	if (r->nleaf < 0)
-		return jenc_logw_walk(json, len, path, fn, r);
-	for (i = 0; i < r->nleaf; i++)
-		if ((rc = fn(r, &r->leaf[i])) != 0)
-			return rc;
-	return 0;
+	r->pass = pass;
+	if (r->b->more && (rc = jenc_logw_walk(json, len, work, r->b,
+	    lv_batch, r)) != 0)
+		return rc;
+	return lv_batch(r, r->b);
 }
 
 int
 jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
     jenc_sink_fn fn, void *ctx)
 {
+	struct jenc_logw_batch b;
 	struct lv_out o;
 	struct lv_rec r;
-	char local[2 * LV_LOCAL], *mem = NULL, *lvl = NULL;
-	size_t room = len + 8, nlvl = 0;
+	uint64_t local[LV_LOCAL], *mem = NULL, *work;
+	/* the walk's work, then room for any string's text */
+	size_t words = JENC_LOGW_WORK(len) + len / 8 + 1, nlvl = 0;
+	char *lvl = NULL;
 	int64_t sec = 0;
 	long nsec = 0;
 	int rc, sev = -1, timed = 0;
 
-	if (room > LV_LOCAL && (mem = jenc_mem_alloc(2 * room)) == NULL)
+	if (words > LV_LOCAL && (mem = jenc_mem_alloc(words * 8)) == NULL)
 		return JENC_E_NOMEM;
-	/* not all of r: its leaves and names are written before read */
+	work = mem != NULL ? mem : local;
 	memset(r.role, 0, sizeof(r.role));
 	memset(r.rank, 0, sizeof(r.rank));
-	r.below = r.any = r.nleaf = 0;
-	r.nnames = 0;
+	r.below = r.any = 0;
 	r.lv = lv;
 	r.o = &o;
-	r.scratch = (mem != NULL ? mem : local) + room;
+	r.scratch = (char *)(work + JENC_LOGW_WORK(len));
+	r.b = &b;
+	r.json = json;
+	r.json_end = json + len;
+	r.pass = LV_ROLES;
 	o.n = 0;
 	o.fn = fn;
 	o.ctx = ctx;
 	o.err = 0;
-	rc = jenc_logw_walk(json, len, mem != NULL ? mem : local, lv_find_roles, &r);
-	if (rc != 0)
+	if ((rc = jenc_logw_walk(json, len, work, &b, lv_batch, &r)) != 0)
 		goto done;
+	lv_batch(&r, &b);
 	if (r.role[ROLE_LEVEL].v != NULL)
 		sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
 	if (lv->min_level > 0 && sev < lv->min_level)
@@ -644,17 +743,16 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		lv_sep(&r);
 		lv_put_plain(&r, &r.role[ROLE_MSG]);
 	}
-	rc = lv_each_leaf(&r, json, len, mem != NULL ? mem : local, lv_put_field);
+	rc = lv_each_leaf(&r, json, len, work, LV_FIELDS);
 	lv_out_c(&o, '\n');
 	if (rc == 0 && r.below)
-		rc = lv_each_leaf(&r, json, len, mem != NULL ? mem : local,
-		    lv_put_below);
+		rc = lv_each_leaf(&r, json, len, work, LV_BELOW);
 	if (rc == 0) {
 		lv_out_flush(&o);
 		rc = o.err != 0 ? o.err : 1;
 	}
 done:
-	jenc_mem_free(mem, 2 * room);
+	jenc_mem_free(mem, words * 8);
 	return rc;
 }
 
@@ -701,6 +799,8 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	    (o->only != NULL && lv_names_set(&lv->only, o->only) != 0))
 		goto fail;
 	lv->has_only = o->only != NULL;
+	if (lv_tab_set(lv) != 0)
+		goto fail;
 	if ((rc = jenc_logt_fmt_set(&lv->tf, o->time_format != NULL ?
 	    o->time_format : lv_default_format,
 	    (o->flags & JENC_LOGV_UTC) != 0)) != 0)
@@ -725,6 +825,7 @@ jenc_logv_free(jenc_logv *lv)
 		lv_names_free(&lv->keys[i]);
 	lv_names_free(&lv->hide);
 	lv_names_free(&lv->only);
+	jenc_mem_free(lv->tab, lv->ntab * sizeof(*lv->tab));
 	jenc_logt_fmt_free(&lv->tf);
 	jenc_mem_free(lv, sizeof(*lv));
 }

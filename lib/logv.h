@@ -74,18 +74,44 @@ struct jenc_logw_leaf {
 	size_t vlen;
 	char type;		/* '"', '0' number, 't', 'f', 'n', '[', '{' */
 	char esc;		/* a string body holding a backslash */
-	char named;		/* name points into the record's text (a
-				 * top-level key without escapes), not
-				 * into the walk's path buffer */
+	unsigned char odd;	/* JENC_LOGW_ODD_* */
 };
 
-typedef int (*jenc_logw_fn)(void *ctx, const struct jenc_logw_leaf *l);
+/* The name, or a string's body, may hold a byte that is not plain:
+ * below '!', '=', '"', '\\', DEL or any from 0x80 on (0: it holds none). */
+#define JENC_LOGW_ODD_NAME 0x01
+#define JENC_LOGW_ODD_VALUE 0x02
 
-/* fn for each leaf of the object that json[0..len) holds, in order; path
- * has room for len bytes (the names of nested leaves).  0, fn's non-zero
- * result, or JENC_E_SYNTAX. */
-int jenc_logw_walk(const char *json, size_t len, char *path, jenc_logw_fn fn,
-    void *ctx);
+#define JENC_LOGW_LEAVES 64	/* leaves of one batch */
+#define JENC_LOGW_NAMES 2048	/* bytes of their names */
+
+/* Leaves of a record in order, their names that do not point into the
+ * record's text in names[]. */
+struct jenc_logw_batch {
+	size_t n;		/* leaves in leaf[] */
+	size_t nnames;		/* bytes used of names[] */
+	int more;		/* fn was called: not every leaf is here */
+	struct jenc_logw_leaf leaf[JENC_LOGW_LEAVES];
+	char names[JENC_LOGW_NAMES];
+};
+
+/* Takes the leaves of a full batch; non-zero stops the walk. */
+typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
+
+/* The 64-bit words of work a walk of len bytes of text takes: the
+ * text's index (three bits a byte) and the path of a nested leaf. */
+#define JENC_LOGW_WORK(len) (3 * ((len) / 64 + 1) + ((len) + 7) / 8)
+
+/*
+ * The leaves of the object that json[0..len) holds into *b, in order:
+ * whenever b is full (or a name is longer than its names[]), fn(ctx, b)
+ * takes its leaves and b is emptied; the last leaves are in b when it
+ * returns, b->more 0 if they are all of them.  work has room for
+ * JENC_LOGW_WORK(len) words; a leaf's name may point into it for the
+ * length of an fn call.  0, fn's non-zero result, or JENC_E_SYNTAX.
+ */
+int jenc_logw_walk(const char *json, size_t len, uint64_t *work,
+    struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx);
 
 /* The JSON string body s[0..n) decoded into out (room: n bytes); its
  * length.  A bad escape is copied as it is. */

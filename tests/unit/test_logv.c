@@ -462,6 +462,86 @@ main(void)
 		CHECK(out.calls > 1);
 	}
 
+	TEST("jenc_logv_format: a record at each place of its 64-byte words") {
+		/* the walk finds strings, and the bytes that ask for quotes,
+		 * in an index of 64-byte words: the same record moved by 0
+		 * to 130 bytes of white space puts each of them on each side
+		 * of a word's end */
+		static const char rec[] = "{\"time\":1714564800020,"
+		    "\"level\":30,\"msg\":\"hello world\",\"a\":\"x=y\","
+		    "\"b\":\"a_plain_value_long_enough_to_cross_a_word_0123456789\","
+		    "\"c\":\"t\\u00e9\",\"d\":\"\xc3\xa9\",\"e\":\"back\\\\slash\","
+		    "\"f\":\"q\\\"q\",\"g\":\"\x7f\",\"n\":{\"k\":\"v w\","
+		    "\"m\":12,\"\xc3\xa9\":true},\"z\":-1.5,\"w\":\"x\"}";
+		static const char want[] = "2024-05-01 12:00:00.020 INFO  "
+		    "hello world a=\"x=y\" "
+		    "b=a_plain_value_long_enough_to_cross_a_word_0123456789 "
+		    "c=t\xc3\xa9 d=\xc3\xa9 e=back\\slash f=\"q\\\"q\" "
+		    "g=\"\\u007f\" n.k=\"v w\" n.m=12 n.\xc3\xa9=true z=-1.5 "
+		    "w=x\n";
+		static char json[512];
+		size_t pad;
+
+		for (pad = 0; pad <= 130; pad++) {
+			memset(json, ' ', pad);
+			memcpy(json + pad, rec, sizeof(rec));
+			LINE(NULL, json, want);
+		}
+	}
+
+	TEST("jenc_logv_format: more leaves and names than one batch holds") {
+		/* 70 leaves: the roles are found in the second batch of 64,
+		 * and the line walks the text again */
+		static char json[4096], want[4096];
+		size_t n = 0, w = 0, i;
+
+		n += (size_t)snprintf(json + n, sizeof(json) - n, "{");
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "m");
+		for (i = 0; i < 70; i++) {
+			n += (size_t)snprintf(json + n, sizeof(json) - n,
+			    "\"k%zu\":%zu,", i, i);
+			w += (size_t)snprintf(want + w, sizeof(want) - w,
+			    " k%zu=%zu", i, i);
+		}
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "\"msg\":\"m\"}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "\n");
+		LINE(NULL, json, want);
+
+		/* 30 nested names of 100 bytes: more than the 2 KiB of names
+		 * of a batch */
+		n = (size_t)snprintf(json, sizeof(json), "{\"o\":{");
+		w = 0;
+		for (i = 0; i < 30; i++) {
+			n += (size_t)snprintf(json + n, sizeof(json) - n,
+			    "%s\"%098zu\":\"v\"", i > 0 ? "," : "", i);
+			w += (size_t)snprintf(want + w, sizeof(want) - w,
+			    "%so.%098zu=v", i > 0 ? " " : "", i);
+		}
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "},\"x\":\"a\\nb\"}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w,
+		    "\n    x: a\n    b\n");
+		LINE(NULL, json, want);
+	}
+
+	TEST("jenc_logv_format: a nested name longer than a batch's names") {
+		static char json[8192], want[8192];
+		size_t n, w;
+
+		n = (size_t)snprintf(json, sizeof(json), "{\"a\":1,\"o\":{\"");
+		w = (size_t)snprintf(want, sizeof(want), "m a=1 o.");
+		memset(json + n, 'k', 3000);
+		memset(want + w, 'k', 3000);
+		n += 3000;
+		w += 3000;
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "\":\"x y\",\"j\":2},\"msg\":\"m\",\"p\":2}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w,
+		    "=\"x y\" o.j=2 p=2\n");
+		LINE(NULL, json, want);
+	}
+
 	TEST("jenc_logv_format: text that is not an object") {
 		static const char *const bad[] = {
 			"", " ", "[1]", "1", "\"s\"", "null", "{", "{\"a\"",
@@ -652,7 +732,7 @@ main(void)
 
 	TEST("jenc_logv_view: CSV records, which the reader hands over whole") {
 		static const char in[] = "time,level,msg\n0,warn,a b\n";
-		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0 };
+		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0, NULL };
 		jenc_logv *lv;
 		jenc_view v;
 		jenc_enc *e;
