@@ -462,6 +462,30 @@ main(void)
 		CHECK(out.calls > 1);
 	}
 
+	TEST("jenc_logv_format: a key twice in its list, and in two lists") {
+		/* the key lists are one hash table: each name at its first
+		 * place in each list it is in */
+		memset(&o, 0, sizeof(o));
+		o.time_keys = "b,a,b";
+		o.message_keys = "a,c,a";
+		LINE(&o, "{\"a\":1714564800,\"b\":\"x\",\"c\":\"m\"}",
+		    "x 1714564800 c=m\n");
+		LINE(&o, "{\"b\":\"m1\",\"a\":\"m2\",\"c\":3}", "m1 m2 c=3\n");
+		LINE(&o, "{\"c\":\"zz\",\"b\":1714564800123}",
+		    "2024-05-01 12:00:00.123 zz\n");
+		o.time_keys = "c";
+		o.level_keys = "c";
+		o.message_keys = "c";
+		LINE(&o, "{\"a\":1,\"c\":\"m\"}", "m M     m a=1\n");
+		LINE(&o, "{\"c\":3,\"b\":2}",
+		    "1970-01-01 00:00:03.000 3     3 b=2\n");
+		o.time_keys = "b,a";
+		o.level_keys = NULL;
+		o.message_keys = "b,a,c";
+		LINE(&o, "{\"a\":1714564800,\"b\":\"x\",\"c\":\"m\"}",
+		    "x x a=1714564800 c=m\n");
+	}
+
 	TEST("jenc_logv_format: a record at each place of its 64-byte words") {
 		/* the walk finds strings, and the bytes that ask for quotes,
 		 * in an index of 64-byte words: the same record moved by 0
