@@ -196,6 +196,39 @@ main(void)
 		set_tz("UTC0");
 	}
 
+	TEST("jenc_logv_format: one view's times across changes of DST") {
+		/* the text of a record's second is kept per thread: seconds
+		 * either side of a change, and back, each in its own offset
+		 * (a POSIX TZ rule, so that no zone file is needed) */
+		static const char *const recs[] = {
+			"{\"time\":1710053999}", "{\"time\":1710054000}",
+			"{\"time\":1710053999.5}", "{\"time\":1710054000}",
+			"{\"time\":1730613599}", "{\"time\":1730613600}",
+			"{\"time\":1730613599}",
+		};
+		jenc_logv *lv;
+		size_t i;
+
+		set_tz("EST5EDT,M3.2.0,M11.1.0");
+		memset(&o, 0, sizeof(o));
+		o.time_format = "%Y-%m-%d %H:%M:%S.%3N %Z";
+		CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+		memset(&out, 0, sizeof(out));
+		for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+			CHECK_EQ(jenc_logv_format(lv, recs[i], strlen(recs[i]),
+			    to_buf, &out), 1);
+		CHECK_STR(out.p, out.n,
+		    "2024-03-10 01:59:59.000 EST\n"
+		    "2024-03-10 03:00:00.000 EDT\n"
+		    "2024-03-10 01:59:59.500 EST\n"
+		    "2024-03-10 03:00:00.000 EDT\n"
+		    "2024-11-03 01:59:59.000 EDT\n"
+		    "2024-11-03 01:00:00.000 EST\n"
+		    "2024-11-03 01:59:59.000 EDT\n");
+		jenc_logv_free(lv);
+		set_tz("UTC0");
+	}
+
 	TEST("jenc_logv_format: a time format with too many %N") {
 		jenc_logv *lv = NULL;
 
