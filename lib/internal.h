@@ -15,11 +15,16 @@
  *	2 io.c		read(2) with EINTR, EAGAIN and a wake descriptor;
  *			the writev(2) loop; buffer growth with its
  *			overflow check
+ *	2 loglevel.c logwalk.c
+ *			the log view's levels, and its walk of a
+ *			record's text (logv.h)
  *	3 err.c		filling jenc_err: message, excerpt, caret
  *	3 conv.c	input in another encoding converted to UTF-8 with
  *			iconv(3), for in.c
  *	3 map.c		a regular file mapped read-only, unmapped behind
  *			its reader (JENC_READ_MAP)
+ *	3 logtime.c	the log view's times: read, and shown through a
+ *			strftime format (logv.h)
  *	4 in.c color.c jsonc.c pipe.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of

@@ -1089,7 +1089,8 @@ JENC_API void jenc_logv_free(jenc_logv *lv);
  * it (nothing written), JENC_E_SYNTAX if json is not an object (nothing
  * written; text that is not valid JSON may give either), JENC_E_SINK if
  * fn returned non-zero, JENC_E_NOMEM.  A record longer than 2 KiB takes
- * an allocation of twice its length for the call.  Thread-safe: lv is
+ * an allocation of at most two and a half times its length for the
+ * call.  Thread-safe: lv is
  * only read (each thread keeps the text of the last second it formatted).
  */
 JENC_API int jenc_logv_format(const jenc_logv *lv, const char *json,

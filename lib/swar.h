@@ -45,4 +45,12 @@ sw_bits(uint64_t h)
 	return (h >> 7) * UINT64_C(0x0102040810204080) >> 56;
 }
 
+/* 0x80 in the bytes of w below n (1 to 0x80), 0 in the others (exact, as
+ * sw_eq). */
+static inline uint64_t
+sw_lt(uint64_t w, unsigned char n)
+{
+	return ~(((w & SW_LOW7) + SW_ONES * (0x80u - n)) | w) & SW_HIGH;
+}
+
 #endif

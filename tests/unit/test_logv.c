@@ -196,6 +196,39 @@ main(void)
 		set_tz("UTC0");
 	}
 
+	TEST("jenc_logv_format: one view's times across changes of DST") {
+		/* the text of a record's second is kept per thread: seconds
+		 * either side of a change, and back, each in its own offset
+		 * (a POSIX TZ rule, so that no zone file is needed) */
+		static const char *const recs[] = {
+			"{\"time\":1710053999}", "{\"time\":1710054000}",
+			"{\"time\":1710053999.5}", "{\"time\":1710054000}",
+			"{\"time\":1730613599}", "{\"time\":1730613600}",
+			"{\"time\":1730613599}",
+		};
+		jenc_logv *lv;
+		size_t i;
+
+		set_tz("EST5EDT,M3.2.0,M11.1.0");
+		memset(&o, 0, sizeof(o));
+		o.time_format = "%Y-%m-%d %H:%M:%S.%3N %Z";
+		CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+		memset(&out, 0, sizeof(out));
+		for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+			CHECK_EQ(jenc_logv_format(lv, recs[i], strlen(recs[i]),
+			    to_buf, &out), 1);
+		CHECK_STR(out.p, out.n,
+		    "2024-03-10 01:59:59.000 EST\n"
+		    "2024-03-10 03:00:00.000 EDT\n"
+		    "2024-03-10 01:59:59.500 EST\n"
+		    "2024-03-10 03:00:00.000 EDT\n"
+		    "2024-11-03 01:59:59.000 EDT\n"
+		    "2024-11-03 01:00:00.000 EST\n"
+		    "2024-11-03 01:59:59.000 EDT\n");
+		jenc_logv_free(lv);
+		set_tz("UTC0");
+	}
+
 	TEST("jenc_logv_format: a time format with too many %N") {
 		jenc_logv *lv = NULL;
 
@@ -462,6 +495,110 @@ main(void)
 		CHECK(out.calls > 1);
 	}
 
+	TEST("jenc_logv_format: a key twice in its list, and in two lists") {
+		/* the key lists are one hash table: each name at its first
+		 * place in each list it is in */
+		memset(&o, 0, sizeof(o));
+		o.time_keys = "b,a,b";
+		o.message_keys = "a,c,a";
+		LINE(&o, "{\"a\":1714564800,\"b\":\"x\",\"c\":\"m\"}",
+		    "x 1714564800 c=m\n");
+		LINE(&o, "{\"b\":\"m1\",\"a\":\"m2\",\"c\":3}", "m1 m2 c=3\n");
+		LINE(&o, "{\"c\":\"zz\",\"b\":1714564800123}",
+		    "2024-05-01 12:00:00.123 zz\n");
+		o.time_keys = "c";
+		o.level_keys = "c";
+		o.message_keys = "c";
+		LINE(&o, "{\"a\":1,\"c\":\"m\"}", "m M     m a=1\n");
+		LINE(&o, "{\"c\":3,\"b\":2}",
+		    "1970-01-01 00:00:03.000 3     3 b=2\n");
+		o.time_keys = "b,a";
+		o.level_keys = NULL;
+		o.message_keys = "b,a,c";
+		LINE(&o, "{\"a\":1714564800,\"b\":\"x\",\"c\":\"m\"}",
+		    "x x a=1714564800 c=m\n");
+	}
+
+	TEST("jenc_logv_format: a record at each place of its 64-byte words") {
+		/* the walk finds strings, and the bytes that ask for quotes,
+		 * in an index of 64-byte words: the same record moved by 0
+		 * to 130 bytes of white space puts each of them on each side
+		 * of a word's end */
+		static const char rec[] = "{\"time\":1714564800020,"
+		    "\"level\":30,\"msg\":\"hello world\",\"a\":\"x=y\","
+		    "\"b\":\"a_plain_value_long_enough_to_cross_a_word_0123456789\","
+		    "\"c\":\"t\\u00e9\",\"d\":\"\xc3\xa9\",\"e\":\"back\\\\slash\","
+		    "\"f\":\"q\\\"q\",\"g\":\"\x7f\",\"n\":{\"k\":\"v w\","
+		    "\"m\":12,\"\xc3\xa9\":true},\"z\":-1.5,\"w\":\"x\"}";
+		static const char want[] = "2024-05-01 12:00:00.020 INFO  "
+		    "hello world a=\"x=y\" "
+		    "b=a_plain_value_long_enough_to_cross_a_word_0123456789 "
+		    "c=t\xc3\xa9 d=\xc3\xa9 e=back\\slash f=\"q\\\"q\" "
+		    "g=\"\\u007f\" n.k=\"v w\" n.m=12 n.\xc3\xa9=true z=-1.5 "
+		    "w=x\n";
+		static char json[512];
+		size_t pad;
+
+		for (pad = 0; pad <= 130; pad++) {
+			memset(json, ' ', pad);
+			memcpy(json + pad, rec, sizeof(rec));
+			LINE(NULL, json, want);
+		}
+	}
+
+	TEST("jenc_logv_format: more leaves and names than one batch holds") {
+		/* 70 leaves: the roles are found in the second batch of 64,
+		 * and the line walks the text again */
+		static char json[4096], want[4096];
+		size_t n = 0, w = 0, i;
+
+		n += (size_t)snprintf(json + n, sizeof(json) - n, "{");
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "m");
+		for (i = 0; i < 70; i++) {
+			n += (size_t)snprintf(json + n, sizeof(json) - n,
+			    "\"k%zu\":%zu,", i, i);
+			w += (size_t)snprintf(want + w, sizeof(want) - w,
+			    " k%zu=%zu", i, i);
+		}
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "\"msg\":\"m\"}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "\n");
+		LINE(NULL, json, want);
+
+		/* 30 nested names of 100 bytes: more than the 2 KiB of names
+		 * of a batch */
+		n = (size_t)snprintf(json, sizeof(json), "{\"o\":{");
+		w = 0;
+		for (i = 0; i < 30; i++) {
+			n += (size_t)snprintf(json + n, sizeof(json) - n,
+			    "%s\"%098zu\":\"v\"", i > 0 ? "," : "", i);
+			w += (size_t)snprintf(want + w, sizeof(want) - w,
+			    "%so.%098zu=v", i > 0 ? " " : "", i);
+		}
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "},\"x\":\"a\\nb\"}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w,
+		    "\n    x: a\n    b\n");
+		LINE(NULL, json, want);
+	}
+
+	TEST("jenc_logv_format: a nested name longer than a batch's names") {
+		static char json[8192], want[8192];
+		size_t n, w;
+
+		n = (size_t)snprintf(json, sizeof(json), "{\"a\":1,\"o\":{\"");
+		w = (size_t)snprintf(want, sizeof(want), "m a=1 o.");
+		memset(json + n, 'k', 3000);
+		memset(want + w, 'k', 3000);
+		n += 3000;
+		w += 3000;
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+		    "\":\"x y\",\"j\":2},\"msg\":\"m\",\"p\":2}");
+		w += (size_t)snprintf(want + w, sizeof(want) - w,
+		    "=\"x y\" o.j=2 p=2\n");
+		LINE(NULL, json, want);
+	}
+
 	TEST("jenc_logv_format: text that is not an object") {
 		static const char *const bad[] = {
 			"", " ", "[1]", "1", "\"s\"", "null", "{", "{\"a\"",
@@ -652,7 +789,7 @@ main(void)
 
 	TEST("jenc_logv_view: CSV records, which the reader hands over whole") {
 		static const char in[] = "time,level,msg\n0,warn,a b\n";
-		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0 };
+		jenc_csv_opts co = { JENC_CSV_LINES, 0, NULL, 0, NULL, 0, NULL };
 		jenc_logv *lv;
 		jenc_view v;
 		jenc_enc *e;

@@ -1,0 +1,72 @@
+/*
+ * loglevel.c - the levels of log records for the log view (logv.c): the
+ * severity of a level's name or number (jenc_logv_level), the name shown
+ * for each severity and its color.
+ */
+#include <stddef.h>
+
+#include "internal.h"
+#include "logv.h"
+
+static const struct {
+	const char *name;
+	int sev;
+} ll_names[] = {
+	{ "trace", 10 }, { "debug", 20 }, { "info", 30 }, { "notice", 30 },
+	{ "information", 30 }, { "warn", 40 }, { "warning", 40 },
+	{ "error", 50 }, { "err", 50 }, { "fatal", 60 }, { "critical", 60 },
+	{ "crit", 60 }, { "alert", 60 }, { "emerg", 60 }, { "emergency", 60 },
+	{ "panic", 60 }, { "dpanic", 60 },
+};
+
+/* The name shown for severities 10, 20, ... 60, five columns wide, and
+ * the color of each (SGR parameters) from pino-pretty's. */
+static const char *const ll_shown[6] = {
+	"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
+};
+static const char *const ll_sgr[6] = {
+	"\033[0;90m", "\033[0;34m", "\033[0;32m", "\033[0;33m",
+	"\033[0;31m", "\033[1;31m",
+};
+
+/* The severity of a level's name (any case) or decimal number, -1 if it
+ * is neither. */
+int
+jenc_logv_level(const char *s, size_t n)
+{
+	size_t i, k;
+	int v = 0;
+
+	if (n > 0 && n <= 3 && s[0] >= '0' && s[0] <= '9') {
+		for (i = 0; i < n; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				return -1;
+			v = v * 10 + (s[i] - '0');
+		}
+		return v;
+	}
+	for (i = 0; i < sizeof(ll_names) / sizeof(ll_names[0]); i++) {
+		const char *m = ll_names[i].name;
+
+		for (k = 0; k < n && m[k] != '\0'; k++)
+			if ((s[k] | 0x20) != m[k])
+				break;
+		if (k == n && m[k] == '\0')
+			return ll_names[i].sev;
+	}
+	return -1;
+}
+
+const char *
+jenc_logl_name(int sev)
+{
+	if (sev < 10 || sev > 60 || sev % 10 != 0)
+		return NULL;
+	return ll_shown[sev / 10 - 1];
+}
+
+const char *
+jenc_logl_sgr(int band)
+{
+	return ll_sgr[band - 1];
+}

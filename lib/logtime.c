@@ -1,0 +1,455 @@
+/*
+ * logtime.c - the times of log records for the log view (logv.c): RFC
+ * 3339 strings and Unix times as numbers read, relative times ("-1h")
+ * for --since and --until, and a time shown through a strftime(3) format
+ * with %N conversions for the fraction of the second.
+ *
+ * strftime's text for a record's second is kept per thread, so that a
+ * log's records, which share seconds, cost one strftime and one
+ * localtime_r per second of log and not per record.  A format is read
+ * only once made: with -j, worker threads format times at once.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "logv.h"
+
+#define NS 1000000000LL
+
+
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
+static int64_t
+lt_days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153u * (m > 2 ? m - 3 : m + 9) + 2u) / 5u + d - 1u;
+	doe = yoe * 365u + yoe / 4u - yoe / 100u + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int
+lt_digits(const char *s, size_t n, size_t at, size_t k, unsigned *v)
+{
+	size_t i;
+
+	if (at + k > n)
+		return 0;
+	*v = 0;
+	for (i = at; i < at + k; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		*v = *v * 10u + (unsigned)(s[i] - '0');
+	}
+	return 1;
+}
+
+/*
+ * An RFC 3339 time, "2024-05-01T12:00:00.123Z" or with "+02:00", 't' or
+ * ' ' for the 'T', 'z' for the 'Z'.  Without a zone it is local time;
+ * loose also takes it without seconds, or a date alone (its midnight).
+ * 1 and *sec, *nsec; 0 if s is not such a time.
+ */
+int
+jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
+{
+	unsigned y, mo, d, h = 0, mi = 0, se = 0, zh, zm, f;
+	static const unsigned char mdays[12] = {
+		31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+	};
+	size_t at;
+	long ns = 0, scale = 100000000L;
+	int64_t off = 0, t;
+	int zone = 0;
+
+	if (!lt_digits(s, n, 0, 4, &y) || n < 10 || s[4] != '-' ||
+	    !lt_digits(s, n, 5, 2, &mo) || s[7] != '-' ||
+	    !lt_digits(s, n, 8, 2, &d))
+		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && (y % 4 != 0 ||
+	    (y % 100 == 0 && y % 400 != 0))))
+		return 0;
+	at = 10;
+	if (n > 10 || !loose) {
+		if (at >= n || (s[at] != 'T' && s[at] != 't' && s[at] != ' ') ||
+		    !lt_digits(s, n, at + 1, 2, &h) || at + 3 >= n ||
+		    s[at + 3] != ':' || !lt_digits(s, n, at + 4, 2, &mi))
+			return 0;
+		at += 6;
+		if (at < n && s[at] == ':') {
+			if (!lt_digits(s, n, at + 1, 2, &se))
+				return 0;
+			at += 3;
+		} else if (!loose) {
+			return 0;
+		}
+		if (h > 23 || mi > 59 || se > 60)
+			return 0;
+		if (at < n && s[at] == '.') {
+			if (!lt_digits(s, n, ++at, 1, &f))
+				return 0;
+			for (; at < n && s[at] >= '0' && s[at] <= '9'; at++) {
+				ns += (s[at] - '0') * scale;
+				scale /= 10;
+			}
+		}
+		if (at < n && (s[at] == 'Z' || s[at] == 'z')) {
+			zone = 1;
+			at++;
+		} else if (at < n && (s[at] == '+' || s[at] == '-')) {
+			if (!lt_digits(s, n, at + 1, 2, &zh) || at + 3 >= n ||
+			    s[at + 3] != ':' ||
+			    !lt_digits(s, n, at + 4, 2, &zm) ||
+			    zh > 23 || zm > 59)
+				return 0;
+			off = ((int64_t)zh * 3600 + zm * 60) *
+			    (s[at] == '-' ? -1 : 1);
+			zone = 1;
+			at += 6;
+		}
+	}
+	if (at != n)
+		return 0;
+	if (!zone) {
+		struct tm tm;
+		time_t tt;
+
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_year = (int)y - 1900;
+		tm.tm_mon = (int)mo - 1;
+		tm.tm_mday = (int)d;
+		tm.tm_hour = (int)h;
+		tm.tm_min = (int)mi;
+		tm.tm_sec = (int)se;
+		tm.tm_isdst = -1;
+		errno = 0;
+		tt = mktime(&tm);
+		if (tt == (time_t)-1 && errno != 0)
+			return 0;
+		*sec = (int64_t)tt;
+		*nsec = ns;
+		return 1;
+	}
+	t = lt_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se;
+	*sec = t - off;
+	*nsec = ns;
+	return 1;
+}
+
+/*
+ * A Unix time as a JSON number: seconds below 1e11 (in magnitude),
+ * milliseconds below 1e14, microseconds below 1e17, else nanoseconds;
+ * a fraction is kept to the nanosecond.  1 and *sec, *nsec; 0 if s is not
+ * such a number (or out of range).
+ */
+int
+jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
+{
+	size_t at = 0, id = 0;
+	uint64_t ip = 0, k;
+	long ns = 0, unit_ns, scale;
+	int neg = 0;
+
+	if (at < n && s[at] == '-')
+		neg = 1, at++;
+	for (; at < n && s[at] >= '0' && s[at] <= '9'; at++, id++) {
+		if (id >= 19)
+			return 0;
+		ip = ip * 10u + (uint64_t)(s[at] - '0');
+	}
+	if (id == 0)
+		return 0;
+	if (ip < 100000000000ull)
+		k = 1;
+	else if (ip < 100000000000000ull)
+		k = 1000;
+	else if (ip < 100000000000000000ull)
+		k = 1000000;
+	else
+		k = 1000000000;
+	unit_ns = (long)(NS / (int64_t)k);
+	if (at < n && s[at] == '.') {
+		at++;
+		if (at >= n || s[at] < '0' || s[at] > '9')
+			return 0;
+		/* the fraction of one unit, in nanoseconds */
+		for (scale = unit_ns / 10; at < n && s[at] >= '0' &&
+		    s[at] <= '9'; at++, scale /= 10)
+			ns += (s[at] - '0') * scale;
+	}
+	if (at < n && (s[at] == 'e' || s[at] == 'E')) {
+		/* 1.7e9: through a double, which holds 15 digits */
+		char buf[64];
+		double v, w;
+
+		if (n >= sizeof(buf))
+			return 0;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		v = strtod(buf, NULL);
+		w = v < 0 ? -v : v;
+		if (!(w < 1e19))
+			return 0;
+		k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
+		    1000000000;
+		w = v / (double)k;
+		*sec = (int64_t)w;
+		if ((double)*sec > w)
+			(*sec)--;
+		*nsec = (long)((w - (double)*sec) * 1e9);
+		if (*nsec >= NS)
+			*nsec = NS - 1;
+		return 1;
+	}
+	if (at != n)
+		return 0;
+	/* by constants: multiplications, not divisions */
+	switch (k) {
+	case 1:
+		*sec = (int64_t)ip;
+		break;
+	case 1000:
+		*sec = (int64_t)(ip / 1000);
+		ns += (long)(ip % 1000) * unit_ns;
+		break;
+	case 1000000:
+		*sec = (int64_t)(ip / 1000000);
+		ns += (long)(ip % 1000000) * unit_ns;
+		break;
+	default:
+		*sec = (int64_t)(ip / 1000000000);
+		ns += (long)(ip % 1000000000) * unit_ns;
+	}
+	if (neg) {
+		*sec = -*sec;
+		if (ns > 0) {
+			(*sec)--;
+			ns = (long)NS - ns;
+		}
+	}
+	*nsec = ns;
+	return 1;
+}
+
+int
+jenc_logt_cmp(int64_t sec, long nsec, int64_t ns)
+{
+	int64_t s2 = ns / NS;
+	long n2 = (long)(ns % NS);
+
+	if (n2 < 0) {
+		n2 += (long)NS;
+		s2--;
+	}
+	if (sec != s2)
+		return sec < s2 ? -1 : 1;
+	return nsec < n2 ? -1 : nsec > n2;
+}
+
+/* A relative time: "-1h", "15m", "-1h30m", "2d" (s, m, h, d, w), before
+ * now. */
+static int
+lt_ago(const char *s, size_t n, int64_t now, int64_t *ns)
+{
+	size_t at = s[0] == '-' ? 1 : 0;
+	int64_t total = 0, v, unit;
+	int any = 0;
+
+	while (at < n) {
+		if (s[at] < '0' || s[at] > '9')
+			return 0;
+		for (v = 0; at < n && s[at] >= '0' && s[at] <= '9'; at++) {
+			if (v > 1000000000)
+				return 0;
+			v = v * 10 + (s[at] - '0');
+		}
+		if (at >= n)
+			return 0;
+		switch (s[at++]) {
+		case 's': unit = 1; break;
+		case 'm': unit = 60; break;
+		case 'h': unit = 3600; break;
+		case 'd': unit = 86400; break;
+		case 'w': unit = 604800; break;
+		default: return 0;
+		}
+		total += v * unit;
+		if (total > 1000000000)
+			return 0;
+		any = 1;
+	}
+	if (!any)
+		return 0;
+	*ns = now - total * NS;
+	return 1;
+}
+
+int
+jenc_logv_time(const char *s, size_t len, int64_t now, int64_t *ns)
+{
+	int64_t sec;
+	long nsec;
+
+	if (len == 3 && memcmp(s, "now", 3) == 0) {
+		*ns = now;
+		return 0;
+	}
+	if (len > 0 && lt_ago(s, len, now, ns))
+		return 0;
+	if (!jenc_logt_rfc3339(s, len, 1, &sec, &nsec))
+		return JENC_E_SYNTAX;
+	if (sec > INT64_MAX / NS - 1 || sec < INT64_MIN / NS + 1)
+		return JENC_E_RANGE;
+	*ns = sec * NS + nsec;
+	return 0;
+}
+
+
+/* ---- the time format -------------------------------------------------- */
+
+/* Cut fmt into strftime pieces at each %N, %3N, %6N, %9N ("%%" stays). */
+int
+jenc_logt_fmt_set(struct jenc_logt_fmt *f, const char *fmt, int utc)
+{
+	static uint64_t ids;	/* ids handed out (atomic adds) */
+	size_t n = strlen(fmt), i, w = 0;
+	char *out;
+
+	memset(f, 0, sizeof(*f));
+	f->utc = utc;
+	f->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
+	f->textlen = n + JENC_LOGT_PIECES + 1;
+	f->text = out = jenc_mem_alloc(f->textlen);
+	if (out == NULL)
+		return JENC_E_NOMEM;
+	f->npiece = 1;
+	f->piece[0] = out;
+	for (i = 0; i < n; i++) {
+		size_t k = 0;
+
+		if (fmt[i] == '%' && fmt[i + 1] == '%') {
+			out[w++] = fmt[i++];
+			out[w++] = fmt[i];
+			continue;
+		}
+		if (fmt[i] == '%' && fmt[i + 1] == 'N')
+			k = 9, i += 1;
+		else if (fmt[i] == '%' && fmt[i + 1] >= '1' &&
+		    fmt[i + 1] <= '9' && fmt[i + 2] == 'N')
+			k = (size_t)(fmt[i + 1] - '0'), i += 2;
+		if (k == 0) {
+			out[w++] = fmt[i];
+			continue;
+		}
+		if (f->npiece == JENC_LOGT_PIECES)
+			return JENC_E_STATE;
+		out[w++] = '\0';
+		f->frac[f->npiece - 1] = (unsigned char)k;
+		if ((int)k > f->fracmax)
+			f->fracmax = (int)k;
+		f->piece[f->npiece++] = out + w;
+	}
+	out[w] = '\0';
+	return 0;
+}
+
+void
+jenc_logt_fmt_free(struct jenc_logt_fmt *f)
+{
+	jenc_mem_free(f->text, f->textlen);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The pieces' text for one second, per thread. */
+static _Thread_local struct {
+	uint64_t id;
+	int64_t sec;
+	size_t len[JENC_LOGT_PIECES];
+	char text[JENC_LOGT_PIECES][JENC_LOGT_PIECE];
+} lt_cache;
+
+/*
+ * strftime of one piece of the format into out (JENC_LOGT_PIECE bytes),
+ * and its length (0 also when it does not fit).  glibc's %s reads tm as
+ * local time, whatever made it: so %s is the seconds here, put in first.
+ */
+static size_t
+lt_piece(const char *piece, int64_t sec, const struct tm *tm, char *out)
+{
+	char f[JENC_LOGT_PIECE * 2], num[24];
+	size_t i, w = 0, k;
+
+	if (piece[0] == '\0')
+		return 0;
+	if (strstr(piece, "%s") == NULL)
+		return strftime(out, JENC_LOGT_PIECE, piece, tm);
+	k = jenc_fmt_i64(num, sec);
+	for (i = 0; piece[i] != '\0'; i++) {
+		if (w + k + 2 >= sizeof(f))
+			return 0;
+		if (piece[i] == '%' && piece[i + 1] == 's') {
+			memcpy(f + w, num, k);
+			w += k;
+			i++;
+		} else if (piece[i] == '%' && piece[i + 1] != '\0') {
+			f[w++] = piece[i++];
+			f[w++] = piece[i];
+		} else {
+			f[w++] = piece[i];
+		}
+	}
+	f[w] = '\0';
+	return strftime(out, JENC_LOGT_PIECE, f, tm);
+}
+
+/* The time through the format, from the thread's cache of its second. */
+int
+jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
+    char *out, size_t *len)
+{
+	static const long p10[10] = { 1, 10, 100, 1000, 10000, 100000,
+		1000000, 10000000, 100000000, 1000000000 };
+	char d[9];
+	size_t w = 0;
+	long v;
+	int i;
+
+	if (lt_cache.id != f->id || lt_cache.sec != sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if ((int64_t)t != sec || (f->utc ? gmtime_r(&t, &tm) :
+		    localtime_r(&t, &tm)) == NULL ||
+		    tm.tm_year < 1 - 1900 || tm.tm_year > 9999 - 1900)
+			return 0;
+		for (i = 0; i < f->npiece; i++)
+			lt_cache.len[i] = lt_piece(f->piece[i], sec, &tm,
+			    lt_cache.text[i]);
+		lt_cache.id = f->id;
+		lt_cache.sec = sec;
+	}
+	/* the first fracmax digits of the nine of nsec */
+	v = f->fracmax == 3 ? nsec / 1000000 : nsec / p10[9 - f->fracmax];
+	for (i = f->fracmax - 1; i >= 0; i--, v /= 10)
+		d[i] = (char)('0' + v % 10);
+	for (i = 0; i < f->npiece; i++) {
+		memcpy(out + w, lt_cache.text[i], lt_cache.len[i]);
+		w += lt_cache.len[i];
+		if (i + 1 < f->npiece) {
+			memcpy(out + w, d, f->frac[i]);
+			w += f->frac[i];
+		}
+	}
+	*len = w;
+	return 1;
+}
