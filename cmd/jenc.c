@@ -1281,6 +1281,26 @@ scan_one(struct config *c, int fd, off_t at, const char *path,
 	return rc == 0 && err.code == 0;
 }
 
+/* The first pass without the reader (jenc_csvw_keys_fd) over fd from
+ * its offset at (put back there after): 1 if it read fd to its end,
+ * found it valid and took its keys. */
+static int
+scan_keys(struct config *c, int fd, off_t at, const char *name)
+{
+	int rc;
+
+	if (lseek(fd, at, SEEK_SET) != at)
+		goto fail;
+	if ((rc = jenc_csvw_keys_fd(c->csvw, fd, &c->ropts)) == JENC_E_NOMEM)
+		out_of_memory();
+	if (lseek(fd, at, SEEK_SET) != at)
+		goto fail;
+	return rc == 1;
+fail:
+	fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+	exit(EXIT_IO);
+}
+
 /*
  * --to=csv|tsv without --header: the columns are every key of the
  * records of each input that is a regular file (a FILE, or the standard
@@ -1290,9 +1310,12 @@ scan_one(struct config *c, int fd, off_t at, const char *path,
  * where the second pass will stop (or is skipped as it will be); it is
  * told by the second.
  *
- * A JSON file that starts with an object is read without JENC_SPLIT
- * first, its values going to the view as runs of their text rather than
- * a call per token, which takes about half the time.  If that pass went
+ * A JSON file that starts with an object is first read by
+ * jenc_csvw_keys_fd, which takes the keys of compact records without the
+ * reader (most NDJSON): if it read all of it, the second pass reads it
+ * without JENC_SPLIT.  Else it is read without JENC_SPLIT, its values
+ * going to the view as runs of their text rather than a call per token,
+ * which takes about half the time.  If that pass went
  * through (objects only), so does the second, with the same rows; else
  * (an array, whose elements are records, or bad input) the pass is done
  * again with JENC_SPLIT, and so is the second.
@@ -1335,8 +1358,8 @@ scan_columns(struct config *c, int n, char **paths)
 			j++;
 		if (j < k && head[j] == '{' &&
 		    input_format(c, paths[i]) == FROM_JSON)
-			c->plain[i] = (unsigned char)scan_one(c, fd, at,
-			    paths[i], name, 0);
+			c->plain[i] = (unsigned char)(scan_keys(c, fd, at,
+			    name) || scan_one(c, fd, at, paths[i], name, 0));
 		if (!c->plain[i])
 			(void)scan_one(c, fd, at, paths[i], name, JENC_SPLIT);
 		if (!in)

@@ -978,6 +978,23 @@ JENC_API void jenc_csvw_free(jenc_csvw *w);
  * the first pass, which only collects the keys of the records as
  * columns (no output, no error but non-objects); scan 0: the rows. */
 JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
+/*
+ * jenc_csvw_keys_fd - a first pass without the reader: the keys of the
+ * records of fd, from its offset to its end, as columns of w, as
+ * jenc_csvw_view(w, 1, ...) would collect them through
+ * jenc_json_copy_fd(fd, ..., ro, ...) with JENC_READ_MAP or not; for input
+ * of objects written compactly (no whitespace but between records), all
+ * valid.  Returns 1 if it read fd to its end so; 0 if it stopped at
+ * anything else (whitespace in a record, an array, bad input, a record
+ * the view rejects, a read error), the columns as they were before the
+ * call (make the first pass with the reader, which tells what is wrong);
+ * JENC_E_NOMEM.  ro NULL: the defaults; with JENC_READ_SINGLE, SEQ or
+ * JSONC, or an encoding, it returns 0 at once.  fd's offset is left
+ * anywhere.  Memory: a buffer of 256 KiB, doubled while one record does
+ * not fit, freed before it returns.
+ */
+JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
+    const jenc_read_opts *ro);
 /* jenc_csvw_columns - how many columns w has so far. */
 JENC_API size_t jenc_csvw_columns(const jenc_csvw *w);
 /* jenc_csvw_dropped - JENC_CSVW_PAD: how many keys were dropped. */
