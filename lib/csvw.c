@@ -120,6 +120,25 @@ buf_put(struct buf *b, const char *s, size_t n)
 
 /* ---- the columns ----------------------------------------------------------- */
 
+/* a[0..n) == b[0..n): for the short names of columns, eight bytes at a
+ * time inline rather than a call to memcmp. */
+static inline int
+same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	for (; n > 0; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
 static uint64_t
 name_hash(const char *s, size_t n)
 {
@@ -426,7 +445,8 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 			quote = 1;
 		for (; i < n; i++)
 			quotes += t[i] == '"';
-		if (buf_room(b, n + quotes + 3) != 0)
+		/* (16 more: a short cell is copied with one 16-byte store) */
+		if (buf_room(b, n + quotes + 3 + 16) != 0)
 			return JENC_E_NOMEM;
 		o = b->p + b->len;
 		if (quote)
@@ -434,7 +454,13 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 		if (safe)
 			*o++ = '\'';
 		if (quotes == 0) {
-			memcpy(o, t, n);
+#ifdef __SSE2__
+			if (n <= 16 && avail >= 16)
+				_mm_storeu_si128((__m128i *)(void *)o,
+				    _mm_loadu_si128((const __m128i *)(const void *)t));
+			else
+#endif
+				memcpy(o, t, n);
 			o += n;
 		} else {
 			for (i = 0; i < n; i++) {
@@ -496,6 +522,18 @@ value_end(const char *p, size_t i, size_t n)
 	int depth = 0;
 
 	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
+#ifdef __SSE2__
+		if (n - i >= 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+			    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('}')),
+			    _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))));
+
+			if (m != 0)
+				return i + (size_t)__builtin_ctz(m);
+		}
+#endif
 		while (i < n && !end_tab[(unsigned char)p[i]])
 			i++;
 		return i;
@@ -663,7 +701,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			if (c < w->ncols && w->col[c].plain &&
 			    (l = w->col[c].len) + 3 < n - i &&
 			    p[i + 1 + l] == '"' &&
-			    memcmp(p + i + 1, w->names.p + w->col[c].off, l) == 0 &&
+			    same(p + i + 1, w->names.p + w->col[c].off, l) &&
 			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
 				w->name = p + i + 1;
 				w->nlen = l;
@@ -1035,7 +1073,7 @@ ks_key(jenc_csvw *w, struct ks *k, size_t b, size_t q, int esc, int nested)
 	}
 	if (k->mode == KM_SAME) {
 		if (k->so + len <= w->shape.len &&
-		    memcmp(w->shape.p + k->so, k->p + b, len) == 0) {
+		    same(w->shape.p + k->so, k->p + b, len)) {
 			k->so += len;
 			return 0;
 		}
