@@ -1312,10 +1312,10 @@ fail:
  *
  * A JSON file that starts with an object is first read by
  * jenc_csvw_keys_fd, which takes the keys of compact records without the
- * reader (most NDJSON): if it read all of it, the second pass reads it
- * without JENC_SPLIT.  Else it is read without JENC_SPLIT, its values
- * going to the view as runs of their text rather than a call per token,
- * which takes about half the time.  If that pass went
+ * reader (most NDJSON): if it read all of it (plain 2), so does the
+ * second pass (jenc_csvw_rows_fd).  Else it is read without JENC_SPLIT,
+ * its values going to the view as runs of their text rather than a call
+ * per token, which takes about half the time.  If that pass went
  * through (objects only), so does the second, with the same rows; else
  * (an array, whose elements are records, or bad input) the pass is done
  * again with JENC_SPLIT, and so is the second.
@@ -1359,13 +1359,33 @@ scan_columns(struct config *c, int n, char **paths)
 		if (j < k && head[j] == '{' &&
 		    input_format(c, paths[i]) == FROM_JSON)
 			c->plain[i] = (unsigned char)(scan_keys(c, fd, at,
-			    name) || scan_one(c, fd, at, paths[i], name, 0));
+			    name) ? 2 : scan_one(c, fd, at, paths[i], name, 0));
 		if (!c->plain[i])
 			(void)scan_one(c, fd, at, paths[i], name, JENC_SPLIT);
 		if (!in)
 			close(fd);
 	}
 	jenc_csvw_view(c->csvw, 0, &v);
+}
+
+/* --to=csv|tsv, the second pass over a file that jenc_csvw_keys_fd took
+ * whole: its rows without the reader.  0, or *status set to EXIT_IO if
+ * the file changed since; e's errors are told by the caller. */
+static int
+rows_fast(struct config *c, int fd, jenc_enc *e, const char *name,
+    int *status)
+{
+	int rc = jenc_csvw_rows_fd(c->csvw, fd, e, &c->ropts);
+
+	if (rc == JENC_E_NOMEM)
+		out_of_memory();
+	if (rc == 0) {
+		fprintf(stderr, "jenc: %s: the file changed between the two "
+		    "passes of --to=%s\n", name, c->to == TO_CSV ? "csv" :
+		    "tsv");
+		*status = EXIT_IO;
+	}
+	return 0;
 }
 
 /* Re-encode one input, path, called name in messages.  Returns the exit
@@ -1440,7 +1460,11 @@ convert_one(struct config *c, const char *path, const char *name)
 		ro.on_error = on_bad;
 		ro.ctx = &bad;
 		reading = name;
-		rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs, c->chunk);
+		if (c->plain != NULL && c->plain[c->input] == 2)
+			rc = rows_fast(c, fd, e, name, &status);
+		else
+			rc = jenc_json_copy_fd_par(fd, e, &ro, &err, c->jobs,
+			    c->chunk);
 		reading = NULL;
 	} else {
 		jenc_csv_opts co = csv_opts(c, from);

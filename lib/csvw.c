@@ -1176,18 +1176,31 @@ close:
 	return i;
 }
 
-/* The record p[0..n), checked: walked if it must be.  0, JENC_E_NOMEM,
- * or JENC_E_SYNTAX (rejected). */
+/*
+ * The record p[0..n), checked: walked if it must be (in the first pass's
+ * mode, w->scan 1), and with e (the rows' pass) written to e.  0,
+ * JENC_E_NOMEM, JENC_E_SYNTAX (rejected; with e, or a key that is not
+ * a column: the input is not what the first pass read), or e's error.
+ */
 static int
-ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n)
+ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n,
+    jenc_enc *e)
 {
+	size_t n0 = w->ncols;
 	int rc = 0;
 
 	if (k->walk) {
 		w->stamp++;
 		rc = walk(w, NULL, p, n);
+		if (rc == 0 && e != NULL && w->ncols != n0)
+			rc = JENC_E_SYNTAX;
 	}
 	w->shape_ok = k->mode != KM_NONE;
+	if (rc == 0 && e != NULL) {
+		w->scan = 0;
+		rc = jenc_raw(e, p, n);
+		w->scan = 1;
+	}
 	return rc;
 }
 
@@ -1219,10 +1232,16 @@ ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
 	return r;
 }
 
-int
-jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
+/*
+ * Both passes: each record of fd taken by ks_take, and with e written to
+ * it (e flushed before each read, as the reader does).  1 if all of fd
+ * was read so; 0 at the first refusal, the columns added taken back;
+ * JENC_E_NOMEM, or e's error.
+ */
+static int
+ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
-	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, e;
+	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
 	int eof = 0, rc = 1, nomem = 0, scan = w->scan;
 	struct ks k;
 	ssize_t r;
@@ -1250,24 +1269,24 @@ jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
 			}
 			k.p = p;
 			k.n = len;
-			if ((e = ks_record(w, &k, pos)) == KS_NOMEM) {
+			if ((end = ks_record(w, &k, pos)) == KS_NOMEM) {
 				rc = JENC_E_NOMEM;
 				break;
 			}
-			if (e == KS_BAD || (e == KS_MORE && eof)) {
+			if (end == KS_BAD || (end == KS_MORE && eof)) {
 				rc = 0;
 				break;
 			}
-			if (e == KS_MORE && k.walk)
+			if (end == KS_MORE && k.walk)
 				w->shape_ok = 0;	/* (shape changed) */
-			if (e != KS_MORE) {
-				int t = ks_take(w, &k, p + pos, e - pos);
+			if (end != KS_MORE) {
+				int t = ks_take(w, &k, p + pos, end - pos, e);
 
 				if (t != 0) {
-					rc = t == JENC_E_NOMEM ? t : 0;
+					rc = t == JENC_E_SYNTAX ? 0 : t;
 					break;
 				}
-				pos = e;
+				pos = end;
 				continue;
 			}
 		} else if (eof) {
@@ -1277,6 +1296,10 @@ jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
 		memmove(p, p + pos, len - pos);
 		len -= pos;
 		pos = 0;
+		if (e != NULL && jenc_flush(e) != 0) {
+			rc = jenc_error(e);
+			break;
+		}
 		if ((r = ks_fill(fd, &p, &len, &cap, &nomem)) < 0) {
 			rc = nomem ? JENC_E_NOMEM : 0;
 			break;
@@ -1288,6 +1311,19 @@ jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
 	if (rc != 1)
 		cols_cut(w, n0);
 	return rc;
+}
+
+int
+jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
+{
+	return ks_run(w, fd, ro, NULL);
+}
+
+int
+jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
+    const jenc_read_opts *ro)
+{
+	return ks_run(w, fd, ro, e);
 }
 
 /* ---- the public calls ----------------------------------------------------- */

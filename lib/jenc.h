@@ -995,6 +995,19 @@ JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
  */
 JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
     const jenc_read_opts *ro);
+/*
+ * jenc_csvw_rows_fd - the rows' pass after jenc_csvw_keys_fd returned 1
+ * for the same input, without the reader: each record of fd (from its
+ * offset to its end), checked as jenc_csvw_keys_fd checks it, goes to e
+ * with jenc_raw, e's view being w's (jenc_csvw_view(w, 0, ...)), which
+ * writes its row; e is flushed before each read.  Returns 1 if it read
+ * all of fd so, the same rows as the reader would give; 0 at a record
+ * the first pass would not have taken, or with a key that is not a
+ * column (the input changed since: the rows before it are written);
+ * JENC_E_NOMEM; or e's error (jenc_error: a write error).
+ */
+JENC_API int jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
+    const jenc_read_opts *ro);
 /* jenc_csvw_columns - how many columns w has so far. */
 JENC_API size_t jenc_csvw_columns(const jenc_csvw *w);
 /* jenc_csvw_dropped - JENC_CSVW_PAD: how many keys were dropped. */

@@ -197,6 +197,51 @@ header_of(jenc_csvw *w, struct out *out)
 }
 
 /*
+ * Both passes of in[0..n) both ways, fresh writers (flags): with
+ * jenc_csvw_keys_fd and jenc_csvw_rows_fd, and with the reader.  1 if
+ * both give the same bytes.
+ */
+static int
+rows_both(const char *in, size_t n, const jenc_read_opts *ro,
+    unsigned flags)
+{
+	jenc_csvw_opts wo = { 0 };
+	jenc_opts o = { 0, 0, 0 };
+	char *out[2];
+	size_t len[2];
+	int i, fd = tmp_fd(in, n), same;
+
+	wo.flags = flags;
+	for (i = 0; i < 2; i++) {
+		jenc_csvw *w;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+
+		if (jenc_csvw_new(&w, &wo) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+		    jenc_csvw_keys_fd(w, fd, ro) != 1 ||
+		    lseek(fd, 0, SEEK_SET) != 0 ||
+		    (e = jenc_get_mem(&o)) == NULL)
+			abort();
+		jenc_csvw_view(w, 0, &v);
+		if (jenc_set_view(e, &v) != 0)
+			abort();
+		if (i == 0 ? jenc_csvw_rows_fd(w, fd, e, ro) != 1 :
+		    jenc_json_copy_fd(fd, e, ro, &err) != 0)
+			abort();
+		if ((out[i] = jenc_take(e, &len[i])) == NULL)
+			abort();
+		jenc_release(e);
+		jenc_csvw_free(w);
+	}
+	close(fd);
+	same = len[0] == len[1] && memcmp(out[0], out[1], len[0]) == 0;
+	jenc_free(out[0], len[0]);
+	jenc_free(out[1], len[1]);
+	return same;
+}
+
+/*
  * The first pass of in[0..n) with max_depth d both ways, each with a
  * fresh writer (flags): jenc_csvw_keys_fd's result is returned; where
  * it is 1, the reader's pass (as jenc(1) makes it: no JENC_SPLIT) must
@@ -236,6 +281,9 @@ keys_both(const char *in, size_t n, unsigned d, unsigned flags, int line)
 			fprintf(stderr, "line %d: columns [%s], the reader's "
 			    "[%s] (%d)\n", line, a.p, b.p, rc2);
 			rc = -100;
+		} else if (!rows_both(in, n, &ro, flags)) {
+			fprintf(stderr, "line %d: rows differ\n", line);
+			rc = -102;
 		}
 	} else if (jenc_csvw_columns(w1) != 0) {
 		fprintf(stderr, "line %d: refused, but %zu columns\n", line,
@@ -439,6 +487,40 @@ main(void)
 		CHECK_EQ(keys_both(in, n, 0, 0, __LINE__), 1);
 		CHECK_EQ(keys_both(in, n, 0, JENC_CSVW_READ_ON, __LINE__), 1);
 		free(in);
+	}
+
+	TEST("jenc_csvw_rows_fd: an input changed since the first pass stops it") {
+		const char *a = "{\"id\":1,\"s\":\"x,y\"}\n"
+		    "{\"id\":2,\"n\":{\"k\":[1,2]}}\n";
+		const char *b = "{\"s\":\"z\",\"id\":3}\n{\"id\":4,\"new\":1}\n"
+		    "{\"id\":5}\n";
+		const char *c = "{\"id\":6}\n{\"id\": 7}\n";
+		jenc_opts o = { 0, 0, 0 };
+		jenc_view v;
+		jenc_enc *e;
+		int fd;
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		fd = tmp_fd(a, strlen(a));
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, NULL), 1);
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);
+		out.len = 0;
+		e = jenc_get_sink(sink, &out, &o);
+		jenc_csvw_view(w, 0, &v);
+		CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 1);
+		close(fd);
+		fd = tmp_fd(b, strlen(b));	/* a key that is not a column */
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 0);
+		close(fd);
+		fd = tmp_fd(c, strlen(c));	/* a record the pass refuses */
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 0);
+		close(fd);
+		CHECK_EQ(jenc_release(e), 0);
+		CHECK_STR(out.p, out.len, "id,s,n.k\n1,\"x,y\",\n2,,\"[1,2]\"\n"
+		    "3,z,\n6,,\n");
+		CHECK_EQ(jenc_csvw_columns(w), 3);
+		jenc_csvw_free(w);
 	}
 
 	TEST("jenc_csvw_keys_fd: refused, the columns of earlier files kept") {
