@@ -1310,6 +1310,12 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 	w->scan = scan;
 	if (rc != 1)
 		cols_cut(w, n0);
+	/* out of memory in e, its record cannot be finished: as the readers
+	 * do, drop it, so that e holds complete rows only */
+	if (e != NULL && jenc_error(e) == JENC_E_NOMEM) {
+		(void)jenc_discard(e);
+		rc = JENC_E_NOMEM;
+	}
 	return rc;
 }
 

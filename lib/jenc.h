@@ -1004,7 +1004,8 @@ JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
  * all of fd so, the same rows as the reader would give; 0 at a record
  * the first pass would not have taken, or with a key that is not a
  * column (the input changed since: the rows before it are written);
- * JENC_E_NOMEM; or e's error (jenc_error: a write error).
+ * JENC_E_NOMEM (e's unfinished row dropped, as the readers drop an
+ * unfinished value); or e's error (jenc_error: a write error).
  */
 JENC_API int jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
     const jenc_read_opts *ro);

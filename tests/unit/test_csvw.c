@@ -297,6 +297,44 @@ keys_both(const char *in, size_t n, unsigned d, unsigned flags, int line)
 
 #define KEYS(in, d) keys_both((in), strlen(in), (d), 0, __LINE__)
 
+/* Both passes over fd without the reader, a fresh writer, the CSV into
+ * out; 0 or the code of the call that failed first (a pass that does
+ * not take the input: -1). */
+static int
+passes_fd(int fd, char *out, size_t cap, size_t *n)
+{
+	jenc_opts o = { 0, 0, 0 };
+	jenc_view v;
+	jenc_csvw *w;
+	jenc_enc *e;
+	int rc;
+
+	*n = 0;
+	if ((rc = jenc_csvw_new(&w, NULL)) != 0)
+		return rc;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	if ((rc = jenc_csvw_keys_fd(w, fd, NULL)) != 1) {
+		jenc_csvw_free(w);
+		return rc == 0 ? -1 : rc;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	if ((e = jenc_get_mem(&o)) == NULL) {
+		jenc_csvw_free(w);
+		return JENC_E_NOMEM;
+	}
+	jenc_csvw_view(w, 0, &v);
+	if ((rc = jenc_set_view(e, &v)) == 0) {
+		rc = jenc_csvw_rows_fd(w, fd, e, NULL);
+		rc = rc == 1 ? 0 : rc == 0 ? -1 : rc;
+		*n = held_bytes(e, out, cap);
+	}
+	(void)jenc_release(e);
+	jenc_csvw_free(w);
+	return rc;
+}
+
 int
 main(void)
 {
@@ -715,6 +753,55 @@ main(void)
 		}
 		CHECK(bad == 0);
 		CHECK(jenc_set_alloc(NULL) == 0);
+	}
+
+	TEST("jenc_csvw_keys_fd, jenc_csvw_rows_fd: every allocation may fail") {
+		static char in[512 * 1024], full[512 * 1024], got[512 * 1024];
+		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+		size_t n = 0, nfull, ngot;
+		uint64_t k, total;
+		int i, fd, bad = 0;
+
+		/* new keys, nested ones, escaped ones, and a record longer
+		 * than the first buffer */
+		for (i = 0; i < 60; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"u\":{\"k%d\":\"a\\nb\"},\"q\\\"%d\":"
+			    "[%d]}\n", i, i % 9, i % 4, i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "{\"s\":\"");
+		memset(in + n, 'x', 300000);
+		n += 300000;
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "\",\"id\":0}\n");
+		CHECK(n < sizeof(in));
+		fd = tmp_fd(in, n);
+		CHECK_EQ(passes_fd(fd, full, sizeof(full), &nfull), 0);
+		jenc_pool_trim();
+		CHECK(jenc_set_alloc(&a) == 0);
+		memset(&fa, 0, sizeof(fa));
+		CHECK_EQ(passes_fd(fd, got, sizeof(got), &ngot), 0);
+		jenc_pool_trim();
+		total = fa.calls;
+		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
+		CHECK(total > 5);
+		for (k = 1; k <= total && !bad; k++) {
+			memset(&fa, 0, sizeof(fa));
+			fa.fail_at = k;
+			rc = passes_fd(fd, got, sizeof(got), &ngot);
+			jenc_pool_trim();
+			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
+			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
+			    memcmp(got, full, ngot) != 0 ||
+			    (rc == 0 && ngot != nfull)) {
+				fprintf(stderr, "failing call %llu: rc %d, %lld "
+				    "live, %llu bad sizes, %zu of %zu bytes\n",
+				    (unsigned long long)k, rc, fa.live,
+				    (unsigned long long)fa.bad_size, ngot, nfull);
+				bad = 1;
+			}
+		}
+		CHECK(bad == 0);
+		CHECK(jenc_set_alloc(NULL) == 0);
+		close(fd);
 	}
 
 	TEST("JENC_CSV_NEST: every allocation may fail") {
