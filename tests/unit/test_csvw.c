@@ -335,6 +335,69 @@ passes_fd(int fd, char *out, size_t cap, size_t *n)
 	return rc;
 }
 
+/* The runs fail_each makes: to_csv of a string, passes_fd of a file. */
+typedef int (*run_fn)(const void *arg, char *out, size_t cap, size_t *n);
+
+static int
+run_to_csv(const void *arg, char *out, size_t cap, size_t *n)
+{
+	return to_csv(arg, out, cap, n);
+}
+
+static int
+run_passes(const void *arg, char *out, size_t cap, size_t *n)
+{
+	return passes_fd(*(const int *)arg, out, cap, n);
+}
+
+/*
+ * fn(arg) under the counting allocator: once whole (its CSV into full),
+ * then once for each allocation it made, that one failing: each time 0
+ * and all the rows, or JENC_E_NOMEM and complete rows only (a prefix of
+ * them ending with a line end), and nothing left allocated.  Returns the
+ * number of allocations, or 0 if a run broke that (told on stderr).
+ */
+static uint64_t
+fail_each(run_fn fn, const void *arg, char *full, char *got, size_t cap)
+{
+	jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+	size_t nfull, ngot;
+	uint64_t k, total;
+	int rc;
+
+	if (fn(arg, full, cap, &nfull) != 0)
+		return 0;
+	jenc_pool_trim();
+	if (jenc_set_alloc(&a) != 0)
+		return 0;
+	memset(&fa, 0, sizeof(fa));
+	rc = fn(arg, got, cap, &ngot);
+	jenc_pool_trim();
+	total = fa.calls;
+	if (rc != 0 || ngot != nfull || memcmp(got, full, nfull) != 0)
+		total = 0;
+	for (k = 1; k <= total; k++) {
+		memset(&fa, 0, sizeof(fa));
+		fa.fail_at = k;
+		rc = fn(arg, got, cap, &ngot);
+		jenc_pool_trim();
+		if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
+		    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
+		    memcmp(got, full, ngot) != 0 ||
+		    (rc == 0 && ngot != nfull) ||
+		    (ngot > 0 && got[ngot - 1] != '\n')) {
+			fprintf(stderr, "failing call %llu: rc %d, %lld live, "
+			    "%llu bad sizes, %zu of %zu bytes\n",
+			    (unsigned long long)k, rc, fa.live,
+			    (unsigned long long)fa.bad_size, ngot, nfull);
+			total = 0;
+		}
+	}
+	if (jenc_set_alloc(NULL) != 0)
+		return 0;
+	return total;
+}
+
 int
 main(void)
 {
@@ -711,10 +774,8 @@ main(void)
 
 	TEST("jenc_csvw: every allocation may fail") {
 		static char in[128 * 1024], full[256 * 1024], got[256 * 1024];
-		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
-		size_t n = 0, nfull, ngot;
-		uint64_t k, total;
-		int i, bad = 0;
+		size_t n = 0;
+		int i;
 
 		/* records that grow every buffer: nesting, escapes, a string
 		 * longer each time (the columns are the first record's) */
@@ -725,42 +786,13 @@ main(void)
 			    "\"s\":\"%0*d\",\"q\":\"x\\\"y\"}\n", i, i,
 			    i * 30, i);
 		CHECK(n < sizeof(in));
-		CHECK(to_csv(in, full, sizeof(full), &nfull) == 0);
-		jenc_pool_trim();
-		CHECK(jenc_set_alloc(&a) == 0);
-		memset(&fa, 0, sizeof(fa));
-		CHECK(to_csv(in, got, sizeof(got), &ngot) == 0);
-		jenc_pool_trim();
-		total = fa.calls;
-		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
-		CHECK(total > 10);
-		for (k = 1; k <= total && !bad; k++) {
-			memset(&fa, 0, sizeof(fa));
-			fa.fail_at = k;
-			rc = to_csv(in, got, sizeof(got), &ngot);
-			jenc_pool_trim();
-			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
-			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
-			    memcmp(got, full, ngot) != 0 ||
-			    (rc == 0 && ngot != nfull) ||
-			    (ngot > 0 && got[ngot - 1] != '\n')) {
-				fprintf(stderr, "failing call %llu: rc %d, %lld "
-				    "live, %llu bad sizes, %zu of %zu bytes\n",
-				    (unsigned long long)k, rc, fa.live,
-				    (unsigned long long)fa.bad_size, ngot, nfull);
-				bad = 1;
-			}
-		}
-		CHECK(bad == 0);
-		CHECK(jenc_set_alloc(NULL) == 0);
+		CHECK(fail_each(run_to_csv, in, full, got, sizeof(got)) > 10);
 	}
 
 	TEST("jenc_csvw_keys_fd, jenc_csvw_rows_fd: every allocation may fail") {
 		static char in[512 * 1024], full[512 * 1024], got[512 * 1024];
-		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
-		size_t n = 0, nfull, ngot;
-		uint64_t k, total;
-		int i, fd, bad = 0;
+		size_t n = 0;
+		int i, fd;
 
 		/* new keys, nested ones, escaped ones, and a record longer
 		 * than the first buffer */
@@ -774,33 +806,7 @@ main(void)
 		n += (size_t)snprintf(in + n, sizeof(in) - n, "\",\"id\":0}\n");
 		CHECK(n < sizeof(in));
 		fd = tmp_fd(in, n);
-		CHECK_EQ(passes_fd(fd, full, sizeof(full), &nfull), 0);
-		jenc_pool_trim();
-		CHECK(jenc_set_alloc(&a) == 0);
-		memset(&fa, 0, sizeof(fa));
-		CHECK_EQ(passes_fd(fd, got, sizeof(got), &ngot), 0);
-		jenc_pool_trim();
-		total = fa.calls;
-		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
-		CHECK(total > 5);
-		for (k = 1; k <= total && !bad; k++) {
-			memset(&fa, 0, sizeof(fa));
-			fa.fail_at = k;
-			rc = passes_fd(fd, got, sizeof(got), &ngot);
-			jenc_pool_trim();
-			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
-			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
-			    memcmp(got, full, ngot) != 0 ||
-			    (rc == 0 && ngot != nfull)) {
-				fprintf(stderr, "failing call %llu: rc %d, %lld "
-				    "live, %llu bad sizes, %zu of %zu bytes\n",
-				    (unsigned long long)k, rc, fa.live,
-				    (unsigned long long)fa.bad_size, ngot, nfull);
-				bad = 1;
-			}
-		}
-		CHECK(bad == 0);
-		CHECK(jenc_set_alloc(NULL) == 0);
+		CHECK(fail_each(run_passes, &fd, full, got, sizeof(got)) > 5);
 		close(fd);
 	}
 
