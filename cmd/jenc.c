@@ -218,6 +218,8 @@ struct config {
 	jenc_csvw *csvw;	/* --to=csv|tsv: the writer of every input */
 	unsigned char *plain;	/* per input: its first pass found objects
 				 * only (see scan_columns) */
+	off_t *ends;		/* per input of plain 2: the offset its first
+				 * pass read to */
 	int input;		/* the index of the input being read */
 	int log;		/* --log */
 	int log_opt;		/* the last option of --log only, or 0 */
@@ -1282,10 +1284,10 @@ scan_one(struct config *c, int fd, off_t at, const char *path,
 }
 
 /* The first pass without the reader (jenc_csvw_keys_fd) over fd from
- * its offset at (put back there after): 1 if it read fd to its end,
- * found it valid and took its keys. */
+ * its offset at (put back there after): 1 if it read fd to its end, at
+ * offset *end, found it valid and took its keys. */
 static int
-scan_keys(struct config *c, int fd, off_t at, const char *name)
+scan_keys(struct config *c, int fd, off_t at, const char *name, off_t *end)
 {
 	int rc;
 
@@ -1293,6 +1295,8 @@ scan_keys(struct config *c, int fd, off_t at, const char *name)
 		goto fail;
 	if ((rc = jenc_csvw_keys_fd(c->csvw, fd, &c->ropts)) == JENC_E_NOMEM)
 		out_of_memory();
+	if (rc == 1 && (*end = lseek(fd, 0, SEEK_CUR)) < 0)
+		goto fail;
 	if (lseek(fd, at, SEEK_SET) != at)
 		goto fail;
 	return rc == 1;
@@ -1331,7 +1335,8 @@ scan_columns(struct config *c, int n, char **paths)
 		n = 1;
 		paths = none;
 	}
-	if ((c->plain = calloc((size_t)n, 1)) == NULL)
+	if ((c->plain = calloc((size_t)n, 1)) == NULL ||
+	    (c->ends = calloc((size_t)n, sizeof(off_t))) == NULL)
 		out_of_memory();
 	for (i = 0; i < n; i++) {
 		struct stat st;
@@ -1359,7 +1364,8 @@ scan_columns(struct config *c, int n, char **paths)
 		if (j < k && head[j] == '{' &&
 		    input_format(c, paths[i]) == FROM_JSON)
 			c->plain[i] = (unsigned char)(scan_keys(c, fd, at,
-			    name) ? 2 : scan_one(c, fd, at, paths[i], name, 0));
+			    name, &c->ends[i]) ? 2 :
+			    scan_one(c, fd, at, paths[i], name, 0));
 		if (!c->plain[i])
 			(void)scan_one(c, fd, at, paths[i], name, JENC_SPLIT);
 		if (!in)
@@ -1370,7 +1376,8 @@ scan_columns(struct config *c, int n, char **paths)
 
 /* --to=csv|tsv, the second pass over a file that jenc_csvw_keys_fd took
  * whole: its rows without the reader.  0, or *status set to EXIT_IO if
- * the file changed since; e's errors are told by the caller. */
+ * the file changed since (a record, or where it ends); e's errors are
+ * told by the caller. */
 static int
 rows_fast(struct config *c, int fd, jenc_enc *e, const char *name,
     int *status)
@@ -1379,6 +1386,8 @@ rows_fast(struct config *c, int fd, jenc_enc *e, const char *name,
 
 	if (rc == JENC_E_NOMEM)
 		out_of_memory();
+	if (rc == 1 && lseek(fd, 0, SEEK_CUR) != c->ends[c->input])
+		rc = 0;
 	if (rc == 0) {
 		fprintf(stderr, "jenc: %s: the file changed between the two "
 		    "passes of --to=%s\n", name, c->to == TO_CSV ? "csv" :
@@ -1640,6 +1649,7 @@ main(int argc, char **argv)
 		    jenc_csvw_dropped(c.csvw) == 1 ? "" : "s");
 	jenc_csvw_free(c.csvw);
 	free(c.plain);
+	free(c.ends);
 	if (c.bad_valid && status == 0)
 		status = EXIT_INVALID;
 	status = output_close(c.out, status);

@@ -989,8 +989,8 @@ JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
  * the view rejects, a read error), the columns as they were before the
  * call (make the first pass with the reader, which tells what is wrong);
  * JENC_E_NOMEM.  ro NULL: the defaults; with JENC_READ_SINGLE, SEQ or
- * JSONC, or an encoding, it returns 0 at once.  fd's offset is left
- * anywhere.  Memory: a buffer of 256 KiB, doubled while one record does
+ * JSONC, or an encoding, it returns 0 at once.  fd's offset is left at
+ * the end of the input when it returns 1, else anywhere.  Memory: a buffer of 256 KiB, doubled while one record does
  * not fit, freed before it returns.
  */
 JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
@@ -1001,7 +1001,8 @@ JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
  * offset to its end), checked as jenc_csvw_keys_fd checks it, goes to e
  * with jenc_raw, e's view being w's (jenc_csvw_view(w, 0, ...)), which
  * writes its row; e is flushed before each read.  Returns 1 if it read
- * all of fd so, the same rows as the reader would give; 0 at a record
+ * all of fd so (fd's offset at its end, which the caller may compare
+ * with the first pass's, for a file that changed length), the same rows as the reader would give; 0 at a record
  * the first pass would not have taken, or with a key that is not a
  * column (the input changed since: the rows before it are written);
  * JENC_E_NOMEM (e's unfinished row dropped, as the readers drop an

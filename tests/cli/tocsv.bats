@@ -448,6 +448,24 @@ a
 	same_bytes "$T/want" "$T/got"
 }
 
+@test "a file of compact records changed between the two passes: exit 3" {
+	need_shim cutwrite "whose write comes before an LD_PRELOAD one"
+	# more than the first read of the rows' pass, so that the rows' pass
+	# reads again after the first write to -o's file, which empties it
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "{\"id\":%d,\"name\":\"record number %d\"}\n", i, i }' >victim.json
+	mkdir d
+	echo old >d/out.csv
+	status=0
+	LD_PRELOAD=$SHIM JENC_CUT=victim.json "$JENC" --to=csv -o d/out.csv \
+	    victim.json >out 2>err || status=$?
+	expect_status 3
+	same_bytes <(echo 'jenc: victim.json: the file changed between the two passes of --to=csv') err
+	[ "$(cat d/out.csv)" = old ]
+	[ "$(ls -A d)" = out.csv ]
+	[ ! -s victim.json ]
+}
+
 @test "options that make no sense with --to=csv are refused" {
 	put '{"a":1}'
 	jrun --to=csv -w in
