@@ -81,7 +81,10 @@ struct run {
 	jenc_enc *all;		/* --slurp: the one encoder of all inputs */
 	jenc_csvw *csvw;	/* --to=csv|tsv: the writer of every input */
 	unsigned char *plain;	/* per input: its first pass found objects
-				 * only (see tocsv_begin) */
+				 * only, 2: compact ones, read without the
+				 * reader (see tocsv_begin) */
+	off_t *ends;		/* per input of plain 2: the offset its first
+				 * pass read to */
 	int input;		/* the index of the input being read */
 	jenc_logv *logv;	/* --log: the view of every output encoder */
 	jenc_view view;
@@ -121,6 +124,7 @@ extern const char *volatile run_reading;
 void tocsv_begin(struct run *r, int n, char **paths);
 void tocsv_set_view(struct run *r, jenc_enc *e);
 int tocsv_discard(void *ctx, const char *p, size_t n);
+int tocsv_rows(struct run *r, int fd, jenc_enc *e, const char *name);
 void tocsv_end(struct run *r);
 
 #endif /* CLI_H */

@@ -86,6 +86,30 @@ tocsv_scan_one(struct run *r, int fd, off_t at, const char *path,
 	return rc == 0 && err.code == 0;
 }
 
+/* The first pass without the reader (jenc_csvw_keys_fd) over fd from
+ * its offset at (put back there after): 1 if it read fd to its end, at
+ * offset *end, found it valid and took its keys. */
+static int
+tocsv_scan_keys(struct run *r, int fd, off_t at, const char *name,
+    off_t *end)
+{
+	int rc;
+
+	if (lseek(fd, at, SEEK_SET) != at)
+		goto fail;
+	if ((rc = jenc_csvw_keys_fd(r->csvw, fd, &r->c->ropts)) ==
+	    JENC_E_NOMEM)
+		cli_out_of_memory();
+	if (rc == 1 && (*end = lseek(fd, 0, SEEK_CUR)) < 0)
+		goto fail;
+	if (lseek(fd, at, SEEK_SET) != at)
+		goto fail;
+	return rc == 1;
+fail:
+	fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+	exit(EXIT_IO);
+}
+
 /*
  * --to=csv|tsv without --header: the columns are every key of the
  * records of each input that is a regular file (a FILE, or the standard
@@ -95,9 +119,12 @@ tocsv_scan_one(struct run *r, int fd, off_t at, const char *path,
  * where the second pass will stop (or is skipped as it will be); it is
  * told by the second.
  *
- * A JSON file that starts with an object is read without JENC_SPLIT
- * first, its values going to the view as runs of their text rather than
- * a call per token, which takes about half the time.  If that pass went
+ * A JSON file that starts with an object is first read by
+ * jenc_csvw_keys_fd, which takes the keys of compact records without the
+ * reader (most NDJSON): if it read all of it (plain 2), so does the
+ * second pass (tocsv_rows).  Else it is read without JENC_SPLIT,
+ * its values going to the view as runs of their text rather than a call
+ * per token, which takes about half the time.  If that pass went
  * through (objects only), so does the second, with the same rows; else
  * (an array, whose elements are records, or bad input) the pass is done
  * again with JENC_SPLIT, and so is the second.
@@ -113,7 +140,8 @@ tocsv_scan_columns(struct run *r, int n, char **paths)
 		n = 1;
 		paths = none;
 	}
-	if ((r->plain = calloc((size_t)n, 1)) == NULL)
+	if ((r->plain = calloc((size_t)n, 1)) == NULL ||
+	    (r->ends = calloc((size_t)n, sizeof(off_t))) == NULL)
 		cli_out_of_memory();
 	for (i = 0; i < n; i++) {
 		struct stat st;
@@ -140,8 +168,9 @@ tocsv_scan_columns(struct run *r, int n, char **paths)
 			j++;
 		if (j < k && head[j] == '{' &&
 		    opts_input_format(r->c, paths[i]) == FROM_JSON)
-			r->plain[i] = (unsigned char)tocsv_scan_one(r, fd, at,
-			    paths[i], name, 0);
+			r->plain[i] = (unsigned char)(tocsv_scan_keys(r, fd,
+			    at, name, &r->ends[i]) ? 2 :
+			    tocsv_scan_one(r, fd, at, paths[i], name, 0));
 		if (!r->plain[i])
 			(void)tocsv_scan_one(r, fd, at, paths[i], name,
 			    JENC_SPLIT);
@@ -180,6 +209,31 @@ tocsv_begin(struct run *r, int n, char **paths)
 		tocsv_scan_columns(r, n, paths);
 }
 
+/*
+ * --to=csv|tsv, the second pass over a file that jenc_csvw_keys_fd took
+ * whole: its rows without the reader, into e.  Returns 0, or EXIT_IO if
+ * the file changed since (a record, or where it ends); e's errors are
+ * told by the caller.
+ */
+int
+tocsv_rows(struct run *r, int fd, jenc_enc *e, const char *name)
+{
+	const struct config *c = r->c;
+	int rc = jenc_csvw_rows_fd(r->csvw, fd, e, &c->ropts);
+
+	if (rc == JENC_E_NOMEM)
+		cli_out_of_memory();
+	if (rc == 1 && lseek(fd, 0, SEEK_CUR) != r->ends[r->input])
+		rc = 0;
+	if (rc == 0) {
+		fprintf(stderr, "jenc: %s: the file changed between the two "
+		    "passes of --to=%s\n", name, c->to == TO_CSV ? "csv" :
+		    "tsv");
+		return EXIT_IO;
+	}
+	return 0;
+}
+
 /* After the last input: the count of keys not among the columns, and the
  * writer freed. */
 void
@@ -192,4 +246,5 @@ tocsv_end(struct run *r)
 		    jenc_csvw_dropped(r->csvw) == 1 ? "" : "s");
 	jenc_csvw_free(r->csvw);
 	free(r->plain);
+	free(r->ends);
 }

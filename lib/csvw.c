@@ -75,6 +75,11 @@ struct jenc_csvw {
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
+	/* csvw_keys: the top-level keys of the last record walked, each
+	 * with its closing quote (shape_ok 0: none, or it had an escaped
+	 * key or a nested object) */
+	struct buf shape;
+	int shape_ok;
 };
 
 /* ---- buffers ------------------------------------------------------------- */
@@ -114,6 +119,25 @@ buf_put(struct buf *b, const char *s, size_t n)
 }
 
 /* ---- the columns ----------------------------------------------------------- */
+
+/* a[0..n) == b[0..n): for the short names of columns, eight bytes at a
+ * time inline rather than a call to memcmp. */
+static inline int
+same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	for (; n > 0; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
 
 static uint64_t
 name_hash(const char *s, size_t n)
@@ -421,7 +445,8 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 			quote = 1;
 		for (; i < n; i++)
 			quotes += t[i] == '"';
-		if (buf_room(b, n + quotes + 3) != 0)
+		/* (16 more: a short cell is copied with one 16-byte store) */
+		if (buf_room(b, n + quotes + 3 + 16) != 0)
 			return JENC_E_NOMEM;
 		o = b->p + b->len;
 		if (quote)
@@ -429,7 +454,13 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 		if (safe)
 			*o++ = '\'';
 		if (quotes == 0) {
-			memcpy(o, t, n);
+#ifdef __SSE2__
+			if (n <= 16 && avail >= 16)
+				_mm_storeu_si128((__m128i *)(void *)o,
+				    _mm_loadu_si128((const __m128i *)(const void *)t));
+			else
+#endif
+				memcpy(o, t, n);
 			o += n;
 		} else {
 			for (i = 0; i < n; i++) {
@@ -491,6 +522,18 @@ value_end(const char *p, size_t i, size_t n)
 	int depth = 0;
 
 	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
+#ifdef __SSE2__
+		if (n - i >= 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+			    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('}')),
+			    _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))));
+
+			if (m != 0)
+				return i + (size_t)__builtin_ctz(m);
+		}
+#endif
 		while (i < n && !end_tab[(unsigned char)p[i]])
 			i++;
 		return i;
@@ -535,6 +578,9 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 {
 	char shown[64];
 	size_t k = n < 40 ? n : 40, i;
+
+	if (e == NULL)		/* csvw_keys: no view, no message */
+		return JENC_E_SYNTAX;
 
 	/* (cut at a character's start; no control byte in a message) */
 	while (k < n && k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
@@ -655,7 +701,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			if (c < w->ncols && w->col[c].plain &&
 			    (l = w->col[c].len) + 3 < n - i &&
 			    p[i + 1 + l] == '"' &&
-			    memcmp(p + i + 1, w->names.p + w->col[c].off, l) == 0 &&
+			    same(p + i + 1, w->names.p + w->col[c].off, l) &&
 			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
 				w->name = p + i + 1;
 				w->nlen = l;
@@ -831,6 +877,461 @@ csvw_end(void *ctx, jenc_enc *e)
 	return jenc_view_write(e, w->row.p, w->row.len);
 }
 
+/* ---- a first pass without the reader (jenc_csvw_keys_fd) ------------------ */
+
+/*
+ * Most files of records hold them written compactly, one object after
+ * another with only whitespace between them (NDJSON): their columns are
+ * found here, without the reader, the encoder and the copy of each
+ * record into the view.  ks_record checks a record by the rules the
+ * reader applies (JSON's grammar, escapes, UTF-8, max_depth) and refuses
+ * everything else, whitespace inside a record included.  A record whose
+ * top-level keys are those of the last record walked (the same bytes in
+ * the same order, none escaped, no value a nested object) adds no column
+ * and cannot be rejected, as that one was not: it is not walked; any
+ * other record goes through walk(), as the view's first pass would take
+ * it.  The first refusal, or a record the walk rejects, ends the pass:
+ * the columns it added are taken back (cols_cut), and the caller makes
+ * its first pass with the reader, which tells bad input as before.  So
+ * the columns are the reader's on every input read to its end here.
+ */
+
+#define KS_MORE ((size_t)-1)	/* the record goes on past the bytes read */
+#define KS_BAD ((size_t)-2)	/* refused: the reader's pass decides */
+#define KS_NOMEM ((size_t)-3)	/* (so x >= KS_NOMEM: one of the three) */
+#define KS_DEPTH 256		/* the deepest nesting checked here */
+#define KS_READ (256 * 1024)	/* the first buffer */
+#define KS_SLACK 32		/* bytes after the buffer: the sentinel and
+				   what a 16-byte load reads past it */
+
+enum { KM_SAME, KM_COPY, KM_NONE };
+
+struct ks {
+	const char *p;
+	size_t n;		/* bytes read; p[n] is NUL, a sentinel that
+				   ends every scan (no NUL is valid) */
+	unsigned maxd;		/* containers that may be open */
+	int walk;		/* the record must be walked */
+	int mode;		/* its top-level keys: still those of shape
+				   (KM_SAME, so bytes of it matched), copied
+				   into shape (KM_COPY), or none (KM_NONE) */
+	size_t so;
+};
+
+/* A refusal at p[at]: at the end of the bytes read (within a token's
+ * length of it), more input may make the record whole. */
+static size_t
+ks_fail(const struct ks *k, size_t at)
+{
+	return at + 8 > k->n ? KS_MORE : KS_BAD;
+}
+
+/* The value of the four hex digits at p, or -1. */
+static long
+ks_hex4(const char *p)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char h = (unsigned char)p[i];
+
+		if (h >= '0' && h <= '9')
+			v = v * 16 + (h - '0');
+		else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
+			v = v * 16 + ((h | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return v;
+}
+
+/*
+ * The index of the closing quote of the string whose body starts at
+ * p[i], checked: escapes known (a surrogate escape only as a pair: a lone
+ * one is refused, the view would reject it), no control byte, UTF-8.
+ * *esc 1 if it holds an escape.
+ */
+static size_t
+ks_str(const struct ks *k, size_t i, int *esc)
+{
+	const char *p = k->p;
+
+	*esc = 0;
+	for (;;) {
+		unsigned char c;
+		long v;
+
+#ifdef __SSE2__
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
+		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
+
+		if (m == 0) {	/* (bytes >= 0x80 are negative: in m) */
+			i += 16;
+			continue;
+		}
+		i += (size_t)__builtin_ctz(m);
+#else
+		while ((c = (unsigned char)p[i]) >= 0x20 && c < 0x80 &&
+		    c != '"' && c != '\\')
+			i++;
+#endif
+		c = (unsigned char)p[i];
+		if (c == '"')
+			return i;
+		if (c >= 0x80) {
+			uint32_t cp;
+			size_t len = jenc_utf8_seq((const unsigned char *)p + i,
+			    k->n - i, &cp);
+
+			if (len == 0)
+				return ks_fail(k, i);
+			i += len;
+			continue;
+		}
+		if (c != '\\')		/* a control byte, or the end */
+			return ks_fail(k, i);
+		*esc = 1;
+		switch (p[i + 1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
+		case 'r': case 't':
+			i += 2;
+			continue;
+		case 'u':
+			break;
+		default:
+			return ks_fail(k, i);
+		}
+		if ((v = ks_hex4(p + i + 2)) < 0)
+			return ks_fail(k, i);
+		i += 6;
+		if (v >= 0xdc00 && v < 0xe000)
+			return KS_BAD;
+		if (v >= 0xd800 && v < 0xdc00) {
+			if (p[i] != '\\' || p[i + 1] != 'u' ||
+			    (v = ks_hex4(p + i + 2)) < 0)
+				return ks_fail(k, i);
+			if (v < 0xdc00 || v >= 0xe000)
+				return KS_BAD;
+			i += 6;
+		}
+	}
+}
+
+static int
+ks_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The end of the number at p[i], checked (RFC 8259's grammar). */
+static size_t
+ks_num(const struct ks *k, size_t i)
+{
+	const char *p = k->p;
+
+	if (p[i] == '-')
+		i++;
+	if (p[i] == '0')
+		i++;
+	else if (p[i] >= '1' && p[i] <= '9')
+		while (ks_digit(p[++i]))
+			;
+	else
+		return ks_fail(k, i);
+	if (p[i] == '.') {
+		if (!ks_digit(p[++i]))
+			return ks_fail(k, i);
+		while (ks_digit(p[++i]))
+			;
+	}
+	if (p[i] == 'e' || p[i] == 'E') {
+		if (p[++i] == '+' || p[i] == '-')
+			i++;
+		if (!ks_digit(p[i]))
+			return ks_fail(k, i);
+		while (ks_digit(p[++i]))
+			;
+	}
+	return i;
+}
+
+/* The top-level key p[b..q) (q: its closing quote), whose value is a
+ * nested object or not, matched against or copied into w->shape. */
+static int
+ks_key(jenc_csvw *w, struct ks *k, size_t b, size_t q, int esc, int nested)
+{
+	size_t len = q + 1 - b;
+
+	if (esc || nested) {
+		k->walk = 1;
+		k->mode = KM_NONE;
+		return 0;
+	}
+	if (k->mode == KM_SAME) {
+		if (k->so + len <= w->shape.len &&
+		    same(w->shape.p + k->so, k->p + b, len)) {
+			k->so += len;
+			return 0;
+		}
+		k->walk = 1;
+		k->mode = KM_COPY;
+		w->shape.len = k->so;
+	}
+	if (k->mode == KM_COPY)
+		return buf_put(&w->shape, k->p + b, len);
+	return 0;
+}
+
+/*
+ * Check the record at p[i], a '{': the index past it, KS_MORE, KS_BAD or
+ * KS_NOMEM.  One loop over the record's bytes with a stack of the open
+ * containers (a hot loop: the gotos are its states).
+ */
+static size_t
+ks_record(jenc_csvw *w, struct ks *k, size_t i)
+{
+	const char *p = k->p;
+	char stk[KS_DEPTH];
+	unsigned depth = 0;
+	size_t q;
+	int esc;
+
+	k->walk = !w->shape_ok;
+	k->mode = w->shape_ok ? KM_SAME : KM_COPY;
+	k->so = 0;
+	if (!w->shape_ok)
+		w->shape.len = 0;
+open:					/* p[i] is '{' or '[' */
+	if (depth >= k->maxd)
+		return KS_BAD;
+	stk[depth++] = p[i++];
+	if (stk[depth - 1] == '[') {
+		if (p[i] == ']')
+			goto close;
+		goto value;
+	}
+	if (p[i] == '}')
+		goto close;
+key:
+	if (p[i] != '"')
+		return ks_fail(k, i);
+	if ((q = ks_str(k, i + 1, &esc)) >= KS_NOMEM)
+		return q;
+	if (p[q + 1] != ':')
+		return ks_fail(k, q + 1);
+	if (depth == 1 && ks_key(w, k, i + 1, q, esc, p[q + 2] == '{' &&
+	    p[q + 3] != '}') != 0)
+		return KS_NOMEM;
+	i = q + 2;
+value:
+	switch (p[i]) {
+	case '"':
+		if ((q = ks_str(k, i + 1, &esc)) >= KS_NOMEM)
+			return q;
+		i = q + 1;
+		break;
+	case '{':
+	case '[':
+		goto open;
+	case 't':
+		if (memcmp(p + i, "true", 4) != 0)
+			return ks_fail(k, i);
+		i += 4;
+		break;
+	case 'f':
+		if (memcmp(p + i, "false", 5) != 0)
+			return ks_fail(k, i);
+		i += 5;
+		break;
+	case 'n':
+		if (memcmp(p + i, "null", 4) != 0)
+			return ks_fail(k, i);
+		i += 4;
+		break;
+	default:
+		if ((i = ks_num(k, i)) >= KS_NOMEM)
+			return i;
+	}
+next:					/* after a value */
+	if (p[i] == ',') {
+		i++;
+		if (stk[depth - 1] == '{')
+			goto key;
+		goto value;
+	}
+close:
+	if (p[i] != (stk[depth - 1] == '{' ? '}' : ']'))
+		return ks_fail(k, i);
+	i++;
+	if (--depth > 0)
+		goto next;
+	if (k->mode == KM_SAME && k->so != w->shape.len) {
+		k->walk = 1;		/* fewer keys than the last */
+		w->shape.len = k->so;
+	}
+	return i;
+}
+
+/*
+ * The record p[0..n), checked: walked if it must be (in the first pass's
+ * mode, w->scan 1), and with e (the rows' pass) written to e.  0,
+ * JENC_E_NOMEM, JENC_E_SYNTAX (rejected; with e, or a key that is not
+ * a column: the input is not what the first pass read), or e's error.
+ */
+static int
+ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n,
+    jenc_enc *e)
+{
+	size_t n0 = w->ncols;
+	int rc = 0;
+
+	if (k->walk) {
+		w->stamp++;
+		rc = walk(w, NULL, p, n);
+		if (rc == 0 && e != NULL && w->ncols != n0)
+			rc = JENC_E_SYNTAX;
+	}
+	w->shape_ok = k->mode != KM_NONE;
+	if (rc == 0 && e != NULL) {
+		w->scan = 0;
+		rc = jenc_raw(e, p, n);
+		w->scan = 1;
+	}
+	return rc;
+}
+
+/* More of fd after p[0..*len), which may grow (*cap): -1 on a read error
+ * or no memory (*nomem), else the bytes read. */
+static ssize_t
+ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
+{
+	ssize_t r;
+	int sys;
+
+	if (*len == *cap) {
+		size_t c = jenc_grow_cap(*cap, *cap + 1, KS_READ, 1);
+		char *q;
+
+		if (c == 0 || c > (size_t)-1 - KS_SLACK ||
+		    (q = jenc_mem_realloc(*p, *cap + KS_SLACK,
+		    c + KS_SLACK)) == NULL) {
+			*nomem = 1;
+			return -1;
+		}
+		*p = q;
+		*cap = c;
+	}
+	if ((r = jenc_io_read(fd, *p + *len, *cap - *len, -1, 0, &sys)) < 0)
+		return -1;
+	*len += (size_t)r;
+	(*p)[*len] = '\0';
+	return r;
+}
+
+/*
+ * Both passes: each record of fd taken by ks_take, and with e written to
+ * it (e flushed before each read, as the reader does).  1 if all of fd
+ * was read so; 0 at the first refusal, the columns added taken back;
+ * JENC_E_NOMEM, or e's error.
+ */
+static int
+ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
+{
+	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
+	int eof = 0, rc = 1, nomem = 0, scan = w->scan;
+	struct ks k;
+	ssize_t r;
+	char *p;
+
+	if (ro != NULL && ((ro->flags & (JENC_READ_SINGLE | JENC_READ_SEQ |
+	    JENC_READ_JSONC)) || ro->encoding != NULL))
+		return 0;
+	k.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
+	if (k.maxd > KS_DEPTH)
+		k.maxd = KS_DEPTH;
+	if ((p = jenc_mem_alloc(cap + KS_SLACK)) == NULL)
+		return JENC_E_NOMEM;
+	p[0] = '\0';
+	w->scan = 1;
+	w->shape_ok = 0;
+	for (;;) {
+		while (pos < len && (p[pos] == ' ' || p[pos] == '\n' ||
+		    p[pos] == '\r' || p[pos] == '\t'))
+			pos++;
+		if (pos < len) {
+			if (p[pos] != '{') {
+				rc = 0;
+				break;
+			}
+			k.p = p;
+			k.n = len;
+			if ((end = ks_record(w, &k, pos)) == KS_NOMEM) {
+				rc = JENC_E_NOMEM;
+				break;
+			}
+			if (end == KS_BAD || (end == KS_MORE && eof)) {
+				rc = 0;
+				break;
+			}
+			if (end == KS_MORE && k.walk)
+				w->shape_ok = 0;	/* (shape changed) */
+			if (end != KS_MORE) {
+				int t = ks_take(w, &k, p + pos, end - pos, e);
+
+				if (t != 0) {
+					rc = t == JENC_E_SYNTAX ? 0 : t;
+					break;
+				}
+				pos = end;
+				continue;
+			}
+		} else if (eof) {
+			break;
+		}
+		/* more input, what is left of the last moved to the start */
+		memmove(p, p + pos, len - pos);
+		len -= pos;
+		pos = 0;
+		if (e != NULL && jenc_flush(e) != 0) {
+			rc = jenc_error(e);
+			break;
+		}
+		if ((r = ks_fill(fd, &p, &len, &cap, &nomem)) < 0) {
+			rc = nomem ? JENC_E_NOMEM : 0;
+			break;
+		}
+		eof = r == 0;
+	}
+	jenc_mem_free(p, cap + KS_SLACK);
+	w->scan = scan;
+	if (rc != 1)
+		cols_cut(w, n0);
+	/* out of memory in e, its record cannot be finished: as the readers
+	 * do, drop it, so that e holds complete rows only */
+	if (e != NULL && jenc_error(e) == JENC_E_NOMEM) {
+		(void)jenc_discard(e);
+		rc = JENC_E_NOMEM;
+	}
+	return rc;
+}
+
+int
+jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
+{
+	return ks_run(w, fd, ro, NULL);
+}
+
+int
+jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
+    const jenc_read_opts *ro)
+{
+	return ks_run(w, fd, ro, e);
+}
+
 /* ---- the public calls ----------------------------------------------------- */
 
 int
@@ -885,6 +1386,7 @@ jenc_csvw_free(jenc_csvw *w)
 	jenc_mem_free(w->row.p, w->row.cap);
 	jenc_mem_free(w->stk, w->stkcap * sizeof(size_t));
 	jenc_mem_free(w->pred, w->predcap * sizeof(size_t));
+	jenc_mem_free(w->shape.p, w->shape.cap);
 	jenc_mem_free(w, sizeof(*w));
 }
 

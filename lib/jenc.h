@@ -988,6 +988,40 @@ JENC_API void jenc_csvw_free(jenc_csvw *w);
  * the first pass, which only collects the keys of the records as
  * columns (no output, no error but non-objects); scan 0: the rows. */
 JENC_API void jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v);
+/*
+ * jenc_csvw_keys_fd - a first pass without the reader: the keys of the
+ * records of fd, from its offset to its end, as columns of w, as
+ * jenc_csvw_view(w, 1, ...) would collect them through
+ * jenc_json_copy_fd(fd, ..., ro, ...) with JENC_READ_MAP or not; for input
+ * of objects written compactly (no whitespace but between records), all
+ * valid.  Returns 1 if it read fd to its end so; 0 if it stopped at
+ * anything else (whitespace in a record, an array, bad input, a record
+ * the view rejects, a read error), the columns as they were before the
+ * call (make the first pass with the reader, which tells what is wrong);
+ * JENC_E_NOMEM.  ro NULL: the defaults; with JENC_READ_SINGLE, SEQ or
+ * JSONC, or an encoding, it returns 0 at once.  fd's offset is left at
+ * the end of the input when it returns 1, else anywhere.  Memory: a
+ * buffer of 256 KiB, doubled while one record does not fit, freed before
+ * it returns.
+ */
+JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
+    const jenc_read_opts *ro);
+/*
+ * jenc_csvw_rows_fd - the rows' pass after jenc_csvw_keys_fd returned 1
+ * for the same input, without the reader: each record of fd (from its
+ * offset to its end), checked as jenc_csvw_keys_fd checks it, goes to e
+ * with jenc_raw, e's view being w's (jenc_csvw_view(w, 0, ...)), which
+ * writes its row; e is flushed before each read.  Returns 1 if it read
+ * all of fd so (fd's offset at its end, which the caller may compare
+ * with the first pass's, for a file that changed length), the same rows
+ * as the reader would give; 0 at a record
+ * the first pass would not have taken, or with a key that is not a
+ * column (the input changed since: the rows before it are written);
+ * JENC_E_NOMEM (e's unfinished row dropped, as the readers drop an
+ * unfinished value); or e's error (jenc_error: a write error).
+ */
+JENC_API int jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
+    const jenc_read_opts *ro);
 /* jenc_csvw_columns - how many columns w has so far. */
 JENC_API size_t jenc_csvw_columns(const jenc_csvw *w);
 /* jenc_csvw_dropped - JENC_CSVW_PAD: how many keys were dropped. */

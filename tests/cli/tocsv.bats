@@ -391,6 +391,81 @@ a
 '
 }
 
+@test "a file of compact records: its keys found without the reader, the same" {
+	# escaped keys, nested objects, keys in another order, arrays of
+	# objects, records glued together: every key, as the reader finds
+	printf '{"id":1,"k\\u00e9":"x","u":{"n":1}}\n{"u":{"m":{"z":2}},"id":2}\n{"id":3,"a\\"b":[1,{"c":2}]}\n{"id":4}{"e":{}}\n' >in.json
+	jrun --to=csv in.json
+	expect_ok 'id,ké,u.n,u.m.z,"a""b",e
+1,x,1,,,
+2,,,2,,
+3,,,,"[1,{""c"":2}]",
+4,,,,,
+,,,,,{}
+'
+	# a record with spaces in it: the reader's first pass, the same rows
+	printf '{"a":1}\n{"b": 1}\n{"c":3}\n' >sp.json
+	jrun --to=csv sp.json
+	expect_ok 'a,b,c
+1,,
+,1,
+,,3
+'
+	# keys after bad records: a trailing comma, a lone surrogate
+	printf '{"a":1}\n{"b":1,}\n{"c":3}\n{"d":"\\ud800"}\n{"e":5}\n' >bad.json
+	jrun --to=csv --on-error=skip -q bad.json
+	expect_ok 'a,c,e
+1,,
+,3,
+,,5
+'
+	jrun --to=csv bad.json
+	expect_status 1
+	expect_out 'a
+1
+'
+	# a duplicate key stops the rows where the reader's pass stops
+	printf '{"a":1}\n{"b":1,"b":2}\n{"c":3}\n' >dup.json
+	jrun --to=csv dup.json
+	expect_status 1
+	expect_out 'a,b
+1,
+'
+	# records longer than the first pass's buffer, a new key after each:
+	# the columns of the reader's pass (a record with a space in it)
+	s=$(head -c 300000 /dev/zero | tr '\0' x)
+	printf '{"a":1}\n{"s":"%s","b":2}\n{"s":"%s%s\\n","c":3}\n' \
+	    "$s" "$s" "$s" >long.json
+	printf '{"a": 1}\n' | cat - long.json >long2.json
+	jrun --to=csv long2.json
+	expect_status 0
+	mv "$T/out" "$T/out2"
+	jrun --to=csv long.json
+	expect_status 0
+	[ "$(head -n 1 "$T/out")" = "a,s,b,c" ]
+	tail -n +3 "$T/out2" >"$T/want"
+	tail -n +2 "$T/out" >"$T/got"
+	same_bytes "$T/want" "$T/got"
+}
+
+@test "a file of compact records changed between the two passes: exit 3" {
+	need_shim cutwrite "whose write comes before an LD_PRELOAD one"
+	# more than the first read of the rows' pass, so that the rows' pass
+	# reads again after the first write to -o's file, which empties it
+	awk 'BEGIN { for (i = 0; i < 20000; i++)
+		printf "{\"id\":%d,\"name\":\"record number %d\"}\n", i, i }' >victim.json
+	mkdir d
+	echo old >d/out.csv
+	status=0
+	LD_PRELOAD=$SHIM JENC_CUT=victim.json "$JENC" --to=csv -o d/out.csv \
+	    victim.json >out 2>err || status=$?
+	expect_status 3
+	same_bytes <(echo 'jenc: victim.json: the file changed between the two passes of --to=csv') err
+	[ "$(cat d/out.csv)" = old ]
+	[ "$(ls -A d)" = out.csv ]
+	[ ! -s victim.json ]
+}
+
 @test "options that make no sense with --to=csv are refused" {
 	put '{"a":1}'
 	jrun --to=csv -w in

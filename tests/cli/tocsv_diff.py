@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tocsv_diff.py JENC N SEED - random records through `jenc --to=csv` and
-# back through `jenc -f csv -t --nest`, checked two ways:
+# back through `jenc -f csv -t --nest`, checked three ways:
 #
 # 1. cell by cell against Python's csv.writer given the cells jenc(1)
 #    documents (JSON TO CSV AND TSV): both files read with csv.reader give
@@ -9,7 +9,9 @@
 #    exceptions: null, "" and a missing member all come back as null, a
 #    string that is a JSON number or true/false comes back as one, an
 #    array or {} as the string of its compact JSON text, and every column
-#    is a member of every record.
+#    is a member of every record;
+# 3. the same records written compactly, which jenc reads without its
+#    JSON reader, give the same CSV bytes.
 #
 # The records come from a fixed nested schema (so that a name is always a
 # value or always an object, which --nest needs), each with a random part
@@ -75,24 +77,24 @@ def record(schema):
     return out
 
 
-def to_json(rec):
+def to_json(rec, rr=r, compact=False):
     parts = []
     for k, v in rec:
         if isinstance(v, list):
-            val = to_json(v)
+            val = to_json(v, rr, compact)
         else:
             kind, x = v
             if kind == "s":
-                val = json.dumps(x, ensure_ascii=r.random() < 0.5)
+                val = json.dumps(x, ensure_ascii=rr.random() < 0.5)
             elif kind in "nae":
                 val = x
             elif kind == "b":
                 val = "true" if x else "false"
             else:
                 val = "null"
-        parts.append(json.dumps(k, ensure_ascii=False) + r.choice(
-            [":", ": "]) + val)
-    return "{" + r.choice([",", ", "]).join(parts) + "}"
+        parts.append(json.dumps(k, ensure_ascii=False) + (":" if compact
+                     else rr.choice([":", ": "])) + val)
+    return "{" + ("," if compact else rr.choice([",", ", "])).join(parts) + "}"
 
 
 def leaves(rec, prefix=""):
@@ -143,6 +145,18 @@ for i, (a, b) in enumerate(zip(wrows, grows)):
     if a != b:
         print("row %d differs:\n csv.writer %r\n jenc       %r" % (i, a, b))
         sys.exit(1)
+
+# the same records written compactly, which jenc reads without its JSON
+# reader (jenc_csvw_keys_fd, jenc_csvw_rows_fd): the same bytes
+with open("diff-compact.ndjson", "w", encoding="utf-8") as f:
+    f.write("".join(to_json(rc, random.Random(seed), True) + "\n"
+                    for rc in recs))
+compact = subprocess.run([jenc, "--to=csv", "diff-compact.ndjson"],
+                         capture_output=True, check=True).stdout
+if compact != got.encode("utf-8"):
+    print("compact records: %d bytes of CSV, %d from the same records "
+          "with spaces" % (len(compact), len(got.encode("utf-8"))))
+    sys.exit(1)
 
 # 2. there and back
 back = subprocess.run([jenc, "-f", "csv", "-t", "--nest", "-l"],

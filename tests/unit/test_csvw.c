@@ -2,12 +2,14 @@
  * test_csvw.c - the CSV/TSV writer (jenc_csvw): options refused, columns
  * from the header, a first pass or the first record, the rows of nested
  * records, rejected records through the JSON reader, one header line for
- * several encoders, and no allocation per record once warm.
+ * several encoders, no allocation per record once warm, and the first
+ * pass without the reader (jenc_csvw_keys_fd) against the reader's.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "jenc.h"
@@ -161,6 +163,241 @@ to_csv(const char *in, char *out, size_t cap, size_t *n)
 	return rc;
 }
 
+
+/* ---- jenc_csvw_keys_fd against the reader's first pass ------------------- */
+
+/* n bytes of in in a temporary file: its descriptor, at offset 0. */
+static int
+tmp_fd(const char *in, size_t n)
+{
+	FILE *f = tmpfile();
+	int fd;
+
+	if (f == NULL || (fd = dup(fileno(f))) < 0 ||
+	    write(fd, in, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	fclose(f);
+	return fd;
+}
+
+/* The header line that w's columns make, into out. */
+static void
+header_of(jenc_csvw *w, struct out *out)
+{
+	jenc_opts o = { 0, JENC_SPLIT, 0 };
+	jenc_view v;
+	jenc_enc *e;
+
+	out->len = 0;
+	out->p[0] = '\0';
+	e = jenc_get_sink(sink, out, &o);
+	jenc_csvw_view(w, 0, &v);
+	if (e == NULL || jenc_set_view(e, &v) != 0 || jenc_release(e) != 0)
+		abort();
+}
+
+/*
+ * Both passes of in[0..n) both ways, fresh writers (flags): with
+ * jenc_csvw_keys_fd and jenc_csvw_rows_fd, and with the reader.  1 if
+ * both give the same bytes.
+ */
+static int
+rows_both(const char *in, size_t n, const jenc_read_opts *ro,
+    unsigned flags)
+{
+	jenc_csvw_opts wo = { 0 };
+	jenc_opts o = { 0, 0, 0 };
+	char *out[2];
+	size_t len[2];
+	int i, fd = tmp_fd(in, n), same;
+
+	wo.flags = flags;
+	for (i = 0; i < 2; i++) {
+		jenc_csvw *w;
+		jenc_view v;
+		jenc_enc *e;
+		jenc_err err;
+
+		if (jenc_csvw_new(&w, &wo) != 0 || lseek(fd, 0, SEEK_SET) != 0 ||
+		    jenc_csvw_keys_fd(w, fd, ro) != 1 ||
+		    lseek(fd, 0, SEEK_SET) != 0 ||
+		    (e = jenc_get_mem(&o)) == NULL)
+			abort();
+		jenc_csvw_view(w, 0, &v);
+		if (jenc_set_view(e, &v) != 0)
+			abort();
+		if (i == 0 ? jenc_csvw_rows_fd(w, fd, e, ro) != 1 :
+		    jenc_json_copy_fd(fd, e, ro, &err) != 0)
+			abort();
+		if ((out[i] = jenc_take(e, &len[i])) == NULL)
+			abort();
+		jenc_release(e);
+		jenc_csvw_free(w);
+	}
+	close(fd);
+	same = len[0] == len[1] && memcmp(out[0], out[1], len[0]) == 0;
+	jenc_free(out[0], len[0]);
+	jenc_free(out[1], len[1]);
+	return same;
+}
+
+/*
+ * The first pass of in[0..n) with max_depth d both ways, each with a
+ * fresh writer (flags): jenc_csvw_keys_fd's result is returned; where
+ * it is 1, the reader's pass (as jenc(1) makes it: no JENC_SPLIT) must
+ * find no bad input and the same columns; where 0, the writer must have
+ * no column.  line: the caller's, for messages.
+ */
+static int
+keys_both(const char *in, size_t n, unsigned d, unsigned flags, int line)
+{
+	jenc_csvw_opts wo = { 0 };
+	jenc_read_opts ro = { JENC_READ_MAP, 0, NULL, NULL, NULL };
+	jenc_opts o = { 0, 0, 0 };
+	struct out a, b;
+	jenc_csvw *w1, *w2;
+	jenc_view v;
+	jenc_enc *e;
+	jenc_err err;
+	int fd = tmp_fd(in, n), rc, rc2;
+
+	wo.flags = flags;
+	ro.max_depth = d;
+	if (jenc_csvw_new(&w1, &wo) != 0 || jenc_csvw_new(&w2, &wo) != 0)
+		abort();
+	rc = jenc_csvw_keys_fd(w1, fd, &ro);
+	if (lseek(fd, 0, SEEK_SET) != 0 || (e = jenc_get_mem(&o)) == NULL)
+		abort();
+	jenc_csvw_view(w2, 1, &v);
+	if (jenc_set_view(e, &v) != 0)
+		abort();
+	rc2 = jenc_json_copy_fd(fd, e, &ro, &err);
+	jenc_release(e);
+	close(fd);
+	if (rc == 1) {
+		header_of(w1, &a);
+		header_of(w2, &b);
+		if (rc2 != 0 || a.len != b.len || memcmp(a.p, b.p, a.len) != 0) {
+			fprintf(stderr, "line %d: columns [%s], the reader's "
+			    "[%s] (%d)\n", line, a.p, b.p, rc2);
+			rc = -100;
+		} else if (!rows_both(in, n, &ro, flags)) {
+			fprintf(stderr, "line %d: rows differ\n", line);
+			rc = -102;
+		}
+	} else if (jenc_csvw_columns(w1) != 0) {
+		fprintf(stderr, "line %d: refused, but %zu columns\n", line,
+		    jenc_csvw_columns(w1));
+		rc = -101;
+	}
+	jenc_csvw_free(w1);
+	jenc_csvw_free(w2);
+	return rc;
+}
+
+#define KEYS(in, d) keys_both((in), strlen(in), (d), 0, __LINE__)
+
+/* Both passes over fd without the reader, a fresh writer, the CSV into
+ * out; 0 or the code of the call that failed first (a pass that does
+ * not take the input: -1). */
+static int
+passes_fd(int fd, char *out, size_t cap, size_t *n)
+{
+	jenc_opts o = { 0, 0, 0 };
+	jenc_view v;
+	jenc_csvw *w;
+	jenc_enc *e;
+	int rc;
+
+	*n = 0;
+	if ((rc = jenc_csvw_new(&w, NULL)) != 0)
+		return rc;
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	if ((rc = jenc_csvw_keys_fd(w, fd, NULL)) != 1) {
+		jenc_csvw_free(w);
+		return rc == 0 ? -1 : rc;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	if ((e = jenc_get_mem(&o)) == NULL) {
+		jenc_csvw_free(w);
+		return JENC_E_NOMEM;
+	}
+	jenc_csvw_view(w, 0, &v);
+	if ((rc = jenc_set_view(e, &v)) == 0) {
+		rc = jenc_csvw_rows_fd(w, fd, e, NULL);
+		rc = rc == 1 ? 0 : rc == 0 ? -1 : rc;
+		*n = held_bytes(e, out, cap);
+	}
+	(void)jenc_release(e);
+	jenc_csvw_free(w);
+	return rc;
+}
+
+/* The runs fail_each makes: to_csv of a string, passes_fd of a file. */
+typedef int (*run_fn)(const void *arg, char *out, size_t cap, size_t *n);
+
+static int
+run_to_csv(const void *arg, char *out, size_t cap, size_t *n)
+{
+	return to_csv(arg, out, cap, n);
+}
+
+static int
+run_passes(const void *arg, char *out, size_t cap, size_t *n)
+{
+	return passes_fd(*(const int *)arg, out, cap, n);
+}
+
+/*
+ * fn(arg) under the counting allocator: once whole (its CSV into full),
+ * then once for each allocation it made, that one failing: each time 0
+ * and all the rows, or JENC_E_NOMEM and complete rows only (a prefix of
+ * them ending with a line end), and nothing left allocated.  Returns the
+ * number of allocations, or 0 if a run broke that (told on stderr).
+ */
+static uint64_t
+fail_each(run_fn fn, const void *arg, char *full, char *got, size_t cap)
+{
+	jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
+	size_t nfull, ngot;
+	uint64_t k, total;
+	int rc;
+
+	if (fn(arg, full, cap, &nfull) != 0)
+		return 0;
+	jenc_pool_trim();
+	if (jenc_set_alloc(&a) != 0)
+		return 0;
+	memset(&fa, 0, sizeof(fa));
+	rc = fn(arg, got, cap, &ngot);
+	jenc_pool_trim();
+	total = fa.calls;
+	if (rc != 0 || ngot != nfull || memcmp(got, full, nfull) != 0)
+		total = 0;
+	for (k = 1; k <= total; k++) {
+		memset(&fa, 0, sizeof(fa));
+		fa.fail_at = k;
+		rc = fn(arg, got, cap, &ngot);
+		jenc_pool_trim();
+		if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
+		    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
+		    memcmp(got, full, ngot) != 0 ||
+		    (rc == 0 && ngot != nfull) ||
+		    (ngot > 0 && got[ngot - 1] != '\n')) {
+			fprintf(stderr, "failing call %llu: rc %d, %lld live, "
+			    "%llu bad sizes, %zu of %zu bytes\n",
+			    (unsigned long long)k, rc, fa.live,
+			    (unsigned long long)fa.bad_size, ngot, nfull);
+			total = 0;
+		}
+	}
+	if (jenc_set_alloc(NULL) != 0)
+		return 0;
+	return total;
+}
+
 int
 main(void)
 {
@@ -270,6 +507,144 @@ main(void)
 		CHECK_STR(out.p, out.len, "a,b\n1,\n,2\n");
 		run(w, 0, "{\"b\":3}\n", &out, &rc, &err);
 		CHECK_STR(out.p, out.len, ",3\n");
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw_keys_fd: the reader's columns, or refused") {
+		/* taken: compact records, keys in any order, escapes */
+		CHECK_EQ(KEYS("{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\"}\n"
+		    "{\"b\":3,\"a\":4}\r\n{\"a\":5}\n\n{\"a\":1,\"b\":2,\"c\":3}\n"
+		    "{}\t {\"d\":true}{\"e\":null}", 0), 1);
+		CHECK_EQ(KEYS("{\"k\\u00e9\":1,\"a\\\"b\":2,\"\\/\":[]}\n"
+		    "{\"k\\u00e9\":3,\"x\\\\y\":false}\n{\"\\u0000\":-0.5e+3}", 0), 1);
+		CHECK_EQ(KEYS("{\"u\":{\"n\":1,\"m\":{\"x\":2}},\"a\":[1,{\"b\":"
+		    "2},[]]}\n{\"u\":{\"n\":2},\"e\":{},\"f\":\"Z\\u00fcrich "
+		    "\\ud83d\\ude00 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}", 0), 1);
+		CHECK_EQ(KEYS("{\"a\":{\"b\":1}}\n{\"a\":{\"c\":{\"d\":2}}}", 3), 1);
+		CHECK_EQ(KEYS("{\"a\":0,\"b\":-0,\"c\":12.5E-3,\"d\":1e9,"
+		    "\"e\":123456789012345678901234567890}", 0), 1);
+		CHECK_EQ(KEYS("  \n{\"a\":1}\n", 0), 1);
+		/* refused: records the view rejects */
+		CHECK_EQ(KEYS("{\"x\":1}\n{\"a\":1,\"a\":2}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a.b\":1,\"a\":{\"b\":2}}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\\ud800\"}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"\\udc00\":1}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\\ud800\\u0041\"}\n", 0), 0);
+		/* refused: not compact, not records, or bad */
+		CHECK_EQ(KEYS("{\"a\":1}\n{\"b\": 2}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1}\n[{\"b\":2}]\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1}\n3\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1}\n{\"b\":1,}\n{\"c\":1}\n", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1}\n{\"b\":1", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1}}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":01}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1.}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":-}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":1e}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":tru}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\\x\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\\u12g4\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\x01\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\xc3\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\xc0\xaf\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":\"\xed\xa0\x80\"}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":[1,]}", 0), 0);
+		CHECK_EQ(KEYS("{\"a\":[1}", 0), 0);
+		CHECK_EQ(keys_both("{\"a\":1}\n\0", 9, 0, 0, __LINE__), 0);
+		CHECK_EQ(keys_both("{\"a\":\"\0\"}", 9, 0, 0, __LINE__), 0);
+		CHECK_EQ(KEYS("{\"a\":1}\n\f{\"b\":1}", 0), 0);
+		/* max_depth: the reader's limit, or refused */
+		CHECK_EQ(KEYS("{\"a\":{\"b\":{\"c\":1}}}", 2), 0);
+		CHECK_EQ(KEYS("{\"a\":[[1]]}", 2), 0);
+		CHECK_EQ(KEYS("{\"a\":[1]}", 2), 1);
+	}
+
+	TEST("jenc_csvw_keys_fd: records longer than its buffer, more columns") {
+		size_t n = 0, i, cap = 3u << 20;
+		char *in = malloc(cap);
+
+		CHECK(in != NULL);
+		if (in == NULL)
+			break;
+		/* a record across each boundary of 256 KiB, a new key after
+		 * records of 300 KB and 700 KB, escapes at the boundaries */
+		for (i = 0; i < 3000; i++)
+			n += (size_t)snprintf(in + n, cap - n,
+			    "{\"id\":%zu,\"s\":\"a\\nb\",\"k%zu\":1}\n", i, i % 7);
+		for (i = 0; i < 2; i++) {
+			size_t len = i == 0 ? 300000 : 700000, j;
+
+			n += (size_t)snprintf(in + n, cap - n, "{\"id\":1,\"s\":\"");
+			for (j = 0; j < len; j++)
+				in[n++] = j % 97 == 0 ? '\\' : j % 97 == 1 ?
+				    'n' : 'x';
+			n += (size_t)snprintf(in + n, cap - n, "\\\\\",\"z%zu\":2}\n",
+			    i);
+		}
+		for (i = 0; i < 200; i++)
+			n += (size_t)snprintf(in + n, cap - n,
+			    "{\"id\":%zu,\"%03zu\":[%zu]}", i, i, i);
+		CHECK(n < cap);
+		CHECK_EQ(keys_both(in, n, 0, 0, __LINE__), 1);
+		CHECK_EQ(keys_both(in, n, 0, JENC_CSVW_READ_ON, __LINE__), 1);
+		free(in);
+	}
+
+	TEST("jenc_csvw_rows_fd: an input changed since the first pass stops it") {
+		const char *a = "{\"id\":1,\"s\":\"x,y\"}\n"
+		    "{\"id\":2,\"n\":{\"k\":[1,2]}}\n";
+		const char *b = "{\"s\":\"z\",\"id\":3}\n{\"id\":4,\"new\":1}\n"
+		    "{\"id\":5}\n";
+		const char *c = "{\"id\":6}\n{\"id\": 7}\n";
+		jenc_opts o = { 0, 0, 0 };
+		jenc_view v;
+		jenc_enc *e;
+		int fd;
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		fd = tmp_fd(a, strlen(a));
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, NULL), 1);
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);
+		out.len = 0;
+		e = jenc_get_sink(sink, &out, &o);
+		jenc_csvw_view(w, 0, &v);
+		CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 1);
+		close(fd);
+		fd = tmp_fd(b, strlen(b));	/* a key that is not a column */
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 0);
+		close(fd);
+		fd = tmp_fd(c, strlen(c));	/* a record the pass refuses */
+		CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), 0);
+		close(fd);
+		CHECK_EQ(jenc_release(e), 0);
+		CHECK_STR(out.p, out.len, "id,s,n.k\n1,\"x,y\",\n2,,\"[1,2]\"\n"
+		    "3,z,\n6,,\n");
+		CHECK_EQ(jenc_csvw_columns(w), 3);
+		jenc_csvw_free(w);
+	}
+
+	TEST("jenc_csvw_keys_fd: refused, the columns of earlier files kept") {
+		jenc_read_opts ro = { JENC_READ_SEQ, 0, NULL, NULL, NULL };
+		const char *a = "{\"a\":1,\"b\":2}\n", *b = "{\"c\":1,\"b\":1}\n{\"d\" :1}\n";
+		int fd;
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		fd = tmp_fd(a, strlen(a));
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, NULL), 1);
+		close(fd);
+		fd = tmp_fd(b, strlen(b));
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, NULL), 0);
+		CHECK_EQ(jenc_csvw_columns(w), 2);
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, &ro), 0);
+		ro.flags = 0;
+		ro.encoding = "latin1";
+		CHECK(lseek(fd, 0, SEEK_SET) == 0);
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, &ro), 0);
+		close(fd);
+		header_of(w, &out);
+		CHECK_STR(out.p, out.len, "a,b\n");
 		jenc_csvw_free(w);
 	}
 
@@ -399,10 +774,8 @@ main(void)
 
 	TEST("jenc_csvw: every allocation may fail") {
 		static char in[128 * 1024], full[256 * 1024], got[256 * 1024];
-		jenc_alloc a = { fa_malloc, NULL, fa_free, &fa };
-		size_t n = 0, nfull, ngot;
-		uint64_t k, total;
-		int i, bad = 0;
+		size_t n = 0;
+		int i;
 
 		/* records that grow every buffer: nesting, escapes, a string
 		 * longer each time (the columns are the first record's) */
@@ -413,34 +786,28 @@ main(void)
 			    "\"s\":\"%0*d\",\"q\":\"x\\\"y\"}\n", i, i,
 			    i * 30, i);
 		CHECK(n < sizeof(in));
-		CHECK(to_csv(in, full, sizeof(full), &nfull) == 0);
-		jenc_pool_trim();
-		CHECK(jenc_set_alloc(&a) == 0);
-		memset(&fa, 0, sizeof(fa));
-		CHECK(to_csv(in, got, sizeof(got), &ngot) == 0);
-		jenc_pool_trim();
-		total = fa.calls;
-		CHECK(ngot == nfull && memcmp(got, full, nfull) == 0);
-		CHECK(total > 10);
-		for (k = 1; k <= total && !bad; k++) {
-			memset(&fa, 0, sizeof(fa));
-			fa.fail_at = k;
-			rc = to_csv(in, got, sizeof(got), &ngot);
-			jenc_pool_trim();
-			if ((rc != 0 && rc != JENC_E_NOMEM) || fa.live != 0 ||
-			    fa.bad_size != 0 || fa.zero != 0 || ngot > nfull ||
-			    memcmp(got, full, ngot) != 0 ||
-			    (rc == 0 && ngot != nfull) ||
-			    (ngot > 0 && got[ngot - 1] != '\n')) {
-				fprintf(stderr, "failing call %llu: rc %d, %lld "
-				    "live, %llu bad sizes, %zu of %zu bytes\n",
-				    (unsigned long long)k, rc, fa.live,
-				    (unsigned long long)fa.bad_size, ngot, nfull);
-				bad = 1;
-			}
-		}
-		CHECK(bad == 0);
-		CHECK(jenc_set_alloc(NULL) == 0);
+		CHECK(fail_each(run_to_csv, in, full, got, sizeof(got)) > 10);
+	}
+
+	TEST("jenc_csvw_keys_fd, jenc_csvw_rows_fd: every allocation may fail") {
+		static char in[512 * 1024], full[512 * 1024], got[512 * 1024];
+		size_t n = 0;
+		int i, fd;
+
+		/* new keys, nested ones, escaped ones, and a record longer
+		 * than the first buffer */
+		for (i = 0; i < 60; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n,
+			    "{\"id\":%d,\"u\":{\"k%d\":\"a\\nb\"},\"q\\\"%d\":"
+			    "[%d]}\n", i, i % 9, i % 4, i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "{\"s\":\"");
+		memset(in + n, 'x', 300000);
+		n += 300000;
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "\",\"id\":0}\n");
+		CHECK(n < sizeof(in));
+		fd = tmp_fd(in, n);
+		CHECK(fail_each(run_passes, &fd, full, got, sizeof(got)) > 5);
+		close(fd);
 	}
 
 	TEST("JENC_CSV_NEST: every allocation may fail") {
