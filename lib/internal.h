@@ -20,6 +20,9 @@
  *			iconv(3), for in.c
  *	3 map.c		a regular file mapped read-only, unmapped behind
  *			its reader (JENC_READ_MAP)
+ *	3 jsmnx.c	the jsmn adapter under both JSON readers: its
+ *			calls, skeletons read instead of the text, the
+ *			chain of open tokens (jsmnx.h)
  *	4 in.c color.c jsonc.c pipe.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of

@@ -3,21 +3,21 @@
  * checks everything jsmn lets through and re-encodes each value as it
  * completes.
  *
- * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input (the
- * input layer's, in.c) with a small token array; only the jp_* helpers
- * touch its parser.  Each time it returns, the new tokens are walked in
- * order, and the bytes between them (separators, closing brackets) go
- * through our own state machine, so trailing or missing commas, stray
- * colons and brackets, bad literals and numbers, raw control bytes and
- * invalid UTF-8 are caught at their exact position.  Then the token array
- * is compacted to what jsmn still needs (the chain of open containers from
- * toksuper up, and a key still waiting for its ':'), and the window slides
- * past the consumed bytes so positions never approach jsmn's int limit.
- * A string or number cut by the window end is not handed to jsmn again
- * until what ends it has arrived (jp_cut_ends), so a long token arriving
- * in small pieces costs linear time.  When jsmn reports an error, a slow
- * scanner of ours re-reads from that point to say precisely what is
- * wrong, after reading on to the end of its line for the excerpt.
+ * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS, through the adapter of jsmnx.c)
+ * runs over a window of input (the input layer's, in.c) with a small token
+ * array; only the jp_* helpers touch its parser.  Each time it returns, the
+ * new tokens are walked in order, and the bytes between them (separators,
+ * closing brackets) go through our own state machine, so trailing or
+ * missing commas, stray colons and brackets, bad literals and numbers, raw
+ * control bytes and invalid UTF-8 are caught at their exact position.  Then
+ * the token array is compacted to what jsmn still needs (the chain of open
+ * containers from toksuper up, and a key still waiting for its ':'), and
+ * the window slides past the consumed bytes so positions never approach
+ * jsmn's int limit.  A string or number cut by the window end is not handed
+ * to jsmn again until what ends it has arrived (jp_cut_ends), so a long
+ * token arriving in small pieces costs linear time.  When jsmn reports an
+ * error, a slow scanner of ours re-reads from that point to say precisely
+ * what is wrong, after reading on to the end of its line for the excerpt.
  *
  * jenc_json_pipe runs the same reader with the tokens of a second thread
  * (pipe.c), which reads the input and tokenizes it as jp_tokenize would,
@@ -40,10 +40,8 @@
 #include <emmintrin.h>
 #endif
 
-#define JSMN_STATIC
-#include <jsmn.h>
-
 #include "internal.h"
+#include "jsmnx.h"
 #include "pipe.h"
 
 #define WIN_INIT ((size_t)256 * 1024)
@@ -52,7 +50,6 @@
 #define DEPTH_DEFAULT 10000u
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
-#define DEEP 256		/* nesting from which jsmn gets small pieces */
 #define DEEP_CHUNK ((size_t)64)
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
@@ -142,19 +139,11 @@ struct rd {
 
 	int jsonc;		/* JENC_READ_JSONC: jc filters the window */
 	jenc_jsonc jc;
-	/* The skeleton jsmn reads (see jp_tokenize), NULL with
-	 * JENC_READ_EXACT: sk[0..sk_len) and sk_map[0..sk_len) of the input
-	 * from offset sk_base on, up to sk_end; with sk_valid jsmn goes on
-	 * at sk[sk_next], the input at offset sk_at. */
-	char *sk;
-	uint32_t *sk_map;
-	size_t sk_len, sk_next;
-	uint64_t sk_base, sk_end, sk_at;
-	int sk_valid;
-	/* in.p[sk_ok_lo..sk_ok_hi) is covered by the skeletons read since
-	 * jsmn last started afresh or the window slid: its strings are
-	 * checked (no control byte, valid UTF-8) */
-	size_t sk_ok_lo, sk_ok_hi;
+	/* The skeletons jsmn reads (see jp_tokenize; sk.buf NULL with
+	 * JENC_READ_EXACT); in.p[sk.ok_lo..sk.ok_hi) is covered by those
+	 * read since jsmn last started afresh or the window slid: its
+	 * strings are checked (no control byte, valid UTF-8) */
+	struct jenc_jsmn_sk sk;
 
 	/* jenc_json_pipe: with pipe_on the tokens come from the scout
 	 * thread (pipe.c) instead of jsmn: pipe_k of its slot's are taken,
@@ -172,7 +161,7 @@ pipe_stop(struct rd *r)
 {
 	if (r->pipe_on) {
 		r->pipe_on = 0;
-		r->sk_ok_lo = r->sk_ok_hi = 0;
+		r->sk.ok_lo = r->sk.ok_hi = 0;
 		jenc_pipe_raw(r->pipe);
 	}
 }
@@ -1131,15 +1120,9 @@ slow_scan_run(struct rd *r, size_t pos, size_t limit)
 /* ---- jsmn ---------------------------------------------------------------- */
 
 /*
- * Only the helpers in this section read or change jsmn's parser.  Between
- * two calls jsmn_parse keeps three numbers: pos, the next byte it looks
- * at; toknext, the first free token; toksuper, the innermost open
- * container (or the key whose value comes next), -1 at top level.  It
- * reads the input only from pos on, and looks back at earlier tokens only
- * through toksuper and the parent links from toknext - 1 up (built with
- * JSMN_PARENT_LINKS), asking of each only its type and whether it is still
- * open (start != -1, end == -1).  That is what lets the window slide under
- * it, the finished tokens go, and a fresh start at top level.
+ * Only the helpers in this section read or change jsmn's parser (see
+ * jsmnx.h for what it keeps between calls, and why the window may slide
+ * under it, the finished tokens go, and a fresh start at top level).
  */
 
 /* The next byte jsmn looks at. */
@@ -1166,12 +1149,11 @@ jp_restart(struct rd *r, size_t pos)
 {
 	pipe_stop(r);
 	r->gap_to = NO_POS;
-	jsmn_init(&r->jp);
-	r->jp.pos = (unsigned)pos;
+	jenc_jsmn_init(&r->jp, pos);
 	r->done = 0;
 	r->pend = NO_POS;
-	r->sk_valid = 0;
-	r->sk_ok_lo = r->sk_ok_hi = 0;
+	r->sk.valid = 0;
+	r->sk.ok_lo = r->sk.ok_hi = 0;
 }
 
 /*
@@ -1186,39 +1168,9 @@ jp_rebase(struct rd *r, size_t n)
 }
 
 /*
- * jsmn_parse over in.p[0..len) on a copy of the parser held in a local:
- * jsmn keeps its position in the parser and reads the input through a char
- * pointer, which may alias anything, so through a pointer the position is
- * stored and reloaded around every byte.  A local whose address never
- * escapes (jsmn is inlined here) lives in registers.
- */
-static int __attribute__((flatten))
-jp_parse(struct rd *r, const char *js, size_t len)
-{
-	jsmn_parser p = r->jp;
-	int res = jsmn_parse(&p, js, len, r->tok, r->ntok);
-
-	jenc_work_add(JENC_W_JSMN_CALLS, 1);
-	jenc_work_add(JENC_W_JSMN_BYTES, jenc_jsmn_read(r->jp.pos, p.pos,
-	    len, res));
-	r->jp = p;
-	return res;
-}
-
-/*
- * jsmn_parse over in.p[pos..len), as jp_parse(r, in.p, len) would, but
- * reading skeletons (skel.c) of up to JENC_SKEL_MAX bytes at a time
- * instead of the text: jsmn makes the same tokens of a skeleton, with
- * positions in it, which are turned back into positions in the window
- * through the skeleton's map (a primitive, of which the skeleton holds
- * the first byte, ends where the byte after it is); its position after
- * the call too.  Each
- * skeleton ends where no token spans, so that jsmn can go on from there
- * in the text or in the next skeleton.  Where skel.c refuses a piece (bad
- * input, or anything jsmn could read otherwise in a skeleton), jsmn reads
- * the rest of the window itself, and finds any error exactly where it
- * would have.  After JSMN_ERROR_NOMEM the next call goes on in the same
- * skeleton.
+ * jsmn_parse over in.p[pos..len): over skeletons of the window
+ * (jenc_jsmn_sk_parse), or over the window itself with JENC_READ_EXACT
+ * or for a piece short of the window's end; with a scout, its tokens.
  */
 static int pipe_tokenize(struct rd *r, size_t len);
 
@@ -1227,57 +1179,10 @@ jp_tokenize(struct rd *r, size_t len)
 {
 	if (r->pipe_on)
 		return pipe_tokenize(r, len);
-	if (r->sk == NULL || len < r->in.len)
-		return jp_parse(r, r->in.p, len);
-	for (;;) {
-		size_t pos = jp_pos(r), base, sp, n, b;
-		unsigned i, t0 = r->jp.toknext;
-		int res;
-
-		if (!r->sk_valid || r->in.off + pos != r->sk_at) {
-			r->sk_valid = 0;
-			n = len - pos;
-			if (n > JENC_SKEL_MAX)
-				n = JENC_SKEL_MAX;
-			jenc_work_add(JENC_W_SKEL, n);
-			b = jenc_skel(r->in.p + pos, n, r->sk, r->sk_map,
-			    &r->sk_len);
-			if (b == 0 || b == (size_t)-1)
-				break;
-			if (pos != r->sk_ok_hi)
-				r->sk_ok_lo = pos;
-			r->sk_ok_hi = pos + b;
-			r->sk_base = r->sk_at = r->in.off + pos;
-			r->sk_end = r->sk_base + b;
-			r->sk_next = 0;
-			r->sk_valid = 1;
-		}
-		r->jp.pos = (unsigned)r->sk_next;
-		res = jp_parse(r, r->sk, r->sk_len);
-		base = (size_t)(r->sk_base - r->in.off);
-		for (i = t0; i < r->jp.toknext; i++)
-			jenc_tok_text(&r->tok[i], r->sk_map, base);
-		sp = r->jp.pos;
-		if (sp >= r->sk_len) {
-			r->jp.pos = (unsigned)(r->sk_end - r->in.off);
-			r->sk_valid = 0;
-		} else {
-			r->jp.pos = (unsigned)(base + r->sk_map[sp]);
-			r->sk_next = sp;
-			r->sk_at = r->in.off + r->jp.pos;
-		}
-		if (res == JSMN_ERROR_NOMEM || res == JSMN_ERROR_INVAL)
-			return res;
-		/* JSMN_ERROR_PART with everything read: a container is
-		 * open.  (Anything else is not expected: a skeleton ends
-		 * where no token is cut, and holds no NUL byte.) */
-		if ((res < 0 && res != JSMN_ERROR_PART) || sp < r->sk_len)
-			break;
-		if (jp_pos(r) == len)
-			return res;
-	}
-	r->sk_valid = 0;
-	return jp_parse(r, r->in.p, len);
+	if (r->sk.buf == NULL || len < r->in.len)
+		return jenc_jsmn_parse(&r->jp, r->in.p, len, r->tok, r->ntok);
+	return jenc_jsmn_sk_parse(&r->sk, &r->jp, r->tok, r->ntok, r->in.p,
+	    r->in.off, len);
 }
 
 /*
@@ -1294,8 +1199,8 @@ pipe_tokenize(struct rd *r, size_t len)
 	const struct jenc_pipe_slot *s;
 	unsigned n = 0;
 
-	r->sk_ok_lo = 0;
-	r->sk_ok_hi = SIZE_MAX;
+	r->sk.ok_lo = 0;
+	r->sk.ok_hi = SIZE_MAX;
 	while ((s = jenc_pipe_next(r->pipe)) != NULL) {
 		size_t base = (size_t)(s->off - r->in.off);
 		size_t k = r->pipe_k > s->first ? r->pipe_k : s->first;
@@ -1311,7 +1216,7 @@ pipe_tokenize(struct rd *r, size_t len)
 			jsmntok_t t = s->tok[k + i];
 
 			if (!s->mapped) {
-				jenc_tok_text(&t, map, base);
+				jenc_jsmn_tok_text(&t, map, base);
 			} else {
 				t.start += (int)base;
 				if (t.end >= 0)
@@ -1345,7 +1250,7 @@ pipe_tokenize(struct rd *r, size_t len)
 			r->jp.pos = (unsigned)(base + s->tok_end);
 			r->done = s->nchain;
 			r->pend = NO_POS;
-			r->sk_valid = 0;
+			r->sk.valid = 0;
 			r->pipe_k = 0;
 			jenc_pipe_next_done(r->pipe);
 			pipe_stop(r);
@@ -1384,70 +1289,33 @@ jp_trim(struct rd *r)
 }
 
 /*
- * Keep only the tokens jsmn still needs: the chain of open containers (and
- * keys awaiting values) from toksuper up, plus a key still waiting for its
- * ':' (jsmn takes toknext - 1 as the key).  Their byte positions are no
- * longer needed, only whether each is open: open containers get start 0,
- * end -1; keys start 0, end 0.  The token array doubles when the chain
- * fills half of it.  Returns 0 or -1 (out of memory).
+ * Keep only the tokens jsmn still needs (jenc_jsmn_chain): the chain of
+ * open containers (and keys awaiting values) from toksuper up, plus a key
+ * still waiting for its ':', moved down to the front of tok[].  The token
+ * array doubles when the chain fills half of it.  Returns 0 or -1 (out of
+ * memory).
  */
 static int
 jp_compact(struct rd *r)
 {
-	jsmntok_t *t = r->tok;
-	int chain[64], *ch = chain, *heap = NULL;
-	int n = 0, i, cap = 64, super = r->jp.toksuper;
+	jsmntok_t chain[64], *ch = chain;
 	int pending = r->st == S_OBJ_COLON && r->jp.toknext > 0 ?
 	    (int)r->jp.toknext - 1 : -1;
+	unsigned n;
 
 	if (r->pipe_on) {
 		r->jp.toknext = r->done = 0;
 		return 0;
 	}
-
-	for (i = super; i >= 0; i = t[i].parent) {
-		if (n == cap) {
-			int *nh = jenc_mem_alloc((size_t)cap * 2 * sizeof(int));
-
-			if (nh == NULL) {
-				jenc_mem_free(heap, (size_t)cap * sizeof(int));
-				return -1;
-			}
-			memcpy(nh, ch, (size_t)cap * sizeof(int));
-			jenc_mem_free(heap, (size_t)cap * sizeof(int));
-			heap = ch = nh;
-			cap *= 2;
-		}
-		ch[n++] = i;
-	}
-	/*
-	 * ch[n-1] is the root.  A parent's index is below its child's, so
-	 * moving the chain down to 0..n-1, root first, only overwrites slots
-	 * already read.
-	 */
-	for (i = 0; i < n; i++) {
-		jsmntok_t k = t[ch[n - 1 - i]];
-
-		k.parent = i - 1;
-		k.start = 0;
-		if (k.type != JSMN_OBJECT && k.type != JSMN_ARRAY)
-			k.end = 0;
-		t[i] = k;
-	}
-	jenc_mem_free(heap, (size_t)cap * sizeof(int));
-	r->jp.toksuper = n - 1;
-	if (pending >= 0) {
-		/* The key is the newest token, above every chain slot. */
-		jsmntok_t k = t[pending];
-
-		k.parent = n - 1;
-		k.start = 0;
-		k.end = 0;
-		t[n++] = k;
-	}
-	r->jp.toknext = (unsigned)n;
-	r->done = (unsigned)n;
-	if ((unsigned)n * 2 > r->ntok) {
+	n = jenc_jsmn_chain_len(r->tok, &r->jp, NULL) + (pending >= 0);
+	if (n > 64 && (ch = jenc_mem_alloc(n * sizeof(*ch))) == NULL)
+		return -1;
+	(void)jenc_jsmn_chain(r->tok, &r->jp, pending, ch, n, &r->jp);
+	memcpy(r->tok, ch, n * sizeof(*ch));
+	if (ch != chain)
+		jenc_mem_free(ch, n * sizeof(*ch));
+	r->done = n;
+	if (n * 2 > r->ntok) {
 		unsigned nn = r->ntok * 2;
 		jsmntok_t *nt = jenc_mem_realloc(r->tok,
 		    r->ntok * sizeof(jsmntok_t), nn * sizeof(jsmntok_t));
@@ -1591,7 +1459,7 @@ walk_fast(struct rd *r, unsigned *ip, unsigned n, size_t *gp, const int bulk)
 	const jsmntok_t *tok = r->tok;
 	unsigned char *stk = r->stk;
 	jenc_enc *e = r->e;
-	size_t cur = *gp, tcur = r->cur, lo = r->sk_ok_lo, hi = r->sk_ok_hi;
+	size_t cur = *gp, tcur = r->cur, lo = r->sk.ok_lo, hi = r->sk.ok_hi;
 	size_t len = r->in.len, room = r->stk_cap;
 	unsigned i = *ip, depth = r->depth, maxd = r->max_depth;
 	int st = r->st;
@@ -1743,7 +1611,7 @@ walk(struct rd *r)
 			break;
 		case JSMN_STRING:
 			if (string(r, first, (size_t)t->end,
-			    first >= r->sk_ok_lo && (size_t)t->end < r->sk_ok_hi) != 0)
+			    first >= r->sk.ok_lo && (size_t)t->end < r->sk.ok_hi) != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end + 1;
 			break;
@@ -1804,8 +1672,8 @@ slide(struct rd *r, size_t n)
 	r->gap_to = rebase(r->gap_to, n);
 	jenc_in_drop(&r->in, n);
 	jp_rebase(r, n);
-	r->sk_valid = 0;
-	r->sk_ok_lo = r->sk_ok_hi = 0;
+	r->sk.valid = 0;
+	r->sk.ok_lo = r->sk.ok_hi = 0;
 	r->cur -= n;
 	r->pend = rebase(r->pend, n);
 	r->pend_scan -= r->pend != NO_POS ? n : 0;
@@ -1996,7 +1864,7 @@ run(struct rd *r)
 		 */
 		size_t jlen = r->in.len, start = jp_pos(r);
 		int bad_piece = 0;
-		if (r->depth > DEEP && r->in.len - start > chunk &&
+		if (r->depth > JENC_JSMN_DEEP && r->in.len - start > chunk &&
 		    !r->pipe_on)
 			jlen = start + chunk;
 		else if (r->piece > 0 && r->in.len - start > r->piece &&
@@ -2320,15 +2188,15 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	r->stk = jenc_mem_alloc(r->stk_cap);
 	/* without room for the skeleton, jsmn reads the text */
 	if (o == NULL || !(o->flags & JENC_READ_EXACT)) {
-		r->sk = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
-		r->sk_map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
+		r->sk.buf = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
+		r->sk.map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
 		    sizeof(uint32_t));
-		if (r->sk == NULL || r->sk_map == NULL) {
-			jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
-			jenc_mem_free(r->sk_map,
+		if (r->sk.buf == NULL || r->sk.map == NULL) {
+			jenc_mem_free(r->sk.buf, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+			jenc_mem_free(r->sk.map,
 			    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
-			r->sk = NULL;
-			r->sk_map = NULL;
+			r->sk.buf = NULL;
+			r->sk.map = NULL;
 		}
 	}
 	jp_restart(r, 0);
@@ -2348,7 +2216,7 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 		r->bom = rc;
 		/* the scout's offsets are the bytes read: not past a byte
 		 * order mark, nor in a conversion */
-		if (rc != 0 || r->in.conv != NULL || r->sk == NULL)
+		if (rc != 0 || r->in.conv != NULL || r->sk.buf == NULL)
 			pipe_stop(r);
 		jenc_jsonc_init(&r->jc, r->in.off);
 		for (;;) {
@@ -2381,8 +2249,8 @@ rd_run(struct rd *r, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->stk, r->stk_cap);
-	jenc_mem_free(r->sk, JENC_SKEL_ROOM(JENC_SKEL_MAX));
-	jenc_mem_free(r->sk_map,
+	jenc_mem_free(r->sk.buf, JENC_SKEL_ROOM(JENC_SKEL_MAX));
+	jenc_mem_free(r->sk.map,
 	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
 	return rc;
 }

@@ -8,10 +8,11 @@
  * over (from a mapped file, the slot's text is the mapping's, not a
  * copy, and the reader's window is a view of it too: jenc_pipe_view),
  * makes the skeleton of the slot's text (skel.c), and runs jsmn
- * over it, TOK_CALL new tokens per call, writing them straight into the
- * slot's token array after the chain of open tokens jsmn was left with
- * (compacted as jp_compact does).  The slot covers its text up to the end
- * of the skeleton; the rest starts the next slot.  The reader (see
+ * over it (jsmnx.c), TOK_CALL new tokens per call, writing them straight
+ * into the slot's token array after the chain of open tokens jsmn was
+ * left with (jenc_jsmn_chain, as the reader compacts it).  The slot
+ * covers its text up to the end of the skeleton; the rest starts the
+ * next slot.  The reader (see
  * pipe.h) turns the tokens' skeleton positions into its window's through
  * the slot's map as it takes them.  SLOTS slots make a ring: the scout
  * fills one while the reader takes the others' text and tokens, in order.
@@ -20,7 +21,8 @@
  * skeleton or where jsmn could say something other than "go on": a slot
  * the skeleton refuses (bad text, or text jsmn might read otherwise in a
  * skeleton), a jsmn error, a token that does not end within a slot (a
- * string longer than SLOT_READ), more than DEEP open containers (json.c
+ * string longer than SLOT_READ), more than JENC_JSMN_DEEP open
+ * containers (json.c
  * then feeds jsmn small pieces), a read error and the end of the input.
  * Its last slot then carries jsmn's state where its tokens end: the state
  * the slot began with if it is refused or jsmn fails in it, else that
@@ -41,10 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JSMN_STATIC
-#include <jsmn.h>
-
 #include "internal.h"
+#include "jsmnx.h"
 #include "pipe.h"
 
 #define SLOTS 4
@@ -52,7 +52,6 @@
 #define SLOT_CAP (SLOT_READ + JENC_SKEL_MAX)	/* and what was carried */
 #define TOK_CALL 4096u		/* new tokens per jsmn call */
 #define CHAIN_MAX JENC_PIPE_CHAIN_MAX	/* open tokens carried over */
-#define DEEP 256u		/* open containers json.c feeds in pieces */
 #define NO_MAP SIZE_MAX
 
 enum { PS_FREE, PS_FILL, PS_READY };
@@ -172,66 +171,18 @@ waiting(const jenc_pipe *pp)
 	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
-/* Open containers on the chain from jp's toksuper up. */
-static unsigned
-open_count(const jsmntok_t *t, const jsmn_parser *jp)
-{
-	unsigned open = 0;
-	int i;
-
-	for (i = jp->toksuper; i >= 0; i = t[i].parent)
-		open += t[i].type == JSMN_OBJECT || t[i].type == JSMN_ARRAY;
-	return open;
-}
-
 /*
- * What jsmn still needs of t[] under *jp, as jp_compact keeps it
- * (json.c): the chain of open containers and keys from toksuper up, root
- * first, positions cleared, and a key still waiting for its ':' (the
- * newest token, a string right under an object that is toksuper), into
- * out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does not
- * fit, else the number of open containers.
+ * What jsmn still needs of t[] under *jp (jenc_jsmn_chain, as the reader
+ * keeps it), with the key still waiting for its ':' if there is one,
+ * into out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does
+ * not fit, else the number of open containers.
  */
 static int
 chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
     jsmn_parser *ojp)
 {
-	int super = jp->toksuper, last = (int)jp->toknext - 1, n = 0, i, k;
-	int pending = last > super && super >= 0 &&
-	    t[super].type == JSMN_OBJECT && t[last].type == JSMN_STRING &&
-	    t[last].parent == super;
-	int open = 0;
-
-	for (i = super; i >= 0; i = t[i].parent)
-		n++;
-	if ((unsigned)(n + pending) > CHAIN_MAX)
-		return -1;
-	for (i = super, k = n; i >= 0; i = t[i].parent) {
-		jsmntok_t x = t[i];
-
-		k--;
-		x.parent = k - 1;
-		x.start = 0;
-		if (x.type != JSMN_OBJECT && x.type != JSMN_ARRAY) {
-			x.end = 0;
-		} else {
-			x.end = -1;
-			open++;
-		}
-		out[k] = x;
-	}
-	if (pending) {
-		jsmntok_t x = t[last];
-
-		x.parent = n - 1;
-		x.start = 0;
-		x.end = 0;
-		out[n++] = x;
-	}
-	*ojp = *jp;
-	ojp->toknext = (unsigned)n;
-	ojp->toksuper = super >= 0 ? (int)n - 1 - pending : -1;
-	return open;
+	return jenc_jsmn_chain(t, jp, jenc_jsmn_key_waiting(t, jp), out,
+	    CHAIN_MAX, ojp);
 }
 
 /* Room for n tokens in ps's array.  0 or JENC_E_NOMEM. */
@@ -275,11 +226,10 @@ static int
 tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
-	size_t slen, b = jenc_skel(ps->src, len, ps->sk, ps->s.map, &slen);
-	unsigned c = pp->cjp.toknext, mapped = c;
-	int open;
+	size_t slen, b = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen);
+	unsigned c = pp->cjp.toknext, open;
+	int chained;
 
-	jenc_work_add(JENC_W_SKEL, len);
 	if (b == 0 && !eof && len < SLOT_CAP)
 		return -2;
 	if (b == 0 || b == (size_t)-1 || tok_room(ps, c + TOK_CALL) != 0) {
@@ -290,21 +240,19 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
 	jp.pos = 0;
 	for (;;) {
-		unsigned from = jp.pos;
-		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
+		unsigned from = jp.toknext;
+		int res = jenc_jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
 		    jp.toknext + TOK_CALL);
-
-		jenc_work_add(JENC_W_JSMN_CALLS, 1);
-		jenc_work_add(JENC_W_JSMN_BYTES, jenc_jsmn_read(from, jp.pos,
-		    slen, res));
 
 		/* (done here, while the map is in this core's cache, the
 		 * reader only adds the slot's place in its window) */
-		for (; pp->map_tok && mapped < jp.toknext; mapped++)
-			jenc_tok_text(&ps->s.tok[mapped], ps->s.map, 0);
+		if (pp->map_tok)
+			jenc_jsmn_map(ps->s.tok, from, jp.toknext, ps->s.map,
+			    0);
 		if (res == JSMN_ERROR_NOMEM) {
 			/* deep: json.c reads on in small pieces */
-			if (open_count(ps->s.tok, &jp) > DEEP) {
+			(void)jenc_jsmn_chain_len(ps->s.tok, &jp, &open);
+			if (open > JENC_JSMN_DEEP) {
 				ps->s.first = c;
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
@@ -332,12 +280,12 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.ntok = jp.toknext;
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
-	open = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
-	if (open < 0) {
+	chained = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
+	if (chained < 0) {
 		takeover_start(pp, ps);
 		return 1;
 	}
-	if ((unsigned)open > DEEP || eof) {
+	if ((unsigned)chained > JENC_JSMN_DEEP || eof) {
 		takeover(ps, pp->chain, &pp->cjp);
 		return 1;
 	}
@@ -362,7 +310,7 @@ scout(void *arg)
 				 * found no end of a token in it */
 	int eof = 0, stopped = 0;
 
-	jsmn_init(&pp->cjp);
+	jenc_jsmn_init(&pp->cjp, 0);
 	while (!eof) {
 		struct pslot *ps = &pp->slot[wi++ % SLOTS];
 		size_t len;
