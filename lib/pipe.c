@@ -123,7 +123,7 @@ struct jenc_pipe {
 #define STOPPED JENC_IO_STOPPED
 
 static ssize_t
-take(jenc_pipe *pp, char *dst, size_t n, int *e)
+pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 {
 	if (pp->pre_n > 0) {
 		size_t k = pp->pre_n < n ? pp->pre_n : n;
@@ -161,7 +161,7 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 /* Is more input there to take at once: the caller's, the mapping's, or
  * waiting on fd (or its end)? */
 static int
-waiting(const jenc_pipe *pp)
+pipe_waiting(const jenc_pipe *pp)
 {
 	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
 
@@ -178,7 +178,7 @@ waiting(const jenc_pipe *pp)
  * not fit, else the number of open containers.
  */
 static int
-chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
+pipe_chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
     jsmn_parser *ojp)
 {
 	return jenc_jsmn_chain(t, jp, jenc_jsmn_key_waiting(t, jp), out,
@@ -187,7 +187,7 @@ chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
 
 /* Room for n tokens in ps's array.  0 or JENC_E_NOMEM. */
 static int
-tok_room(struct pslot *ps, size_t n)
+pipe_tok_room(struct pslot *ps, size_t n)
 {
 	return jenc_grow((void **)&ps->s.tok, &ps->tok_cap, n, 4096,
 	    sizeof(*ps->s.tok));
@@ -195,7 +195,7 @@ tok_room(struct pslot *ps, size_t n)
 
 /* The tokens of ps end at its tok_end, with jsmn's state there. */
 static void
-takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
+pipe_takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 {
 	ps->s.nchain = jp->toknext;
 	if (ps->s.nchain > 0 && ps->s.chain != chain)
@@ -208,11 +208,11 @@ takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 /* The slot's tokens go: it is raw text from its start, jsmn's state
  * that of the slot before. */
 static void
-takeover_start(jenc_pipe *pp, struct pslot *ps)
+pipe_takeover_start(jenc_pipe *pp, struct pslot *ps)
 {
 	ps->s.tok_end = 0;
 	ps->s.first = ps->s.ntok = 0;
-	takeover(ps, pp->chain, &pp->cjp);
+	pipe_takeover(ps, pp->chain, &pp->cjp);
 }
 
 /*
@@ -223,7 +223,7 @@ takeover_start(jenc_pipe *pp, struct pslot *ps)
  * token yet, read on).
  */
 static int
-tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
+pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
 	size_t slen, b = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen);
@@ -232,8 +232,8 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 
 	if (b == 0 && !eof && len < SLOT_CAP)
 		return -2;
-	if (b == 0 || b == (size_t)-1 || tok_room(ps, c + TOK_CALL) != 0) {
-		takeover_start(pp, ps);
+	if (b == 0 || b == (size_t)-1 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
+		pipe_takeover_start(pp, ps);
 		return 1;
 	}
 	if (c > 0)
@@ -256,22 +256,22 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 				ps->s.first = c;
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
-				if (chain_of(ps->s.tok, &jp, ps->s.chain,
+				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
 				    &ps->s.jp) < 0) {
-					takeover_start(pp, ps);
+					pipe_takeover_start(pp, ps);
 					return 1;
 				}
-				takeover(ps, ps->s.chain, &ps->s.jp);
+				pipe_takeover(ps, ps->s.chain, &ps->s.jp);
 				return 1;
 			}
-			if (tok_room(ps, jp.toknext + TOK_CALL) != 0) {
-				takeover_start(pp, ps);
+			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0) {
+				pipe_takeover_start(pp, ps);
 				return 1;
 			}
 			continue;
 		}
 		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
-			takeover_start(pp, ps);
+			pipe_takeover_start(pp, ps);
 			return 1;
 		}
 		break;
@@ -280,20 +280,20 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.ntok = jp.toknext;
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
-	chained = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
+	chained = pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
 	if (chained < 0) {
-		takeover_start(pp, ps);
+		pipe_takeover_start(pp, ps);
 		return 1;
 	}
 	if ((unsigned)chained > JENC_JSMN_DEEP || eof) {
-		takeover(ps, pp->chain, &pp->cjp);
+		pipe_takeover(ps, pp->chain, &pp->cjp);
 		return 1;
 	}
 	return 0;
 }
 
 static void
-publish(jenc_pipe *pp, struct pslot *ps)
+pipe_publish(jenc_pipe *pp, struct pslot *ps)
 {
 	pthread_mutex_lock(&pp->mu);
 	ps->state = PS_READY;
@@ -302,7 +302,7 @@ publish(jenc_pipe *pp, struct pslot *ps)
 }
 
 static void *
-scout(void *arg)
+pipe_scout(void *arg)
 {
 	jenc_pipe *pp = arg;
 	uint64_t wi = 0;
@@ -380,7 +380,7 @@ scout(void *arg)
 				    pp->piece);
 				pp->map_pos += (size_t)got;
 			} else {
-				got = take(pp, ps->text + len,
+				got = pipe_take(pp, ps->text + len,
 				    room < pp->piece ? room : pp->piece, &e);
 				if (got == STOPPED)
 					return NULL;	/* jenc_pipe_end */
@@ -399,9 +399,9 @@ scout(void *arg)
 			 * since, or no more input is there to take, so that a
 			 * long token read in small pieces costs linear time */
 			if (!eof && len < SLOT_CAP && len < 2 * tried &&
-			    waiting(pp))
+			    pipe_waiting(pp))
 				continue;
-			if ((t = tokenize(pp, ps, len, eof)) == -2) {
+			if ((t = pipe_tokenize(pp, ps, len, eof)) == -2) {
 				tried = len;
 				continue;	/* read on into the same slot */
 			}
@@ -422,7 +422,7 @@ scout(void *arg)
 		ps->s.len = len;
 		ps->eof = eof;
 		pp->off += len;
-		publish(pp, ps);
+		pipe_publish(pp, ps);
 	}
 	return NULL;
 }
@@ -482,7 +482,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pthread_cond_init(&pp->ready, NULL);
 	pthread_cond_init(&pp->freed, NULL);
 	if (!ok || !wake_ok ||
-	    pthread_create(&pp->tid, NULL, scout, pp) != 0) {
+	    pthread_create(&pp->tid, NULL, pipe_scout, pp) != 0) {
 		pp->quit = 2;		/* no thread to stop */
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
@@ -536,7 +536,7 @@ jenc_pipe_end(jenc_pipe *pp)
 /* Give the scout back the slots the reader is done with, in order: all
  * text pulled, and the tokens taken (or no longer wanted). */
 static void
-release(jenc_pipe *pp)
+pipe_release(jenc_pipe *pp)
 {
 	while (pp->free_i < pp->pull_i &&
 	    (pp->free_i < pp->tok_i || !pp->on)) {
@@ -553,7 +553,7 @@ release(jenc_pipe *pp)
 
 /* Is ps filled?  Waits for it if wait. */
 static int
-slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
+pipe_slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
 {
 	if (ps->seen)
 		return 1;
@@ -591,7 +591,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			*sys_errno = EDEADLK;
 			return -1;
 		}
-		if (!slot_ready(pp, ps, got == 0))
+		if (!pipe_slot_ready(pp, ps, got == 0))
 			break;
 		if (pp->on && need != NULL && ps->pulled < ps->s.tok_end) {
 			k = ps->s.tok_end - ps->pulled;
@@ -616,7 +616,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			pp->err = ps->sys_errno;
 		}
 		pp->pull_i++;
-		release(pp);
+		pipe_release(pp);
 	}
 	if (got == 0 && pp->err != 0) {
 		*sys_errno = pp->err;
@@ -634,7 +634,7 @@ jenc_pipe_view(void *ctx, uint64_t off, const char *end, size_t room,
 	const char *q;
 
 	if (pp->end || pp->pull_i - pp->free_i == SLOTS ||
-	    !slot_ready(pp, ps, 1))
+	    !pipe_slot_ready(pp, ps, 1))
 		return NULL;
 	q = ps->src + ps->pulled;
 	if (ps->map_at == NO_MAP || ps->eof || ps->pulled == ps->s.len ||
@@ -647,7 +647,7 @@ jenc_pipe_view(void *ctx, uint64_t off, const char *end, size_t room,
 	*n = ps->s.len - ps->pulled;
 	ps->pulled = ps->s.len;
 	pp->pull_i++;
-	release(pp);
+	pipe_release(pp);
 	return q;
 }
 
@@ -669,7 +669,7 @@ void
 jenc_pipe_next_done(jenc_pipe *pp)
 {
 	pp->tok_i++;
-	release(pp);
+	pipe_release(pp);
 }
 
 void
@@ -679,5 +679,5 @@ jenc_pipe_raw(jenc_pipe *pp)
 	pthread_mutex_lock(&pp->mu);
 	pp->raw = 1;
 	pthread_mutex_unlock(&pp->mu);
-	release(pp);
+	pipe_release(pp);
 }
