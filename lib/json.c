@@ -125,8 +125,8 @@ json_pipe_tokenize(struct json_rd *r, size_t len)
 		if (m > r->ntok - n)
 			m = r->ntok - n;
 		/* positions in the skeleton to positions in the window, as
-		 * json_jsmn_tokenize turns them; or, when the scout turned them into
-		 * the slot text's (s->mapped), only moved */
+		 * json_jsmn_tokenize turns them; or, when the scout turned
+		 * them into the slot text's (s->mapped), only moved */
 		for (i = 0; i < m; i++) {
 			jsmntok_t t = s->tok[k + i];
 
@@ -438,8 +438,9 @@ json_finish(struct json_rd *r)
 		return jenc_json_state_fail(r, r->in.len);
 	/* A byte order mark announces a text: it may not stand alone. */
 	if (r->bom && r->values == 0)
-		return jenc_json_fail(r, r->in.len, JENC_E_SYNTAX, JENC_K_CUT, 0,
-		    "expected value after the byte order mark, found end of input");
+		return jenc_json_fail(r, r->in.len, JENC_E_SYNTAX, JENC_K_CUT,
+		    0, "expected value after the byte order mark, "
+		    "found end of input");
 	return 0;
 }
 
@@ -493,7 +494,8 @@ json_run(struct json_rd *r)
 		 */
 		if (r->pend != NO_POS) {
 			if (!r->in.eof && !json_jsmn_cut_ends(r)) {
-				if ((rc = json_next_window(r, json_jsmn_pos(r))) != 0)
+				rc = json_next_window(r, json_jsmn_pos(r));
+				if (rc != 0)
 					return rc;
 				continue;
 			}
@@ -539,7 +541,8 @@ json_run(struct json_rd *r)
 		}
 		json_jsmn_trim(r);
 		if (res == JSMN_ERROR_NOMEM) {
-			if (json_jsmn_count(r) * 2 > r->ntok && json_jsmn_compact(r) != 0)
+			if (json_jsmn_count(r) * 2 > r->ntok &&
+			    json_jsmn_compact(r) != 0)
 				return jenc_json_fail(r, NO_POS, JENC_E_NOMEM,
 				    JENC_K_NONE, 0, "out of memory");
 			continue;
@@ -558,15 +561,15 @@ json_run(struct json_rd *r)
 			/* jsmn stops at a NUL byte */
 			if (jenc_json_slow_scan(r, pos, pos + 1) != 0)
 				return r->err->code;
-			return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_TOKEN, 0,
-			    "invalid input");
+			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+			    JENC_K_TOKEN, 0, "invalid input");
 		}
 		if (res == JSMN_ERROR_PART &&
 		    memchr(r->in.p + pos, '\0', r->in.len - pos) != NULL) {
 			if (jenc_json_slow_scan(r, pos, r->in.len) != 0)
 				return r->err->code;
-			return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_TOKEN, 0,
-			    "invalid input");
+			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+			    JENC_K_TOKEN, 0, "invalid input");
 		}
 		if (r->in.eof) {
 			/* A trailing primitive, an unterminated string, or
@@ -576,8 +579,8 @@ json_run(struct json_rd *r)
 			return json_finish(r);
 		}
 		if (json_jsmn_compact(r) != 0)
-			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
-			    "out of memory");
+			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM,
+			    JENC_K_NONE, 0, "out of memory");
 		if (pos < r->in.len)
 			json_jsmn_cut(r);
 		if ((rc = json_next_window(r, pos)) != 0)

@@ -65,7 +65,8 @@ struct json_rd {
 	int st;
 	int single;
 	int bom;		/* the input started with a byte order mark */
-	int stop_top;		/* jenc_json_slow_scan: stop after each top-level value */
+	int stop_top;		/* jenc_json_slow_scan: stop after each
+				 * top-level value */
 	uint64_t values;	/* complete top-level values */
 	unsigned policy;	/* JENC_READ_SKIP or JENC_READ_PASS, 0: stop */
 	int seq;		/* JENC_READ_SEQ */

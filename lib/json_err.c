@@ -80,8 +80,8 @@ json_input_hint(const struct json_rd *r, size_t pos, const jenc_where *w)
 	 * a chunk of -j counts its lines from 1: nobom) */
 	if (w != NULL && w->line == 1 && !r->nobom && !w->text_cut &&
 	    w->at <= JENC_IN_CONTEXT && !(pos < r->in.len && p[pos] == '/') &&
-	    json_looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ? w->avail :
-	    w->at + JENC_IN_AFTER))
+	    json_looks_csv(w->text, w->avail < w->at + JENC_IN_AFTER ?
+	    w->avail : w->at + JENC_IN_AFTER))
 		return " (is it CSV? try -f csv)";
 	return "";
 }

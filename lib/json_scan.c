@@ -37,7 +37,8 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 			if (k == 0)
 				return limit;
 			if (p[i + 1] == 'u') {
-				jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_ESCAPE, 0,
+				jenc_json_fail(r, i, JENC_E_SYNTAX,
+				    JENC_K_ESCAPE, 0,
 				    "invalid \\u escape in string, "
 				    "expected 4 hex digits");
 				r->str_bad = r->in.off + b - 1;

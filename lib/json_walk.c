@@ -57,8 +57,8 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
 
 		if (ns == NULL)
-			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
-			    "out of memory");
+			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM,
+			    JENC_K_NONE, 0, "out of memory");
 		r->stk = ns;
 		r->stk_cap = ncap;
 	}
@@ -143,7 +143,8 @@ json_ws_end(const struct json_rd *r, size_t from, size_t to)
 			return to;
 	}
 #endif
-	while (from < to && json_gap_class[(unsigned char)r->in.p[from]] == G_WS)
+	while (from < to &&
+	    json_gap_class[(unsigned char)r->in.p[from]] == G_WS)
 		from++;
 	return from;
 }
@@ -339,8 +340,8 @@ json_number_ok(const char *p, size_t n, size_t room)
 	if (n < 32 && room >= 32) {
 		const unsigned char *s = (const unsigned char *)p;
 		/* non-digits, and a stop bit at n */
-		uint64_t m = ((uint64_t)json_nondigits32(s) | (uint64_t)1 << n) &
-		    (((uint64_t)2 << n) - 1);
+		uint64_t m = ((uint64_t)json_nondigits32(s) |
+		    (uint64_t)1 << n) & (((uint64_t)2 << n) - 1);
 		unsigned i = s[0] == '-', j, k;
 
 		j = (unsigned)__builtin_ctzll(m >> i << i);
@@ -403,9 +404,9 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
 		if (r->seq && json_seq_cut(r, end))
-			return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
-			    "truncated JSON text before %s, expected "
-			    "whitespace after a top-level %s",
+			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+			    JENC_K_CUT, 0, "truncated JSON text before %s, "
+			    "expected whitespace after a top-level %s",
 			    end < r->in.len ? "RS" : "end of input",
 			    s[0] == 't' || s[0] == 'f' || s[0] == 'n' ?
 			    "literal" : "number");
@@ -430,8 +431,9 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 		return jenc_json_state_fail(r, pos);
 	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
 		if (!json_literal_ok(s, k))
-			return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_LITERAL, 0,
-			    "invalid literal '%.*s%s', expected true, false or null",
+			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+			    JENC_K_LITERAL, 0, "invalid literal '%.*s%s', "
+			    "expected true, false or null",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
 	} else if (!jenc_json_number_ok(s, k)) {
 		return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_NUMBER, 0,
@@ -664,7 +666,8 @@ jenc_json_walk(struct json_rd *r)
 			break;
 		case JSMN_STRING:
 			if (jenc_json_string(r, first, (size_t)t->end,
-			    first >= r->sk.ok_lo && (size_t)t->end < r->sk.ok_hi) != 0)
+			    first >= r->sk.ok_lo &&
+			    (size_t)t->end < r->sk.ok_hi) != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end + 1;
 			break;
