@@ -5,6 +5,7 @@
  * below its own, never up and never sideways, so that the call graph has
  * no cycle (tests/cli/layers.bats checks it on the built objects); the
  * headers are declarations only (jenc.h, then internal.h and seg.h).
+ * The files of one module (x.c and x_*.c, in one layer) call each other.
  *
  *	1 pool.c	counted allocation through the installed jenc_alloc,
  *			the segment pools
@@ -25,6 +26,9 @@
  *			its reader (JENC_READ_MAP)
  *	3 logtime.c	the log view's times: read, and shown through a
  *			strftime format (logv.h)
+ *	3 jsmnx.c	the jsmn adapter under both JSON readers: its
+ *			calls, skeletons read instead of the text, the
+ *			chain of open tokens (jsmnx.h)
  *	4 in.c color.c jsonc.c pipe.c
  *			the input layer: reading an fd or memory into a
  *			window, positions, end of input; the palette of
@@ -43,6 +47,9 @@
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
  *	7 logv.c	the log view: a record as a line for people
+ *	7 json_walk.c json_scan.c json_err.c json_recover.c
+ *			the JSON reader's grammar and walk, its slow scan,
+ *			its errors, its reading on after bad input (json.h)
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
  */

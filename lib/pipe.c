@@ -8,10 +8,11 @@
  * over (from a mapped file, the slot's text is the mapping's, not a
  * copy, and the reader's window is a view of it too: jenc_pipe_view),
  * makes the skeleton of the slot's text (skel.c), and runs jsmn
- * over it, TOK_CALL new tokens per call, writing them straight into the
- * slot's token array after the chain of open tokens jsmn was left with
- * (compacted as jp_compact does).  The slot covers its text up to the end
- * of the skeleton; the rest starts the next slot.  The reader (see
+ * over it (jsmnx.c), TOK_CALL new tokens per call, writing them straight
+ * into the slot's token array after the chain of open tokens jsmn was
+ * left with (jenc_jsmn_chain, as the reader compacts it).  The slot
+ * covers its text up to the end of the skeleton; the rest starts the
+ * next slot.  The reader (see
  * pipe.h) turns the tokens' skeleton positions into its window's through
  * the slot's map as it takes them.  SLOTS slots make a ring: the scout
  * fills one while the reader takes the others' text and tokens, in order.
@@ -20,7 +21,8 @@
  * skeleton or where jsmn could say something other than "go on": a slot
  * the skeleton refuses (bad text, or text jsmn might read otherwise in a
  * skeleton), a jsmn error, a token that does not end within a slot (a
- * string longer than SLOT_READ), more than DEEP open containers (json.c
+ * string longer than SLOT_READ), more than JENC_JSMN_DEEP open
+ * containers (json.c
  * then feeds jsmn small pieces), a read error and the end of the input.
  * Its last slot then carries jsmn's state where its tokens end: the state
  * the slot began with if it is refused or jsmn fails in it, else that
@@ -41,10 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JSMN_STATIC
-#include <jsmn.h>
-
 #include "internal.h"
+#include "jsmnx.h"
 #include "pipe.h"
 
 #define SLOTS 4
@@ -52,7 +52,6 @@
 #define SLOT_CAP (SLOT_READ + JENC_SKEL_MAX)	/* and what was carried */
 #define TOK_CALL 4096u		/* new tokens per jsmn call */
 #define CHAIN_MAX JENC_PIPE_CHAIN_MAX	/* open tokens carried over */
-#define DEEP 256u		/* open containers json.c feeds in pieces */
 #define NO_MAP SIZE_MAX
 
 enum { PS_FREE, PS_FILL, PS_READY };
@@ -124,7 +123,7 @@ struct jenc_pipe {
 #define STOPPED JENC_IO_STOPPED
 
 static ssize_t
-take(jenc_pipe *pp, char *dst, size_t n, int *e)
+pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 {
 	if (pp->pre_n > 0) {
 		size_t k = pp->pre_n < n ? pp->pre_n : n;
@@ -162,7 +161,7 @@ take(jenc_pipe *pp, char *dst, size_t n, int *e)
 /* Is more input there to take at once: the caller's, the mapping's, or
  * waiting on fd (or its end)? */
 static int
-waiting(const jenc_pipe *pp)
+pipe_waiting(const jenc_pipe *pp)
 {
 	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
 
@@ -172,71 +171,23 @@ waiting(const jenc_pipe *pp)
 	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
-/* Open containers on the chain from jp's toksuper up. */
-static unsigned
-open_count(const jsmntok_t *t, const jsmn_parser *jp)
-{
-	unsigned open = 0;
-	int i;
-
-	for (i = jp->toksuper; i >= 0; i = t[i].parent)
-		open += t[i].type == JSMN_OBJECT || t[i].type == JSMN_ARRAY;
-	return open;
-}
-
 /*
- * What jsmn still needs of t[] under *jp, as jp_compact keeps it
- * (json.c): the chain of open containers and keys from toksuper up, root
- * first, positions cleared, and a key still waiting for its ':' (the
- * newest token, a string right under an object that is toksuper), into
- * out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does not
- * fit, else the number of open containers.
+ * What jsmn still needs of t[] under *jp (jenc_jsmn_chain, as the reader
+ * keeps it), with the key still waiting for its ':' if there is one,
+ * into out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does
+ * not fit, else the number of open containers.
  */
 static int
-chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
+pipe_chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
     jsmn_parser *ojp)
 {
-	int super = jp->toksuper, last = (int)jp->toknext - 1, n = 0, i, k;
-	int pending = last > super && super >= 0 &&
-	    t[super].type == JSMN_OBJECT && t[last].type == JSMN_STRING &&
-	    t[last].parent == super;
-	int open = 0;
-
-	for (i = super; i >= 0; i = t[i].parent)
-		n++;
-	if ((unsigned)(n + pending) > CHAIN_MAX)
-		return -1;
-	for (i = super, k = n; i >= 0; i = t[i].parent) {
-		jsmntok_t x = t[i];
-
-		k--;
-		x.parent = k - 1;
-		x.start = 0;
-		if (x.type != JSMN_OBJECT && x.type != JSMN_ARRAY) {
-			x.end = 0;
-		} else {
-			x.end = -1;
-			open++;
-		}
-		out[k] = x;
-	}
-	if (pending) {
-		jsmntok_t x = t[last];
-
-		x.parent = n - 1;
-		x.start = 0;
-		x.end = 0;
-		out[n++] = x;
-	}
-	*ojp = *jp;
-	ojp->toknext = (unsigned)n;
-	ojp->toksuper = super >= 0 ? (int)n - 1 - pending : -1;
-	return open;
+	return jenc_jsmn_chain(t, jp, jenc_jsmn_key_waiting(t, jp), out,
+	    CHAIN_MAX, ojp);
 }
 
 /* Room for n tokens in ps's array.  0 or JENC_E_NOMEM. */
 static int
-tok_room(struct pslot *ps, size_t n)
+pipe_tok_room(struct pslot *ps, size_t n)
 {
 	return jenc_grow((void **)&ps->s.tok, &ps->tok_cap, n, 4096,
 	    sizeof(*ps->s.tok));
@@ -244,7 +195,7 @@ tok_room(struct pslot *ps, size_t n)
 
 /* The tokens of ps end at its tok_end, with jsmn's state there. */
 static void
-takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
+pipe_takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 {
 	ps->s.nchain = jp->toknext;
 	if (ps->s.nchain > 0 && ps->s.chain != chain)
@@ -257,11 +208,11 @@ takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 /* The slot's tokens go: it is raw text from its start, jsmn's state
  * that of the slot before. */
 static void
-takeover_start(jenc_pipe *pp, struct pslot *ps)
+pipe_takeover_start(jenc_pipe *pp, struct pslot *ps)
 {
 	ps->s.tok_end = 0;
 	ps->s.first = ps->s.ntok = 0;
-	takeover(ps, pp->chain, &pp->cjp);
+	pipe_takeover(ps, pp->chain, &pp->cjp);
 }
 
 /*
@@ -272,58 +223,55 @@ takeover_start(jenc_pipe *pp, struct pslot *ps)
  * token yet, read on).
  */
 static int
-tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
+pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
-	size_t slen, b = jenc_skel(ps->src, len, ps->sk, ps->s.map, &slen);
-	unsigned c = pp->cjp.toknext, mapped = c;
-	int open;
+	size_t slen, b = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen);
+	unsigned c = pp->cjp.toknext, open;
+	int chained;
 
-	jenc_work_add(JENC_W_SKEL, len);
 	if (b == 0 && !eof && len < SLOT_CAP)
 		return -2;
-	if (b == 0 || b == (size_t)-1 || tok_room(ps, c + TOK_CALL) != 0) {
-		takeover_start(pp, ps);
+	if (b == 0 || b == (size_t)-1 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
+		pipe_takeover_start(pp, ps);
 		return 1;
 	}
 	if (c > 0)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
 	jp.pos = 0;
 	for (;;) {
-		unsigned from = jp.pos;
-		int res = jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
+		unsigned from = jp.toknext;
+		int res = jenc_jsmn_parse(&jp, ps->sk, slen, ps->s.tok,
 		    jp.toknext + TOK_CALL);
-
-		jenc_work_add(JENC_W_JSMN_CALLS, 1);
-		jenc_work_add(JENC_W_JSMN_BYTES, jenc_jsmn_read(from, jp.pos,
-		    slen, res));
 
 		/* (done here, while the map is in this core's cache, the
 		 * reader only adds the slot's place in its window) */
-		for (; pp->map_tok && mapped < jp.toknext; mapped++)
-			jenc_tok_text(&ps->s.tok[mapped], ps->s.map, 0);
+		if (pp->map_tok)
+			jenc_jsmn_map(ps->s.tok, from, jp.toknext, ps->s.map,
+			    0);
 		if (res == JSMN_ERROR_NOMEM) {
 			/* deep: json.c reads on in small pieces */
-			if (open_count(ps->s.tok, &jp) > DEEP) {
+			(void)jenc_jsmn_chain_len(ps->s.tok, &jp, &open);
+			if (open > JENC_JSMN_DEEP) {
 				ps->s.first = c;
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
-				if (chain_of(ps->s.tok, &jp, ps->s.chain,
+				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
 				    &ps->s.jp) < 0) {
-					takeover_start(pp, ps);
+					pipe_takeover_start(pp, ps);
 					return 1;
 				}
-				takeover(ps, ps->s.chain, &ps->s.jp);
+				pipe_takeover(ps, ps->s.chain, &ps->s.jp);
 				return 1;
 			}
-			if (tok_room(ps, jp.toknext + TOK_CALL) != 0) {
-				takeover_start(pp, ps);
+			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0) {
+				pipe_takeover_start(pp, ps);
 				return 1;
 			}
 			continue;
 		}
 		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
-			takeover_start(pp, ps);
+			pipe_takeover_start(pp, ps);
 			return 1;
 		}
 		break;
@@ -332,20 +280,20 @@ tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.ntok = jp.toknext;
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
-	open = chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
-	if (open < 0) {
-		takeover_start(pp, ps);
+	chained = pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
+	if (chained < 0) {
+		pipe_takeover_start(pp, ps);
 		return 1;
 	}
-	if ((unsigned)open > DEEP || eof) {
-		takeover(ps, pp->chain, &pp->cjp);
+	if ((unsigned)chained > JENC_JSMN_DEEP || eof) {
+		pipe_takeover(ps, pp->chain, &pp->cjp);
 		return 1;
 	}
 	return 0;
 }
 
 static void
-publish(jenc_pipe *pp, struct pslot *ps)
+pipe_publish(jenc_pipe *pp, struct pslot *ps)
 {
 	pthread_mutex_lock(&pp->mu);
 	ps->state = PS_READY;
@@ -354,7 +302,7 @@ publish(jenc_pipe *pp, struct pslot *ps)
 }
 
 static void *
-scout(void *arg)
+pipe_scout(void *arg)
 {
 	jenc_pipe *pp = arg;
 	uint64_t wi = 0;
@@ -362,7 +310,7 @@ scout(void *arg)
 				 * found no end of a token in it */
 	int eof = 0, stopped = 0;
 
-	jsmn_init(&pp->cjp);
+	jenc_jsmn_init(&pp->cjp, 0);
 	while (!eof) {
 		struct pslot *ps = &pp->slot[wi++ % SLOTS];
 		size_t len;
@@ -432,7 +380,7 @@ scout(void *arg)
 				    pp->piece);
 				pp->map_pos += (size_t)got;
 			} else {
-				got = take(pp, ps->text + len,
+				got = pipe_take(pp, ps->text + len,
 				    room < pp->piece ? room : pp->piece, &e);
 				if (got == STOPPED)
 					return NULL;	/* jenc_pipe_end */
@@ -451,9 +399,9 @@ scout(void *arg)
 			 * since, or no more input is there to take, so that a
 			 * long token read in small pieces costs linear time */
 			if (!eof && len < SLOT_CAP && len < 2 * tried &&
-			    waiting(pp))
+			    pipe_waiting(pp))
 				continue;
-			if ((t = tokenize(pp, ps, len, eof)) == -2) {
+			if ((t = pipe_tokenize(pp, ps, len, eof)) == -2) {
 				tried = len;
 				continue;	/* read on into the same slot */
 			}
@@ -474,7 +422,7 @@ scout(void *arg)
 		ps->s.len = len;
 		ps->eof = eof;
 		pp->off += len;
-		publish(pp, ps);
+		pipe_publish(pp, ps);
 	}
 	return NULL;
 }
@@ -534,7 +482,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	pthread_cond_init(&pp->ready, NULL);
 	pthread_cond_init(&pp->freed, NULL);
 	if (!ok || !wake_ok ||
-	    pthread_create(&pp->tid, NULL, scout, pp) != 0) {
+	    pthread_create(&pp->tid, NULL, pipe_scout, pp) != 0) {
 		pp->quit = 2;		/* no thread to stop */
 		jenc_pipe_end(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
@@ -588,7 +536,7 @@ jenc_pipe_end(jenc_pipe *pp)
 /* Give the scout back the slots the reader is done with, in order: all
  * text pulled, and the tokens taken (or no longer wanted). */
 static void
-release(jenc_pipe *pp)
+pipe_release(jenc_pipe *pp)
 {
 	while (pp->free_i < pp->pull_i &&
 	    (pp->free_i < pp->tok_i || !pp->on)) {
@@ -605,7 +553,7 @@ release(jenc_pipe *pp)
 
 /* Is ps filled?  Waits for it if wait. */
 static int
-slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
+pipe_slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
 {
 	if (ps->seen)
 		return 1;
@@ -643,7 +591,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			*sys_errno = EDEADLK;
 			return -1;
 		}
-		if (!slot_ready(pp, ps, got == 0))
+		if (!pipe_slot_ready(pp, ps, got == 0))
 			break;
 		if (pp->on && need != NULL && ps->pulled < ps->s.tok_end) {
 			k = ps->s.tok_end - ps->pulled;
@@ -668,7 +616,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			pp->err = ps->sys_errno;
 		}
 		pp->pull_i++;
-		release(pp);
+		pipe_release(pp);
 	}
 	if (got == 0 && pp->err != 0) {
 		*sys_errno = pp->err;
@@ -686,7 +634,7 @@ jenc_pipe_view(void *ctx, uint64_t off, const char *end, size_t room,
 	const char *q;
 
 	if (pp->end || pp->pull_i - pp->free_i == SLOTS ||
-	    !slot_ready(pp, ps, 1))
+	    !pipe_slot_ready(pp, ps, 1))
 		return NULL;
 	q = ps->src + ps->pulled;
 	if (ps->map_at == NO_MAP || ps->eof || ps->pulled == ps->s.len ||
@@ -699,7 +647,7 @@ jenc_pipe_view(void *ctx, uint64_t off, const char *end, size_t room,
 	*n = ps->s.len - ps->pulled;
 	ps->pulled = ps->s.len;
 	pp->pull_i++;
-	release(pp);
+	pipe_release(pp);
 	return q;
 }
 
@@ -721,7 +669,7 @@ void
 jenc_pipe_next_done(jenc_pipe *pp)
 {
 	pp->tok_i++;
-	release(pp);
+	pipe_release(pp);
 }
 
 void
@@ -731,5 +679,5 @@ jenc_pipe_raw(jenc_pipe *pp)
 	pthread_mutex_lock(&pp->mu);
 	pp->raw = 1;
 	pthread_mutex_unlock(&pp->mu);
-	release(pp);
+	pipe_release(pp);
 }

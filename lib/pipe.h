@@ -1,21 +1,19 @@
 /*
  * pipe.h - one document on two threads: the scout thread's side of it
- * (pipe.c) as the JSON reader (json.c) sees it.  Include after <jsmn.h>.
+ * (pipe.c) as the JSON reader (json.c) sees it.
  *
- * The scout reads the input and tokenizes it as jp_tokenize would (the
- * skeleton of the text, jsmn over it); it hands the reader slots in
- * input order, each a run of text and the tokens jsmn made of its first
+ * The scout reads the input and tokenizes it as the reader would (the
+ * skeleton of the text, jsmn over it: jsmnx.h); it hands the reader slots
+ * in input order, each a run of text and the tokens jsmn made of its first
  * tok_end bytes, with their positions in the slot's skeleton and the
- * skeleton's map back to the slot's text (see skel.c), or, with mapped
- * set, their positions turned into the slot text's already
- * (jenc_tok_text).  The
- * reader pulls the text into its window as it would read(2) it
+ * skeleton's map back to the slot's text (see skel.c), or, with mapped set,
+ * their positions turned into the slot text's already (jenc_jsmn_tok_text).
+ * The reader pulls the text into its window as it would read(2) it
  * (jenc_pipe_pull), and takes each slot's tokens instead of running jsmn
  * (jenc_pipe_next).  A slot with takeover set ends the tokens: the text
- * after its tok_end, and every slot after it, is raw text, and jp/chain
- * are jsmn's state at tok_end (compacted as jp_compact leaves it: the
- * chain of open tokens, positions cleared), for the reader to go on
- * with jsmn of its own.
+ * after its tok_end, and every slot after it, is raw text, and jp/chain are
+ * jsmn's state at tok_end (compacted by jenc_jsmn_chain: the chain of open
+ * tokens, positions cleared), for the reader to go on with jsmn of its own.
  */
 #ifndef JENC_PIPE_H
 #define JENC_PIPE_H
@@ -23,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "jsmnx.h"
 
 typedef struct jenc_pipe jenc_pipe;
 
@@ -48,48 +48,6 @@ struct jenc_pipe_slot {
 };
 
 /*
- * A token's positions in a skeleton to its text's, through the
- * skeleton's map (skel.c), base added: a string's are those of its quotes
- * (start after the opening one), a primitive's those of its first byte
- * and of the byte that ends it (the one kept after it), a container's
- * those of its brackets (its end only if it was closed when this is
- * called, after the closing one: one closed by a later call of jsmn keeps
- * its skeleton end; the reader reads no container's end).
- * A token allocated but not filled (start < 0) is left.  The one-thread
- * reader (jp_tokenize) and both sides of the pipe use it.
- */
-static inline void
-jenc_tok_text(jsmntok_t *t, const uint32_t *map, size_t base)
-{
-	if (t->start < 0)
-		return;
-	if (t->type == JSMN_STRING) {
-		t->start = (int)(base + map[t->start - 1]) + 1;
-		t->end = (int)(base + map[t->end]);
-		return;
-	}
-	if (t->type == JSMN_PRIMITIVE)
-		t->end = (int)(base + map[t->end]);
-	else if (t->end >= 0)
-		t->end = (int)(base + map[t->end - 1]) + 1;
-	t->start = (int)(base + map[t->start]);
-}
-
-/*
- * The bytes a call of jsmn_parse read, for the work counters
- * (JENC_W_JSMN_BYTES): from its position before the call (from) to the
- * one after it (to), and on to the end (len) when it returned
- * JSMN_ERROR_PART: jsmn went back to the start of the token that the end
- * cut, and will read it again.  The reader and the scout count with it.
- */
-static inline uint64_t
-jenc_jsmn_read(size_t from, size_t to, size_t len, int res)
-{
-	return (to > from ? to - from : 0) +
-	    (res == JSMN_ERROR_PART && len > to ? len - to : 0);
-}
-
-/*
  * Start the scout on the input p[0..n) then fd (fd < 0: the input ends
  * at p[n]), p[0] at input offset off and outside any token, reading at
  * most piece bytes at a time (0: the default, 128 KiB; smaller for
@@ -112,10 +70,10 @@ void jenc_pipe_end(jenc_pipe *pp);
  * The reader's source (jenc_in.pull): up to n bytes of text into dst, in
  * input order.  While tokens are taken, a slot's tokenized text comes
  * whole: if it does not fit, nothing is copied, -2 is returned and *need
- * says how much room it takes (need NULL: any part of it, for a window
- * that will take no tokens: a converted input's).  Returns the bytes copied, 0 at the end of
- * the input, or -1 with *sys_errno (the scout's read failed there).
- * Waits only for the first byte.
+ * says how much room it takes (need NULL: any part of it, for a window that
+ * will take no tokens: a converted input's).  Returns the bytes copied, 0
+ * at the end of the input, or -1 with *sys_errno (the scout's read failed
+ * there).  Waits only for the first byte.
  */
 ssize_t jenc_pipe_pull(void *pp, char *dst, size_t n, size_t *need,
     int *sys_errno);

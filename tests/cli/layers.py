@@ -4,7 +4,8 @@
 # The layers are the numbered lines of the comment at the top of HEADER
 # (lib/internal.h): "<tab>N file.c file.c<tab>description".  Every SRCDIR/*.c
 # must be in one layer; every jenc_* symbol an object OBJDIR/file.o uses
-# and does not define must be defined by an object of a lower layer.
+# and does not define must be defined by an object of a lower layer, or
+# by a file of its own module (x.c and x_*.c are one module).
 # Prints one line per problem and exits 1 if there is any.
 import glob, os, re, subprocess, sys
 
@@ -44,7 +45,8 @@ for name, syms in sorted(used.items()):
         owner = defined.get(s)
         if owner is None:
             problems.append("%s.c uses %s, defined by no file of lib/" % (name, s))
-        elif layer[owner] >= layer[name]:
+        elif layer[owner] >= layer[name] and \
+                owner.split("_")[0] != name.split("_")[0]:
             problems.append("%s.c (layer %d) calls %s of %s.c (layer %d)"
                             % (name, layer[name], s, owner, layer[owner]))
 for p in problems:

@@ -1,0 +1,322 @@
+/*
+ * json.h - the JSON reader's own header: its state (struct json_rd), the
+ * grammar's states, and what its files share.  Not part of the library's
+ * API, nor of internal.h: only the reader's files include it.
+ *
+ * The reader (jenc_json_copy_fd and its kin) is split along its seams:
+ *	json.c		the driver: the window, jsmn's calls (jsmnx.c) and
+ *			its token array, the loop, the entry points
+ *	json_walk.c	the grammar's steps and the walk over jsmn's tokens
+ *			that checks and encodes each value
+ *	json_scan.c	the byte-by-byte scan after jsmn stops
+ *	json_err.c	the errors and their hints
+ *	json_recover.c	reading on after bad input (SKIP, PASS)
+ * Functions shared between these files are named jenc_json_*; each
+ * file's own carry json_.  The byte checks below are inline here, for
+ * the walk's loop and the scans alike.
+ */
+#ifndef JENC_JSON_H
+#define JENC_JSON_H
+
+#include <string.h>
+
+#include "internal.h"
+#include "jsmnx.h"
+#include "pipe.h"
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
+#define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
+#define RS 0x1e		/* RFC 7464 record separator */
+#define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
+#define NO_POS ((size_t)-1)
+#define NO_OFF UINT64_MAX
+#define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
+				 * error (jenc_in_enc_where) */
+
+enum {
+	S_TOP,		/* between top-level values */
+	S_ARR_FIRST,	/* after '[' */
+	S_ARR_VAL,	/* after ',' in an array */
+	S_ARR_NEXT,	/* after an element */
+	S_OBJ_FIRST,	/* after '{' */
+	S_OBJ_KEY,	/* after ',' in an object */
+	S_OBJ_COLON,	/* after a key */
+	S_OBJ_VAL,	/* after ':' */
+	S_OBJ_NEXT,	/* after a member value */
+};
+
+struct json_rd {
+	jenc_in in;		/* the window: in.p[0..in.len) */
+
+	jsmn_parser jp;		/* touched only by the jsmn helpers */
+	jsmntok_t *tok;
+	unsigned ntok, done;	/* tok[0..done) are walked */
+	size_t pend;		/* jsmn's token at in.p[pend] is cut by the
+				 * window end, NO_POS if none ... */
+	size_t pend_scan;	/* ... and in.p[pend..pend_scan) holds no end
+				 * of it */
+	size_t cur;		/* in.p[0..cur) has been checked */
+
+	unsigned char *stk;	/* open containers, '{' or '[' */
+	size_t stk_cap;
+	unsigned depth, max_depth;
+	int st;
+	int single;
+	int bom;		/* the input started with a byte order mark */
+	int stop_top;		/* jenc_json_slow_scan: stop after each
+				 * top-level value */
+	uint64_t values;	/* complete top-level values */
+	unsigned policy;	/* JENC_READ_SKIP or JENC_READ_PASS, 0: stop */
+	int seq;		/* JENC_READ_SEQ */
+	int blank;		/* JENC_READ_BLANK with PASS and an encoder */
+	int bol;		/* blank: the line so far is whitespace at
+				 * top level */
+	uint64_t blank_done;	/* blank: the line ends before this input
+				 * offset are told (whitespace may be
+				 * walked again after an error) */
+	int lost;		/* pass: the bad value's first line is gone */
+	uint64_t vstart;	/* input offset of the top-level value begun */
+	uint64_t vend;		/* just past the last complete one */
+
+	int nobom;		/* a part after the input's start */
+	int cut_end;		/* recover: the error was at the end, or
+				 * the bad text ran into it */
+	int split_out;		/* recover: the error was in a JENC_SPLIT
+				 * array some elements of which are out */
+	size_t piece;		/* after bad text: jsmn reads pieces of this
+				 * many bytes, doubled after each (0: the
+				 * window at once) */
+	uint64_t str_bad;	/* the error is in the body of the string
+				 * whose opening quote is at this input
+				 * offset (NO_OFF: not in a string) */
+
+	jenc_enc *e;
+	jenc_err *err;
+	size_t fail_at;		/* the token or bracket whose call to e failed
+				 * (NO_POS: not known): a view's error */
+	int bulk;		/* e is verbatim: copy runs of input */
+	size_t from;		/* bulk, inside a value: in.p[from..cur) is
+				 * checked output not yet given to e */
+	size_t tend;		/* the end of the last token walked */
+	size_t gap_to;		/* the walk's last gap ended here, and cur
+				 * was moved to it: in.p[tend..gap_to) are
+				 * separators and closing brackets seen
+				 * before the next token (NO_POS: none) */
+
+	int jsonc;		/* JENC_READ_JSONC: jc filters the window */
+	jenc_jsonc jc;
+	/* The skeletons jsmn reads (see json_jsmn_tokenize; sk.buf NULL with
+	 * JENC_READ_EXACT); in.p[sk.ok_lo..sk.ok_hi) is covered by those
+	 * read since jsmn last started afresh or the window slid: its
+	 * strings are checked (no control byte, valid UTF-8) */
+	struct jenc_jsmn_sk sk;
+
+	/* jenc_json_pipe: with pipe_on the tokens come from the scout
+	 * thread (pipe.c) instead of jsmn: pipe_k of its slot's are taken,
+	 * and containers are open after the last slot taken (pipe_open) */
+	jenc_pipe *pipe;
+	int pipe_on, pipe_open;
+	size_t pipe_k;
+};
+
+/* ---- shared by the reader's files --------------------------------------- */
+
+/* Take no more tokens from the scout: jsmn's state is this thread's from
+ * here on (installed from the scout's, or restarted, or of no more use
+ * after an error). */
+static inline void
+json_pipe_stop(struct json_rd *r)
+{
+	if (r->pipe_on) {
+		r->pipe_on = 0;
+		r->sk.ok_lo = r->sk.ok_hi = 0;
+		jenc_pipe_raw(r->pipe);
+	}
+}
+
+/*
+ * Bulk mode: the end of the checked output that may go to the encoder,
+ * in.p[from..end).  Where the walk stopped at a piece's end, the
+ * separators and brackets after the last token go only with what follows
+ * them, so that what is written of a bad value does not depend on where
+ * the pieces of input ended (the window, jsmn's token array, the slots of
+ * a second thread).
+ */
+static inline size_t
+json_bulk_end(const struct json_rd *r)
+{
+	if (r->cur != r->gap_to)
+		return r->cur;
+	return r->tend > r->from ? r->tend : r->from;
+}
+
+/* The start of the line holding in.p[i], as far as the window shows it. */
+static inline size_t
+json_line_start(const struct json_rd *r, size_t i)
+{
+	while (i > 0 && r->in.p[i - 1] != '\n')
+		i--;
+	return i;
+}
+
+/* The next byte jsmn looks at. */
+static inline size_t
+json_jsmn_pos(const struct json_rd *r)
+{
+	return r->jp.pos;
+}
+
+/* Tokens jsmn has filled in, walked or not: tok[0..json_jsmn_count). */
+static inline unsigned
+json_jsmn_count(const struct json_rd *r)
+{
+	return r->jp.toknext;
+}
+
+/* ---- errors (json_err.c) ------------------------------------------------- */
+
+/* (cold: the walk calls them out of line, and its layout keeps them
+ * apart from the common case) */
+
+/*
+ * Fill r->err through jenc_err_set: the spot in.p[pos] (NO_POS for an
+ * error that has none, as allocation and read failures), after reading
+ * on to the end of its line so that the excerpt does not depend on how
+ * the input arrived.  Returns the code.
+ */
+int jenc_json_fail(struct json_rd *r, size_t pos, int code, int kind,
+    int sys_errno, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* What the state expected, found at in.p[pos]. */
+int jenc_json_state_fail(struct json_rd *r, size_t pos) __attribute__((cold));
+/* The encoder failed (a write error, no memory, a view's rejection):
+ * report its code. */
+int jenc_json_enc_fail(struct json_rd *r) __attribute__((cold));
+/* What made a jenc_in call fail with rc. */
+int jenc_json_in_fail(struct json_rd *r, int rc) __attribute__((cold));
+/* A raw control byte c at in.p[pos], in a string. */
+void jenc_json_str_ctl(struct json_rd *r, size_t pos, unsigned char c);
+
+#define EMIT(call) EMIT_AT(call, NO_POS)
+/* ... for the token or bracket at pos */
+#define EMIT_AT(call, pos) do { \
+	if (r->e != NULL && (call) != 0) { \
+		r->fail_at = (pos); \
+		return jenc_json_enc_fail(r); \
+	} \
+} while (0)
+
+/* Bulk mode: whitespace win[a..b) inside a value is left out. */
+static inline int
+json_skip_ws(struct json_rd *r, size_t a, size_t b)
+{
+	if (r->bulk && r->depth > 0) {
+		if (a > r->from)
+			EMIT(jenc_frag(r->e, r->in.p + r->from, a - r->from));
+		r->from = b;
+	}
+	return 0;
+}
+
+/* ---- the grammar (json_walk.c, json_scan.c) ------------------------------ */
+
+/* Each returns 0, or the error's code once it is reported. */
+/* May a value start at pos? */
+int jenc_json_value_check(struct json_rd *r, size_t pos);
+/* The bracket c ('{' or '[') at pos opens a container. */
+int jenc_json_open(struct json_rd *r, size_t pos, char c);
+/* The bytes in.p[from..to) between two tokens. */
+int jenc_json_gap(struct json_rd *r, size_t from, size_t to);
+/* A string token: quote at q, body [q+1, end), closing quote at end;
+ * checked: skel.c has checked its body. */
+int jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked);
+/* A primitive starting at pos and ending at or before end; RESYNC when a
+ * value ended inside it at top level (jsmn restarts at r->cur). */
+int jenc_json_primitive(struct json_rd *r, size_t pos, size_t end);
+/* The tokens jsmn made since the last call, in order (RESYNC: as
+ * jenc_json_primitive's). */
+int jenc_json_walk(struct json_rd *r);
+/* in.p[pos..limit) byte by byte, after jsmn stopped (json_scan.c). */
+int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);
+
+/* ---- after bad input (json_recover.c) ------------------------------------ */
+
+/*
+ * After bad input reported in *r->err (SKIP or PASS): find the end of the
+ * bad text (see jenc.h), pass it through or drop it, and set the state to
+ * start afresh after it, at top level with nothing open, at r->cur (the
+ * caller restarts jsmn there).  Returns 0 or an error code (reading or
+ * writing failed).
+ */
+int jenc_json_recover(struct json_rd *r);
+
+/* ---- the bytes of tokens ------------------------------------------------- */
+
+static inline int
+json_word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+static inline int
+json_is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/*
+ * The length of the escape at p[i], a backslash, as JSON (and jsmn) take
+ * it: 2, or 6 for \uXXXX; 0 if p[0..n) ends before it is complete; -1 if
+ * it is not one (the byte after the backslash, or a \u without 4 hex
+ * digits).
+ */
+static inline int
+json_esc_len(const unsigned char *p, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i + 1 >= n)
+		return 0;
+	switch (p[i + 1]) {
+	case '"': case '\\': case '/': case 'b':
+	case 'f': case 'n': case 'r': case 't':
+		return 2;
+	case 'u':
+		for (k = 2; k < 6; k++) {
+			if (i + k >= n)
+				return 0;
+			if (!json_is_hex(p[i + k]))
+				return -1;
+		}
+		return 6;
+	}
+	return -1;
+}
+
+/*
+ * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
+ * control byte or byte from 0x80: the bytes a string body takes as they
+ * are, whatever comes before them.  Returns where the first word with
+ * such a byte starts, or where fewer than eight bytes are left.
+ */
+static inline size_t
+json_str_skip8(const unsigned char *p, size_t i, size_t n)
+{
+	while (i + 8 <= n) {
+		uint64_t w, q, bs;
+
+		memcpy(&w, p + i, 8);
+		q = w ^ (ONES * '"');
+		bs = w ^ (ONES * '\\');
+		if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+		    ((bs - ONES) & ~bs) | w) & HIGHS)
+			break;
+		i += 8;
+	}
+	return i;
+}
+
+#endif

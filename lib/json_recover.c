@@ -1,0 +1,303 @@
+/*
+ * json_recover.c - the JSON reader after bad input, with JENC_READ_SKIP
+ * or JENC_READ_PASS: where the bad text starts and ends (jenc.h says
+ * which text that is), passing it through or dropping it, and the state
+ * from which the reader (json.c) starts afresh after it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "json.h"
+
+/* The bad text as recover reads on through it. */
+struct json_bad {
+	size_t spot;		/* the error's place in the window */
+	size_t from;		/* the bad text starts here */
+	size_t i;		/* ... and ends here, so far */
+	size_t stop;		/* it ends before this line (NO_POS: read on) */
+	int pass;		/* it is to be passed through */
+	int d;			/* brackets open */
+	int instr, esc;		/* in a string, after its backslash */
+	int nl;			/* --seq: the last byte was a line end */
+	int dropped;		/* the window dropped its start */
+	uint64_t lines;		/* its lines */
+	uint64_t resume_line;	/* the line reading resumes on */
+};
+
+/* Does a line starting at in.p[i] start a new value, after a bad one? */
+static int
+json_starts_value(const struct json_rd *r, size_t i)
+{
+	char c = r->in.p[i];
+
+	return c == '{' || c == '[';
+}
+
+/* Where the bad text starts (b->from), and whether it may be passed. */
+static void
+json_bad_start(struct json_rd *r, struct json_bad *b)
+{
+	jenc_err *err = r->err;
+	size_t spot;
+
+	memset(b, 0, sizeof(*b));
+	/* (an error in a string: the scan of json_bad_read starts in it) */
+	b->d = (int)r->depth;
+	b->instr = r->str_bad != NO_OFF;
+	/* (text part of which is out is not passed: not a value cut short,
+	 * nor a split array some elements of which were written) */
+	b->pass = r->policy == JENC_READ_PASS && r->e != NULL && !err->cut &&
+	    !r->split_out;
+	b->lines = 1;
+	b->resume_line = err->line;
+	spot = (size_t)(err->offset - r->in.off);
+	if (spot > r->in.len)
+		spot = r->in.len;
+	b->spot = spot;
+	/* found at the end of the input: more input would change it */
+	if (spot == r->in.len && r->in.eof)
+		r->cut_end = 1;
+	/* (a value is lost when its line starts more than PASS_MAX bytes
+	 * before the error, whatever the window still holds) */
+	if (r->depth == 0)
+		/* a bad top-level string starts at its quote */
+		b->from = b->instr && r->str_bad >= r->in.off &&
+		    r->str_bad - r->in.off <= spot ?
+		    (size_t)(r->str_bad - r->in.off) : spot;
+	else if (r->vstart >= r->in.off && !r->lost &&
+	    spot - json_line_start(r, (size_t)(r->vstart - r->in.off)) <=
+	    PASS_MAX)
+		b->from = (size_t)(r->vstart - r->in.off);
+	else {
+		b->from = spot;
+		b->pass = 0;
+	}
+	if (!r->seq) {
+		b->from = json_line_start(r, b->from);
+		if (r->vend >= r->in.off + b->from &&
+		    r->vend <= r->in.off + spot)
+			b->from = (size_t)(r->vend - r->in.off);
+	}
+}
+
+/*
+ * A line after the bad value's first one that starts a new value (a line
+ * cut short, then a good one that went into the bad value): the bad text
+ * ends before the first such line, and reading resumes there (b->stop).
+ * Likewise at the RS after a truncated text, and at the end of the input.
+ * A JENC_SPLIT array some elements of which were written: no line before
+ * the error's starts one (it would read a written element again), the
+ * error's own if the error is at its start.  Counts the bad text's lines
+ * up to the error, or to the stop.
+ */
+static void
+json_bad_stop(struct json_rd *r, struct json_bad *b)
+{
+	size_t q, i, spot = b->spot, from = b->from, stop = NO_POS;
+
+	if (!r->seq && r->depth > 0)
+		for (q = r->split_out && spot > from ? spot : from + 1;
+		    q <= spot && q < r->in.len; q++)
+			if (r->in.p[q - 1] == '\n' && json_starts_value(r, q)) {
+				stop = q;
+				break;
+			}
+	if (stop == NO_POS && spot > from && ((spot == r->in.len &&
+	    r->in.eof) || (r->seq && (unsigned char)r->in.p[spot] == RS))) {
+		stop = spot;
+		r->cut_end = spot == r->in.len;
+	}
+	for (i = from; i < (stop != NO_POS ? stop : spot); i++)
+		b->lines += r->in.p[i] == '\n' &&
+		    (stop == NO_POS || i + 1 < stop);
+	b->i = spot;
+	b->stop = stop;
+	if (stop != NO_POS) {
+		for (i = stop; i < spot; i++)
+			b->resume_line -= r->in.p[i] == '\n';
+		b->i = stop;
+	}
+}
+
+/*
+ * The window is read to its end at b->i: read more, dropping what is
+ * before b->i unless it is to be passed.  0, or the reading's error.
+ */
+static int
+json_bad_more(struct json_rd *r, struct json_bad *b)
+{
+	int rc;
+
+	if (b->pass && b->i - b->from > PASS_MAX)
+		b->pass = 0;
+	if (!b->pass) {
+		/* nothing before i is needed any more, but with --seq
+		 * reading may resume mid-line: keep that line's start (up
+		 * to JENC_IN_CONTEXT bytes), which a later excerpt shows */
+		size_t k = r->seq ? jenc_in_keep(&r->in, b->i) : b->i;
+
+		jenc_in_drop(&r->in, k);
+		b->from = b->spot = b->i = b->i - k;
+		b->dropped = 1;
+	}
+	if ((rc = jenc_in_fill(&r->in)) != 0)
+		return jenc_json_in_fail(r, rc);
+	return 0;
+}
+
+/*
+ * The byte c of the bad text, not --seq: strings and brackets followed
+ * so that a line end with every bracket closed ends it.  1 if the bad
+ * text ends after c, 0 if it goes on, or an error code (negative: after
+ * the line end of a value still open, reading on failed).
+ */
+static int
+json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
+{
+	int rc;
+
+	if (b->instr) {
+		if (b->esc)
+			b->esc = 0;
+		else if (c == '\\')
+			b->esc = 1;
+		else if (c == '"')
+			b->instr = 0;
+	} else if (c == '"') {
+		b->instr = 1;
+	} else if (c == '{' || c == '[') {
+		b->d++;
+	} else if (c == '}' || c == ']') {
+		b->d--;
+	}
+	if (c != '\n')
+		return 0;
+	b->resume_line++;
+	b->instr = b->esc = 0;
+	if (b->d <= 0)
+		return 1;
+	/* the value is still open: does the next line go on with it? */
+	while (b->i == r->in.len && !r->in.eof) {
+		if (b->pass && b->i - b->from > PASS_MAX)
+			b->pass = 0;
+		if (!b->pass) {
+			jenc_in_drop(&r->in, b->i);
+			b->from = b->spot = b->i = 0;
+		}
+		if ((rc = jenc_in_fill(&r->in)) != 0)
+			return jenc_json_in_fail(r, rc);
+	}
+	if (b->i == r->in.len) {
+		r->cut_end = 1;
+		return 1;
+	}
+	if (json_starts_value(r, b->i))
+		return 1;
+	b->lines++;
+	return 0;
+}
+
+/* Read on from b->spot to the end of the bad text.  0 or an error code. */
+static int
+json_bad_read(struct json_rd *r, struct json_bad *b)
+{
+	int rc;
+
+	for (;;) {
+		if (b->i == r->in.len) {
+			if (r->in.eof) {
+				r->cut_end = 1;
+				return 0;
+			}
+			if ((rc = json_bad_more(r, b)) != 0)
+				return rc;
+			continue;
+		}
+		unsigned char c = (unsigned char)r->in.p[b->i];
+
+		if (r->seq) {
+			/* (an RS that starts the bad text is part of it) */
+			if (c == RS && (b->i > b->from || b->dropped))
+				return 0;
+			/* a line end followed by more of the text (kept in
+			 * nl, as the window may have dropped it) */
+			if (b->nl)
+				b->lines++;
+			b->nl = c == '\n';
+			b->i++;
+			continue;
+		}
+		b->i++;
+		if ((rc = json_bad_byte(r, b, c)) != 0)
+			return rc > 0 ? 0 : rc;
+	}
+}
+
+/* Pass the bad text in.p[from..i) through, or say in the message why it
+ * was not.  0 or the encoder's error code. */
+static int
+json_bad_pass(struct json_rd *r, struct json_bad *b)
+{
+	jenc_err *err = r->err;
+	size_t i = b->i, from = b->from;
+
+	err->lines = b->lines;
+	if (b->pass && i - from > PASS_MAX)
+		b->pass = 0;
+	if (b->pass) {
+		/* (an empty bad text, as at the end of the input after a
+		 * byte order mark, has nothing to pass) */
+		/* with JENC_READ_JSONC, what this reading on brought in is
+		 * blanked as the rest, whatever the window's ends were
+		 * (reading on at most 64 KiB to decide, as json_jsonc_line) */
+		while (r->jsonc && jenc_jsonc_filter(&r->jc, (char *)r->in.p,
+		    r->in.len, r->in.off, r->in.eof) != 0 &&
+		    jenc_jsonc_undecided(&r->jc) < r->in.off + i &&
+		    r->in.len - i < ((size_t)64 << 10))
+			if (jenc_in_fill(&r->in) != 0)
+				break;
+		if (i > from) {
+			EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
+			if (r->in.p[i - 1] != '\n')
+				EMIT(jenc_passthru(r->e, "\n", 1));
+		}
+		err->passed = 1;
+	} else if (r->policy == JENC_READ_PASS && r->e != NULL) {
+		size_t k = strlen(err->msg);
+
+		snprintf(err->msg + k, sizeof(err->msg) - k, "%s",
+		    err->cut || r->split_out ? " (not passed through)" :
+		    " (too long to pass through, dropped)");
+	}
+	return 0;
+}
+
+int
+jenc_json_recover(struct json_rd *r)
+{
+	struct json_bad b;
+	size_t i;
+	int rc;
+
+	json_bad_start(r, &b);
+	json_bad_stop(r, &b);
+	if (b.stop == NO_POS && (rc = json_bad_read(r, &b)) != 0)
+		return rc;
+	if ((rc = json_bad_pass(r, &b)) != 0)
+		return rc;
+	/* on at in.p[i]; the window slides as usual (dropping here would
+	 * move what is left of it for every bad line), and the next error's
+	 * line is counted from here */
+	i = b.i;
+	if (!r->seq && i > 0 && i < r->in.len && r->in.p[i - 1] == '\n')
+		jenc_in_mark(&r->in, i, b.resume_line);
+	r->depth = 0;
+	r->st = S_TOP;
+	r->cur = i;
+	r->from = i;
+	r->lost = 0;
+	r->bol = i == 0 || r->in.p[i - 1] == '\n';
+	r->str_bad = NO_OFF;
+	r->piece = BAD_PIECE;
+	return 0;
+}
