@@ -239,8 +239,13 @@ enc_newline_indent(jenc_enc *e, size_t lv)
 }
 
 /* ---- colors, top-level framing, the side buffer (enc_opts.c) ---- */
-/* JENC_COLOR: the escape of kind k (JENC_COLOR_*, JENC_PAL_RESET). */
-int enc_paint(jenc_enc *e, int k);
+/* JENC_COLOR: the escape of kind k (JENC_COLOR_*, JENC_PAL_RESET).
+ * Inline: colored output calls it around every value and key. */
+static inline int
+enc_paint(jenc_enc *e, int k)
+{
+	return enc_put(e, e->pal.esc[k], e->pal.len[k]);
+}
 /* JENC_COLOR: after a value, the reset and the color of its container. */
 int enc_paint_after(jenc_enc *e);
 /* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,

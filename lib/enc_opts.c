@@ -11,12 +11,6 @@
 
 /* ---- colors (JENC_COLOR) ------------------------------------------------ */
 
-int
-enc_paint(jenc_enc *e, int k)
-{
-	return enc_put(e, e->pal.esc[k], e->pal.len[k]);
-}
-
 /* JENC_COLOR: after a value, the reset and the color of its container. */
 int
 enc_paint_after(jenc_enc *e)
