@@ -32,274 +32,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "internal.h"
-
-#define CSV_WINDOW ((size_t)256 * 1024)
-
-/*
- * A record is parsed into c->f, at most CSV_LONG_FIELDS fields, its
- * rewritten fields into at most CSV_LONG_SCRATCH bytes of scratch.  A
- * record that needs more is a long record: the parser goes on only
- * checking and counting its fields (L_CHECK), and once it is known to be
- * valid, it is parsed again and written CSV_LONG_FIELDS fields at a time
- * (L_REPLAY).  So memory is the window (the record) and a constant, not
- * 24 bytes per field.
- */
-#define CSV_LONG_FIELDS ((size_t)8192)
-#define CSV_LONG_SCRATCH ((size_t)1 << 20)
-
-/* A record whose JSON text may be longer than this is written through the
- * encoder's calls, not built as text (see csv_text). */
-#define CSV_TEXT_MAX ((size_t)256 * 1024)
-
-/* Byte classes for the scanning loops; C_PLAIN bytes are skipped. */
-enum {
-	C_PLAIN = 0,	/* copied as it is */
-	C_DELIM,	/* the field delimiter */
-	C_LF,
-	C_CR,
-	C_QUOTE,	/* '"' inside a quoted CSV field */
-	C_ESC,		/* copied, but the JSON string needs an escape */
-	C_BSLASH,	/* TSV: may start an escape */
-	C_HIGH,		/* a byte >= 0x80: UTF-8 is checked */
-	C_NUL
-};
-
-/* Where the record parser resumes. */
-enum {
-	S_RECORD,	/* between records */
-	S_FIELD,	/* at the start of a field */
-	S_QUOTED,	/* inside a quoted field */
-	S_CLOSED,	/* just past the closing quote of a field */
-	S_UNQUOTED	/* inside an unquoted field (or TSV field) */
-};
-
-/* Results of csv_next(), besides negative error codes. */
-enum {
-	R_MORE,		/* the window ends inside a record: read more */
-	R_RECORD,	/* a record is in c->f */
-	R_END		/* end of input */
-};
-
-#define F_SCRATCH 0x01	/* the field's bytes are in c->scr, not the window */
-#define F_ESC 0x02	/* the field needs jenc_str: a byte to escape */
-
-struct csv_field {
-	size_t off;	/* from the record's start, or in c->scr */
-	size_t len;
-	unsigned flags;	/* F_* */
-};
-
-/* Long records (see CSV_LONG_FIELDS), and what a replay writes. */
-enum { L_OFF, L_CHECK, L_REPLAY };
-enum { W_NAMES, W_VALUES, W_MEMBERS };
-
-struct csv_name {
-	size_t off, len;	/* in names.buf */
-	size_t roff, rlen;	/* its key text "name": in names.rbuf */
-	size_t next;		/* the suffix _next is the first that may be
-				 * free for a duplicate of this name (0: 2) */
-	int raw;		/* no byte needs escaping: use jenc_raw_key */
-};
-
-struct csv_names {
-	char *buf;		/* the names' bytes, back to back */
-	size_t len, cap;
-	char *rbuf;		/* the key texts, back to back, and 16
-				 * bytes of slack (see csv_copy) */
-	size_t rlen, cap_r;
-	int rbad;		/* a name needs a \u escape: no key texts */
-	struct csv_name *v;
-	size_t n, cap_v;	/* cap_v in bytes, as every cap here */
-	uint32_t *slot;		/* open addressing: index + 1, 0 = empty */
-	size_t nslot;
-};
-
-struct csv {
-	jenc_enc *e;		/* NULL: check the input only */
-	jenc_err *err;		/* may be NULL */
-	unsigned flags;		/* JENC_CSV_* */
-	const char *encoding;	/* the input's, NULL: UTF-8 */
-	unsigned char delim;
-	unsigned char ucls[256];	/* unquoted CSV field, or TSV */
-	unsigned char qcls[256];	/* quoted CSV field */
-
-	/* The window: in.p[pos, in.len) is not consumed yet. */
-	jenc_in in;
-	size_t pos;
-	int from_fd;		/* in reads a file descriptor */
-	int detect;		/* JENC_CSV_DETECT applies */
-	size_t max_rec;		/* the longest record allowed */
-	int begun;		/* array mode: the array is open */
-	int text;		/* e writes compact JSON with the plain
-				 * escapes: records are built as text */
-	char *ob;		/* that text */
-	size_t cap_o;
-	int after_cr;		/* a CR ended the last line: skip one LF */
-	uint64_t line;		/* line number at data + pos */
-
-	/* The record being parsed, and the parser's saved state. */
-	struct csv_field *f;
-	size_t nf, cap_f, nf_max;	/* cap_f in bytes, nf_max in fields */
-	char *scr;
-	size_t slen, cap_s;
-	int st;
-	size_t i, lstart, seg;
-	uint64_t pline;
-	struct csv_field cur;
-	size_t q, qlstart;	/* opening quote of the current field */
-	uint64_t qline;
-	uint64_t rec_line;	/* line the record starts on */
-	size_t rec;		/* the complete record is at data + rec */
-	size_t rec_end;		/* ... its text (no line end) up to rec_end */
-	int lmode;		/* L_*: a long record */
-	int lwhat;		/* L_REPLAY: W_* */
-	size_t lnf;		/* L_CHECK: fields so far */
-	size_t lcol;		/* L_REPLAY: column of c->f[0] */
-
-	/* An error at a spot, reported once its line is read (csv_report). */
-	int x_pending;
-	int x_code, x_kind;	/* JENC_E_*, JENC_K_* */
-	size_t x_at, x_ls;	/* the spot and its line's start in in.p */
-	uint64_t x_line;
-	char x_msg[sizeof(((jenc_err *)0)->msg)];
-
-	/* Field names, in header mode. */
-	struct csv_names nm;
-	int have_hdr;
-	int hdr_read;		/* the names come from the input */
-	size_t nhdr;
-
-	/* JENC_CSV_NEST: how a record is written (csv_nest_plan) */
-	const char *sep;
-	size_t seplen;
-	struct csv_op *plan;
-	size_t nplan, cap_plan;	/* cap_plan in bytes */
-	size_t plan_names;	/* the plan is for nm.n == plan_names */
-	struct csv_node *nodes;
-	size_t nnodes, cap_nodes;
-	uint32_t *nslot;	/* (parent, segment) -> node index + 1 */
-	size_t nnslot;
-	int nest;		/* a name holds the separator */
-};
-
-/*
- * --nest: the names, split at the separator, make a tree whose leaves are
- * the columns, each level in the order its names first appear.  The plan
- * walks it: OP_OPEN writes a key and '{', OP_FIELD a key and a column's
- * value (null if the record is short), OP_CLOSE '}'.
- */
-struct csv_node {
-	size_t off, len;	/* the segment: nm.buf[off..off+len) */
-	size_t parent;		/* node index + 1, 0: the record */
-	size_t child, last, next;	/* node index + 1, 0: none */
-	size_t col;		/* column + 1, 0: an object */
-};
-enum { OP_OPEN, OP_FIELD, OP_CLOSE };
-struct csv_op {
-	int op;
-	size_t off, len;	/* the key: nm.buf[off..off+len) */
-	size_t col;
-};
-
-/* ---- errors ------------------------------------------------------------ */
-
-/*
- * An error at rec[at], on line `line` whose text starts at rec[lstart],
- * rec pointing into the window.  It is reported by csv_report once the
- * reader stops, after reading on to the end of that line (which may move
- * the window, so the parser's pointers must not be used after).  kind
- * is the JENC_K_* of the bad input.  Returns JENC_E_SYNTAX.
- */
-static int
-csv_fail(struct csv *c, int kind, const char *rec, size_t at, uint64_t line,
-    size_t lstart, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-static int
-csv_fail(struct csv *c, int kind, const char *rec, size_t at, uint64_t line,
-    size_t lstart, const char *fmt, ...)
-{
-	size_t r = (size_t)(rec - c->in.p);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->x_msg, sizeof(c->x_msg), fmt, ap);
-	va_end(ap);
-	c->x_pending = 1;
-	c->x_code = JENC_E_SYNTAX;
-	c->x_kind = kind;
-	c->x_at = r + at;
-	c->x_ls = r + lstart;
-	c->x_line = line;
-	return JENC_E_SYNTAX;
-}
-
-/* Fills c->err with the error csv_fail kept. */
-static void
-csv_report(struct csv *c)
-{
-	jenc_where w;
-
-	/* a lone CR ends a CSV line; TSV lines end at LF only */
-	int cr = !(c->flags & JENC_CSV_TSV);
-
-	jenc_in_line(&c->in, c->x_at, cr);
-	jenc_in_where_line(&c->in, c->x_at, c->x_line, c->x_ls, cr, &w);
-	if (c->err != NULL)
-		jenc_err_set(c->err, c->x_code, c->x_kind, 0, 0, &w, "%s",
-		    c->x_msg);
-}
-
-/* An error without a position (allocation, I/O, the encoder, options). */
-static int
-csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt, ...)
-{
-	char msg[sizeof(((jenc_err *)0)->msg)];
-	va_list ap;
-
-	if (c->err == NULL)
-		return code;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return jenc_err_set(c->err, code, JENC_K_NONE, sys_errno, 0, NULL,
-	    "%s", msg);
-}
-
-static int
-csv_nomem(struct csv *c)
-{
-	return csv_fail_plain(c, JENC_E_NOMEM, 0, "%s",
-	    jenc_strerror(JENC_E_NOMEM));
-}
-
-static int
-csv_enc_fail(struct csv *c, int code)
-{
-	return csv_fail_plain(c, code, code == JENC_E_IO ? jenc_errno(c->e) : 0,
-	    "%s", jenc_strerror(code));
-}
-
-/* ---- buffers ------------------------------------------------------------- */
-
-static void
-csv_free(void *p, size_t n)
-{
-	if (p != NULL)
-		jenc_mem_free(p, n);
-}
-
-/* Grows *p (of *cap bytes) to hold at least need bytes: doubling, at least
- * min.  Returns 0 or -1. */
-static int
-csv_grow(void **p, size_t *cap, size_t need, size_t min)
-{
-	return jenc_grow(p, cap, need, min, 1) != 0 ? -1 : 0;
-}
+#include "csv_int.h"
 
 /* The record is long (see CSV_LONG_FIELDS): from here on its fields are
  * only counted.  c->nf stays c->nf_max, so that csv_field_add always
@@ -591,7 +324,7 @@ quoted:
 				c->st = S_QUOTED;
 				goto more;
 			}
-			return csv_fail(c, JENC_K_QUOTE, rec, c->q, c->qline,
+			return jenc_csv_fail(c, JENC_K_QUOTE, rec, c->q, c->qline,
 			    c->qlstart,
 			    "unterminated quoted field, opened here");
 		}
@@ -604,7 +337,7 @@ quoted:
 			if (i + 1 < n && u[i + 1] == '"') {
 				/* "" is one quote: keep the first, skip the second */
 				if (csv_scr_add(c, &cur, rec + seg, i + 1 - seg))
-					return csv_nomem(c);
+					return jenc_csv_nomem(c);
 				cur.flags |= F_ESC;
 				i += 2;
 				seg = i;
@@ -659,13 +392,13 @@ closed:
 	}
 	if (i == n || ucls[u[i]] == C_DELIM || u[i] == '\n' || u[i] == '\r') {
 		if (csv_field_add(c, &cur, rec, seg, i - 1))
-			return csv_nomem(c);
+			return jenc_csv_nomem(c);
 		goto field_done;
 	}
 	/* Text after the closing quote is appended, as Python's reader does;
 	 * from here on quotes are ordinary bytes. */
 	if (csv_scr_add(c, &cur, rec + seg, i - 1 - seg))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 	seg = i;
 
 unquoted:
@@ -705,7 +438,7 @@ unquoted:
 	}
 unquoted_end:
 	if (csv_field_add(c, &cur, rec, seg, i))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 
 field_done:
 	/* i is at the delimiter, the line end, or the end of input */
@@ -741,10 +474,10 @@ more:
 	c->cur = cur;
 	return R_MORE;
 bad_utf8:
-	return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
+	return jenc_csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 	    "invalid UTF-8 byte 0x%02x", u[i]);
 nul:
-	return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
+	return jenc_csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 	    "NUL byte in input");
 }
 
@@ -806,7 +539,7 @@ unquoted:
 			if (i + 1 < n && (d = csv_tsv_unescape(u[i + 1])) != 0) {
 				if (csv_scr_add(c, &cur, rec + seg, i - seg) ||
 				    csv_scr_add(c, &cur, &d, 1))
-					return csv_nomem(c);
+					return jenc_csv_nomem(c);
 				i += 2;
 				seg = i;
 			} else {
@@ -827,10 +560,10 @@ unquoted:
 			}
 			if (k == 0)
 				goto more;
-			return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
+			return jenc_csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 			    "invalid UTF-8 byte 0x%02x", u[i]);
 		default:
-			return csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
+			return jenc_csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 			    "NUL byte in input");
 		}
 	}
@@ -841,7 +574,7 @@ field_end:
 	if ((i == n || u[i] == '\n') && end > seg && u[end - 1] == '\r')
 		end--;
 	if (csv_field_add(c, &cur, rec, seg, end))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 	if (i < n && u[i] != '\n') {
 		i++;
 		goto field;
@@ -868,7 +601,7 @@ more:
 static int
 csv_too_long(struct csv *c, size_t at)
 {
-	return csv_fail(c, JENC_K_LONG, c->in.p + at, 0, c->rec_line, 0,
+	return jenc_csv_fail(c, JENC_K_LONG, c->in.p + at, 0, c->rec_line, 0,
 	    "record longer than %zu bytes", c->max_rec);
 }
 
@@ -1324,7 +1057,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 		return 1;
 	if (need > c->cap_o &&
 	    csv_grow((void **)&c->ob, &c->cap_o, need, 4096))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 	o = c->ob;
 	*o++ = obj ? '{' : '[';
 	for (k = 0; k < nf; k++) {
@@ -1376,7 +1109,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 	}
 	*o++ = obj ? '}' : ']';
 	r = jenc_raw(c->e, c->ob, (size_t)(o - c->ob));
-	return r ? csv_enc_fail(c, r) : 0;
+	return r ? jenc_csv_enc_fail(c, r) : 0;
 }
 
 /* Writes c->f[0..n) as the columns from c->lcol on (L_REPLAY).
@@ -1416,7 +1149,7 @@ csv_replay(struct csv *c, int what)
 	size_t used, n = c->pos - c->rec;
 
 	if (c->cap_f == 0 && csv_fields_grow(c))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 	c->lmode = L_REPLAY;
 	c->lwhat = what;
 	c->lcol = 0;
@@ -1434,10 +1167,10 @@ csv_replay(struct csv *c, int what)
 	c->st = S_RECORD;
 	c->pline = c->line;
 	if (r != R_RECORD)
-		return r < 0 ? r : csv_fail_plain(c, JENC_E_STATE, 0, "%s",
+		return r < 0 ? r : jenc_csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 		    "a long record read differently the second time");
 	if (csv_write_fields(c, c->nf))
-		return csv_nomem(c);
+		return jenc_csv_nomem(c);
 	c->nf = 0;
 	return 0;
 }
@@ -1684,7 +1417,7 @@ conflict:
 	return 0;
 nomem:
 	csv_free(tops, cap_tops);
-	return csv_nomem(c);
+	return jenc_csv_nomem(c);
 }
 
 /* The record in c->f (nf fields) through the plan. */
@@ -1712,7 +1445,7 @@ csv_nest_record(struct csv *c, size_t nf)
 			jenc_null(c->e);
 	}
 	r = jenc_obj_end(c->e);
-	return r ? csv_enc_fail(c, r) : 0;
+	return r ? jenc_csv_enc_fail(c, r) : 0;
 }
 
 /* Takes the record in c->f: as the header, or checked and emitted. */
@@ -1740,7 +1473,7 @@ csv_record(struct csv *c)
 				    c->f[k].len, c->f[k].flags);
 		}
 		r = jenc_arr_end(c->e);
-		return r ? csv_enc_fail(c, r) : 0;
+		return r ? jenc_csv_enc_fail(c, r) : 0;
 	}
 	if (!c->have_hdr) {
 		if (lng && (r = csv_replay(c, W_NAMES)) != 0)
@@ -1748,7 +1481,7 @@ csv_record(struct csv *c)
 		for (k = 0; !lng && k < nf; k++)
 			if (csv_names_add(&c->nm, csv_field_ptr(c, &c->f[k]),
 			    c->f[k].len, k + 1))
-				return csv_nomem(c);
+				return jenc_csv_nomem(c);
 		c->have_hdr = 1;
 		c->hdr_read = 1;
 		c->nhdr = nf;
@@ -1780,7 +1513,7 @@ csv_record(struct csv *c)
 		}
 		for (k = c->nm.n; k < nf; k++)
 			if (csv_names_add(&c->nm, "", 0, k + 1))
-				return csv_nomem(c);
+				return jenc_csv_nomem(c);
 	}
 	if ((c->flags & JENC_CSV_NEST) && c->plan_names != c->nm.n + 1 &&
 	    (r = csv_nest_plan(c)) != 0)
@@ -1826,38 +1559,9 @@ csv_record(struct csv *c)
 		jenc_null(c->e);
 	}
 	r = jenc_obj_end(c->e);
-	return r ? csv_enc_fail(c, r) : 0;
+	return r ? jenc_csv_enc_fail(c, r) : 0;
 }
 
-/* ---- input ------------------------------------------------------------------- */
-
-/* Report what made a jenc_in call fail with r. */
-static int
-csv_in_fail(struct csv *c, int r)
-{
-	if (r == JENC_IN_OUT)
-		return csv_enc_fail(c, jenc_error(c->e));
-	if (r == JENC_IN_CONV || r == JENC_IN_WIDE || r == JENC_IN_NAME) {
-		char m[sizeof(((jenc_err *)0)->msg)];
-		jenc_where w;
-
-		if (c->err == NULL)
-			return JENC_E_ENCODING;
-		jenc_in_enc_msg(&c->in, r, m, sizeof(m));
-		if (r != JENC_IN_NAME)
-			jenc_in_enc_where(&c->in, &w);
-		return jenc_err_set(c->err, JENC_E_ENCODING,
-		    JENC_K_ENCODING, 0, 0, r != JENC_IN_NAME ? &w : NULL, "%s", m);
-	}
-	if (r == JENC_E_IO)
-		return csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",
-		    strerror(c->in.sys_errno));
-	/* JENC_E_NOMEM, or JENC_IN_FULL, a window of SIZE_MAX bytes */
-	return csv_nomem(c);
-}
-
-/* Reads more input, keeping the record in progress (moved to the front
- * of the window; every position the parser keeps is relative to it). */
 static int
 csv_fill(struct csv *c)
 {
@@ -1878,7 +1582,7 @@ csv_fill(struct csv *c)
 	if ((r = jenc_in_fill(&c->in)) != 0) {
 		if (r == JENC_IN_FULL && c->st != S_RECORD)
 			return csv_too_long(c, 0);
-		return csv_in_fail(c, r);
+		return jenc_csv_in_fail(c, r);
 	}
 	return 0;
 }
@@ -1926,7 +1630,7 @@ csv_detect_more(struct csv *c)
 		return 0;
 	if ((r = jenc_in_fill(&c->in)) == JENC_IN_FULL)
 		return 0;
-	return r != 0 ? csv_in_fail(c, r) : 1;
+	return r != 0 ? jenc_csv_in_fail(c, r) : 1;
 }
 
 /* Could p[0..n) start an Excel "sep=X" line whose end it does not hold? */
@@ -2058,7 +1762,7 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	c->detect = !tsv && (c->flags & JENC_CSV_DETECT) && !(o && o->delim);
 	d = (unsigned char)(o && o->delim ? o->delim : tsv ? '\t' : ',');
 	if (!csv_delim_ok(d, tsv))
-		return csv_fail_plain(c, JENC_E_STATE, 0, "%s", tsv ?
+		return jenc_csv_fail_plain(c, JENC_E_STATE, 0, "%s", tsv ?
 		    "the delimiter cannot be a line end, a backslash or a "
 		    "non-ASCII byte" :
 		    "the delimiter cannot be a line end, a quote or a "
@@ -2072,11 +1776,11 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 			size_t n = strlen(s);
 
 			if (!jenc_utf8_check(s, n, &bad))
-				return csv_fail_plain(c, JENC_E_UTF8, 0,
+				return jenc_csv_fail_plain(c, JENC_E_UTF8, 0,
 				    "invalid UTF-8 byte 0x%02x in header name "
 				    "%zu", (unsigned char)s[bad], k + 1);
 			if (csv_names_add(&c->nm, s, n, k + 1))
-				return csv_nomem(c);
+				return jenc_csv_nomem(c);
 		}
 		c->have_hdr = 1;
 		c->nhdr = o->nheader;
@@ -2110,7 +1814,7 @@ csv_run(struct csv *c)
 	}
 	if ((r = jenc_in_begin(&c->in, c->encoding,
 	    !(c->flags & JENC_CSV_TSV))) < 0 || r > 1)
-		r = csv_in_fail(c, r);
+		r = jenc_csv_in_fail(c, r);
 	else
 		r = 0;
 	if (r == 0 && c->detect)
@@ -2123,7 +1827,7 @@ csv_run(struct csv *c)
 			if (c->in.eof && (c->st == S_RECORD ||
 			    c->in.len - c->pos <= c->max_rec + 1)) {
 				/* cannot happen: at the end the parser knows */
-				r = csv_fail_plain(c, JENC_E_STATE, 0, "%s",
+				r = jenc_csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 				    "reader stopped before the end of input");
 				break;
 			}
@@ -2139,7 +1843,7 @@ csv_run(struct csv *c)
 		r = csv_record(c);
 	}
 	if (r < 0 && c->x_pending)
-		csv_report(c);
+		jenc_csv_report(c);
 	if (c->e == NULL)
 		return r;
 	/* an input that cannot be read gives nothing, not [] */
@@ -2150,7 +1854,7 @@ csv_run(struct csv *c)
 	if (c->from_fd && jenc_error(c->e) == 0)
 		jenc_flush(c->e);
 	if (r == 0 && (er = jenc_error(c->e)) != 0)
-		r = csv_enc_fail(c, er);
+		r = jenc_csv_enc_fail(c, er);
 	/* Out of memory in the encoder, the value cannot be finished: as
 	 * the JSON reader does, drop it, so that e holds complete values
 	 * only (in array mode that is the whole array). */
@@ -2181,7 +1885,7 @@ jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 	if ((r = csv_init(&c, e, o, err)) == 0) {
 		if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW,
 		    csv_window_max(&c)) != 0) {
-			r = csv_nomem(&c);
+			r = jenc_csv_nomem(&c);
 		} else {
 			c.from_fd = 1;
 			r = csv_run(&c);

@@ -30,6 +30,8 @@
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
+ *	6.1 csv_err.c	the CSV/TSV reader's parts, each calling only
+ *			those above it here (csv_int.h): its errors
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
