@@ -154,6 +154,7 @@ struct csv {
 	int lwhat;		/* L_REPLAY: W_* */
 	size_t lnf;		/* L_CHECK: fields so far */
 	size_t lcol;		/* L_REPLAY: column of c->f[0] */
+	int (*lput)(struct csv *, size_t);	/* L_REPLAY: writes c->f[0..n) */
 
 	/* An error at a spot, reported once its line is read (jenc_csv_report). */
 	int x_pending;
@@ -217,6 +218,14 @@ csv_grow(void **p, size_t *cap, size_t need, size_t min)
 	return jenc_grow(p, cap, need, min, 1) != 0 ? JENC_E_NOMEM : 0;
 }
 
+/* 1 if the k-byte UTF-8 sequence at u is U+2028 or U+2029, which
+ * jenc_str escapes. */
+static inline int
+csv_sep(const unsigned char *u, int k)
+{
+	return k == 3 && u[0] == 0xe2 && u[1] == 0x80 && (u[2] | 1) == 0xa9;
+}
+
 /* ---- errors (csv_err.c) -------------------------------------------------- */
 
 /*
@@ -240,5 +249,26 @@ int jenc_csv_fail_plain(struct csv *c, int code, int sys_errno,
 int jenc_csv_nomem(struct csv *c);
 int jenc_csv_enc_fail(struct csv *c, int code);
 int jenc_csv_in_fail(struct csv *c, int r);
+
+/* ---- the scanner (csv_scan.c) ------------------------------------------- */
+
+/*
+ * The next record: skips blank lines, then parses.  Returns R_RECORD
+ * (fields in c->f, the record at c->in.p + c->rec), R_MORE (call
+ * jenc_csv_fill), R_END or an error.
+ */
+int jenc_csv_next(struct csv *c);
+/* Reads more input, keeping the record in progress (moved to the front
+ * of the window; every position the parser keeps is relative to it).
+ * Returns 0 or an error. */
+int jenc_csv_fill(struct csv *c);
+/*
+ * The long record jenc_csv_next just checked and counted (L_CHECK),
+ * parsed again from its start and handed to put CSV_LONG_FIELDS fields
+ * at a time: put(c, n) takes c->f[0..n), returns 0 or JENC_E_NOMEM.
+ * Nothing can be wrong with the record any more but memory.  Returns 0
+ * or an error.
+ */
+int jenc_csv_replay(struct csv *c, int (*put)(struct csv *c, size_t n));
 
 #endif
