@@ -271,4 +271,14 @@ int jenc_csv_fill(struct csv *c);
  */
 int jenc_csv_replay(struct csv *c, int (*put)(struct csv *c, size_t n));
 
+/* ---- the delimiter (csv_detect.c) ---------------------------------------- */
+
+/* Is d a byte the format (tsv: TSV) allows as its delimiter (jenc.h)? */
+int jenc_csv_delim_ok(unsigned char d, int tsv);
+/* Makes d the delimiter: c->delim and the byte classes c->ucls, c->qcls. */
+void jenc_csv_set_delim(struct csv *c, unsigned char d);
+/* JENC_CSV_DETECT: sets the delimiter from the start of the input, read
+ * as far as needed (see csv_detect.c).  Returns 0 or an error. */
+int jenc_csv_detect(struct csv *c);
+
 #endif

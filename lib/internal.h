@@ -32,7 +32,8 @@
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
  *	6.1 csv_err.c	the CSV/TSV reader's parts, each calling only
  *			those above it here (csv_int.h): its errors
- *	6.2 csv_scan.c	the record scanner
+ *	6.2 csv_scan.c csv_detect.c
+ *			the record scanner; the delimiter
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
