@@ -281,4 +281,22 @@ void jenc_csv_set_delim(struct csv *c, unsigned char d);
  * as far as needed (see csv_detect.c).  Returns 0 or an error. */
 int jenc_csv_detect(struct csv *c);
 
+/* ---- names and --nest (csv_names.c) -------------------------------------- */
+
+/* s[0..n) as the body of a JSON string at o (room for 2n bytes), with
+ * the encoder's plain escapes; the end, or NULL if a byte needs \u. */
+char *jenc_csv_esc(char *o, const char *s, size_t n);
+/* Adds the name of column col (1-based), made unique.  Returns 0 or
+ * JENC_E_NOMEM. */
+int jenc_csv_names_add(struct csv_names *nm, const char *s, size_t n,
+    size_t col);
+/* Frees the names and empties *nm. */
+void jenc_csv_names_release(struct csv_names *nm);
+/* The delimiter the header read from the input seems to use instead of
+ * c->delim, or 0. */
+unsigned char jenc_csv_hint(const struct csv *c);
+/* JENC_CSV_NEST: the plan of the names in c->nm.  Returns 0 or an error
+ * (a name both a value and an object is bad input). */
+int jenc_csv_nest_plan(struct csv *c);
+
 #endif

@@ -34,6 +34,7 @@
  *			those above it here (csv_int.h): its errors
  *	6.2 csv_scan.c csv_detect.c
  *			the record scanner; the delimiter
+ *	6.3 csv_names.c	the header's names, --nest's tree of them
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
