@@ -72,7 +72,7 @@ enum {
 	S_UNQUOTED	/* inside an unquoted field (or TSV field) */
 };
 
-/* Results of csv_next(), besides negative error codes. */
+/* Results of jenc_csv_next(), besides negative error codes. */
 enum {
 	R_MORE,		/* the window ends inside a record: read more */
 	R_RECORD,	/* a record is in c->f */
@@ -169,7 +169,7 @@ struct csv {
 	int hdr_read;		/* the names come from the input */
 	size_t nhdr;
 
-	/* JENC_CSV_NEST: how a record is written (csv_nest_plan) */
+	/* JENC_CSV_NEST: how a record is written (jenc_csv_nest_plan) */
 	const char *sep;
 	size_t seplen;
 	struct csv_op *plan;
@@ -298,5 +298,15 @@ unsigned char jenc_csv_hint(const struct csv *c);
 /* JENC_CSV_NEST: the plan of the names in c->nm.  Returns 0 or an error
  * (a name both a value and an object is bad input). */
 int jenc_csv_nest_plan(struct csv *c);
+
+/* ---- records written (csv_out.c) ----------------------------------------- */
+
+/* Array mode: opens the array, once the input gave something to put in
+ * it (a record, its end, or bad data; not a read error before any). */
+void jenc_csv_begin(struct csv *c);
+/* Reads record after record (jenc_csv_next, jenc_csv_fill) and takes
+ * each: as the header, or checked and written.  Returns 0 at the end of
+ * the input, or the first error. */
+int jenc_csv_records(struct csv *c);
 
 #endif

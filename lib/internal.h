@@ -35,6 +35,7 @@
  *	6.2 csv_scan.c csv_detect.c
  *			the record scanner; the delimiter
  *	6.3 csv_names.c	the header's names, --nest's tree of them
+ *	6.4 csv_out.c	a record written, typed with JENC_CSV_TYPES
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
