@@ -127,37 +127,44 @@ csv_window_max(const struct csv *c)
 	return c->max_rec + 2 + JENC_IN_AFTER;
 }
 
-int
-jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+/*
+ * Reads CSV/TSV from fd if from_fd, else from p[0..len), into e (see
+ * jenc_csv_copy_fd and jenc_csv_copy_mem in jenc.h).
+ */
+static int
+csv_copy(int from_fd, int fd, const char *p, size_t len, jenc_enc *e,
+    const jenc_csv_opts *o, jenc_err *err)
 {
 	struct csv c;
 	int r;
 
-	if ((r = csv_init(&c, e, o, err)) == 0) {
-		if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW,
-		    csv_window_max(&c)) != 0) {
-			r = jenc_csv_nomem(&c);
-		} else {
-			c.from_fd = 1;
-			r = csv_run(&c);
-		}
+	if ((r = csv_init(&c, e, o, err)) != 0)
+		goto out;
+	if (!from_fd) {
+		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0,
+		    csv_window_max(&c));
+	} else if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW,
+	    csv_window_max(&c)) != 0) {
+		r = jenc_csv_nomem(&c);
+		goto out;
+	} else {
+		c.from_fd = 1;
 	}
+	r = csv_run(&c);
+out:
 	csv_release(&c);
 	return r;
+}
+
+int
+jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
+{
+	return csv_copy(1, fd, NULL, 0, e, o, err);
 }
 
 int
 jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
     const jenc_csv_opts *o, jenc_err *err)
 {
-	struct csv c;
-	int r;
-
-	if ((r = csv_init(&c, e, o, err)) == 0) {
-		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0,
-		    csv_window_max(&c));
-		r = csv_run(&c);
-	}
-	csv_release(&c);
-	return r;
+	return csv_copy(0, -1, p, len, e, o, err);
 }

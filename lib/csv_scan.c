@@ -250,6 +250,21 @@ csv_skip(const unsigned char *u, size_t i, size_t n, const unsigned char *cls,
 	return i;
 }
 
+/* The parser stops at the end of the window in state st, to go on from
+ * there after the next read.  Returns R_MORE. */
+static inline int
+csv_stop(struct csv *c, int st, size_t i, size_t seg, size_t lstart,
+    uint64_t line, const struct csv_field *cur)
+{
+	c->st = st;
+	c->i = i;
+	c->seg = seg;
+	c->lstart = lstart;
+	c->pline = line;
+	c->cur = *cur;
+	return R_MORE;
+}
+
 /*
  * Parse one CSV record at rec[0..n) (its start, or where the last call
  * stopped, per c->st), eof: nothing follows rec[n).  Returns R_RECORD
@@ -452,12 +467,7 @@ field_done:
 	return R_RECORD;
 
 more:
-	c->i = i;
-	c->seg = seg;
-	c->lstart = lstart;
-	c->pline = line;
-	c->cur = cur;
-	return R_MORE;
+	return csv_stop(c, c->st, i, seg, lstart, line, &cur);
 bad_utf8:
 	return jenc_csv_fail(c, JENC_K_BYTE, rec, i, line, lstart,
 	    "invalid UTF-8 byte 0x%02x", u[i]);
@@ -573,13 +583,7 @@ field_end:
 	c->pline = line;
 	return R_RECORD;
 more:
-	c->st = S_UNQUOTED;
-	c->i = i;
-	c->seg = seg;
-	c->lstart = lstart;
-	c->pline = line;
-	c->cur = cur;
-	return R_MORE;
+	return csv_stop(c, S_UNQUOTED, i, seg, lstart, line, &cur);
 }
 
 /* The record at in.p[at], on line c->rec_line, is longer than allowed. */
