@@ -11,8 +11,9 @@
  *	csv_detect.c	the delimiter: its check, the byte classes,
  *			detection (JENC_CSV_DETECT)
  *	csv_names.c	the header's names, and the tree --nest makes
- *	csv_out.c	a record written: header or values, typed (-t),
- *			as text or through the encoder's calls
+ *	csv_out.c	the loop over the records; a record written:
+ *			header or values, typed (-t), as text or
+ *			through the encoder's calls
  *	csv.c		the driver and the public calls
  *
  * Status: a call that can fail returns an int, 0 for success (or a

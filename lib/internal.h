@@ -5,6 +5,8 @@
  * below its own, never up and never sideways, so that the call graph has
  * no cycle (tests/cli/layers.bats checks it on the built objects); the
  * headers are declarations only (jenc.h, then internal.h and seg.h).
+ * A layer N.M lies between N and N+1: the files of one module that call
+ * each other (the CSV reader's, csv_int.h).
  *
  *	1 pool.c	counted allocation through the installed jenc_alloc,
  *			the segment pools
@@ -30,12 +32,14 @@
  *	5 sort.c	JENC_SORT_KEYS: members put in order, reaching
  *			the encoder's output through jenc_out_ops
  *	6 enc.c		the encoder, its pool, jenc_pool_trim
- *	6.1 csv_err.c	the CSV/TSV reader's parts, each calling only
- *			those above it here (csv_int.h): its errors
+ *	6.1 csv_err.c	the parts of the CSV/TSV reader (csv_int.h),
+ *			each calling only those listed before it:
+ *			its errors
  *	6.2 csv_scan.c csv_detect.c
  *			the record scanner; the delimiter
  *	6.3 csv_names.c	the header's names, --nest's tree of them
- *	6.4 csv_out.c	a record written, typed with JENC_CSV_TYPES
+ *	6.4 csv_out.c	the loop over the records; a record written,
+ *			typed with JENC_CSV_TYPES
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder
