@@ -6,6 +6,8 @@
  * no cycle (tests/cli/layers.bats checks it on the built objects); the
  * headers are declarations only (jenc.h, then internal.h and seg.h).
  * The files of one module (x.c and x_*.c, in one layer) call each other.
+ * A layer N.M lies between N and N+1: the files of one module that call
+ * each other in one direction only (the CSV reader's, csv_int.h).
  *
  *	1 pool.c	counted allocation through the installed jenc_alloc,
  *			the segment pools
@@ -43,6 +45,14 @@
  *			sink policy, pool, jenc_pool_trim; its escaping;
  *			colors, top-level framing, the side buffer; views
  *			(the encoder's files share lib/enc_int.h)
+ *	6.1 csv_err.c	the parts of the CSV/TSV reader (csv_int.h),
+ *			each calling only those listed before it:
+ *			its errors
+ *	6.2 csv_scan.c csv_detect.c
+ *			the record scanner; the delimiter
+ *	6.3 csv_names.c	the header's names, --nest's tree of them
+ *	6.4 csv_out.c	the loop over the records; a record written,
+ *			typed with JENC_CSV_TYPES
  *	7 json.c csv.c csvw.c
  *			the JSON and CSV/TSV readers; the CSV/TSV
  *			writer, a view of the encoder

@@ -33,3 +33,26 @@ LAYERS=$BATS_TEST_DIRNAME/layers.py
 json.c (layer 7) calls jenc_csv_copy_fd of csv.c (layer 7)
 pool.c (layer 1) calls jenc_key of enc.c (layer 6)"
 }
+
+@test "a sub-layer N.M lies between N and N+1, and its files call only below" {
+	setup_jenc
+	mkdir src obj
+	cat >hdr.h <<'HDR'
+/*
+ *	6 enc.c		an encoder
+ *	6.1 low.c	a first part of a module
+ *	6.2 mid.c	a second
+ *	7 top.c		its driver
+ */
+HDR
+	printf 'int jenc_key(void) { return 0; }\n' >src/enc.c
+	printf 'int jenc_key(void);\nint jenc_low(void) { return jenc_key(); }\n' >src/low.c
+	printf 'int jenc_low(void);\nint jenc_top(void);\nint jenc_mid(void) { return jenc_low() + jenc_top(); }\n' >src/mid.c
+	printf 'int jenc_mid(void);\nint jenc_top(void) { return jenc_mid(); }\n' >src/top.c
+	for f in enc low mid top; do
+		cc -c -o "obj/$f.o" "src/$f.c" || fail "cc failed on $f.c"
+	done
+	run python3 "$LAYERS" hdr.h obj src
+	assert_failure 1
+	assert_output "mid.c (layer 6.2) calls jenc_top of top.c (layer 7)"
+}

@@ -2,10 +2,13 @@
 # layers.py HEADER OBJDIR SRCDIR - check that lib/ calls only downwards.
 #
 # The layers are the numbered lines of the comment at the top of HEADER
-# (lib/internal.h): "<tab>N file.c file.c<tab>description".  Every SRCDIR/*.c
-# must be in one layer; every jenc_* symbol an object OBJDIR/file.o uses
-# and does not define must be defined by an object of a lower layer, or
-# by a file of its own module (x.c and x_*.c are one module).
+# (lib/internal.h): "<tab>N file.c file.c<tab>description", N from 1 to 9
+# or a sub-layer such as 6.2 (above 6 and 6.1, below 6.3 and 7), for the
+# files of one module that call each other in one direction.  Every
+# SRCDIR/*.c must be in one layer; every jenc_* symbol an object
+# OBJDIR/file.o uses and does not define must be defined by an object of a
+# lower layer, or by a file of its own module (x.c and x_*.c are one
+# module, in one layer).
 # Prints one line per problem and exits 1 if there is any.
 import glob, os, re, subprocess, sys
 
@@ -13,10 +16,10 @@ header, objdir, srcdir = sys.argv[1:4]
 layer = {}
 with open(header) as f:
     for line in f:
-        m = re.match(r" \*\t([1-9]) ((?:[a-z0-9_]+\.c ?)+)", line)
+        m = re.match(r" \*\t([1-9](?:\.[1-9])?) ((?:[a-z0-9_]+\.c ?)+)", line)
         if m:
             for name in m.group(2).split():
-                layer[name[:-2]] = int(m.group(1))
+                layer[name[:-2]] = m.group(1)
 problems = []
 if not layer:
     problems.append("%s: no layer lines found" % header)
@@ -45,9 +48,10 @@ for name, syms in sorted(used.items()):
         owner = defined.get(s)
         if owner is None:
             problems.append("%s.c uses %s, defined by no file of lib/" % (name, s))
-        elif layer[owner] >= layer[name] and \
-                owner.split("_")[0] != name.split("_")[0]:
-            problems.append("%s.c (layer %d) calls %s of %s.c (layer %d)"
+        elif float(layer[owner]) >= float(layer[name]) and \
+                (layer[owner] != layer[name] or
+                 owner.split("_")[0] != name.split("_")[0]):
+            problems.append("%s.c (layer %s) calls %s of %s.c (layer %s)"
                             % (name, layer[name], s, owner, layer[owner]))
 for p in problems:
     print(p)

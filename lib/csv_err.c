@@ -1,0 +1,106 @@
+/*
+ * csv_err.c - the CSV/TSV reader's errors: one at a spot of the input is
+ * kept (jenc_csv_fail) and reported once the line it is on has been read,
+ * so that its excerpt shows the whole line (jenc_csv_report); one without
+ * a position (memory, I/O, the encoder, options, the input's encoding) is
+ * reported at once.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "csv_int.h"
+
+/* Keeps the error; csv_int.h says how it is reported. */
+int
+jenc_csv_fail(struct csv *c, int kind, const char *rec, size_t at,
+    uint64_t line, size_t lstart, const char *fmt, ...)
+{
+	size_t r = (size_t)(rec - c->in.p);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->x_msg, sizeof(c->x_msg), fmt, ap);
+	va_end(ap);
+	c->x_pending = 1;
+	c->x_code = JENC_E_SYNTAX;
+	c->x_kind = kind;
+	c->x_at = r + at;
+	c->x_ls = r + lstart;
+	c->x_line = line;
+	return JENC_E_SYNTAX;
+}
+
+/* Fills c->err with the error jenc_csv_fail kept. */
+void
+jenc_csv_report(struct csv *c)
+{
+	jenc_where w;
+
+	/* a lone CR ends a CSV line; TSV lines end at LF only */
+	int cr = !(c->flags & JENC_CSV_TSV);
+
+	jenc_in_line(&c->in, c->x_at, cr);
+	jenc_in_where_line(&c->in, c->x_at, c->x_line, c->x_ls, cr, &w);
+	if (c->err != NULL)
+		jenc_err_set(c->err, c->x_code, c->x_kind, 0, 0, &w, "%s",
+		    c->x_msg);
+}
+
+/* An error without a position (allocation, I/O, the encoder, options). */
+int
+jenc_csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt,
+    ...)
+{
+	char msg[sizeof(((jenc_err *)0)->msg)];
+	va_list ap;
+
+	if (c->err == NULL)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return jenc_err_set(c->err, code, JENC_K_NONE, sys_errno, 0, NULL,
+	    "%s", msg);
+}
+
+int
+jenc_csv_nomem(struct csv *c)
+{
+	return jenc_csv_fail_plain(c, JENC_E_NOMEM, 0, "%s",
+	    jenc_strerror(JENC_E_NOMEM));
+}
+
+int
+jenc_csv_enc_fail(struct csv *c, int code)
+{
+	return jenc_csv_fail_plain(c, code,
+	    code == JENC_E_IO ? jenc_errno(c->e) : 0, "%s",
+	    jenc_strerror(code));
+}
+
+/* Report what made a jenc_in call fail with r. */
+int
+jenc_csv_in_fail(struct csv *c, int r)
+{
+	if (r == JENC_IN_OUT)
+		return jenc_csv_enc_fail(c, jenc_error(c->e));
+	if (r == JENC_IN_CONV || r == JENC_IN_WIDE || r == JENC_IN_NAME) {
+		char m[sizeof(((jenc_err *)0)->msg)];
+		jenc_where w;
+
+		if (c->err == NULL)
+			return JENC_E_ENCODING;
+		jenc_in_enc_msg(&c->in, r, m, sizeof(m));
+		if (r != JENC_IN_NAME)
+			jenc_in_enc_where(&c->in, &w);
+		return jenc_err_set(c->err, JENC_E_ENCODING, JENC_K_ENCODING,
+		    0, 0, r != JENC_IN_NAME ? &w : NULL, "%s", m);
+	}
+	if (r == JENC_E_IO)
+		return jenc_csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",
+		    strerror(c->in.sys_errno));
+	/* JENC_E_NOMEM, or JENC_IN_FULL, a window of SIZE_MAX bytes */
+	return jenc_csv_nomem(c);
+}
+
