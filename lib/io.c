@@ -4,8 +4,8 @@
  * may be non-blocking), stopped by a wake descriptor where a thread must
  * be able to cancel it; one writev(2) loop; one buffer growth that
  * doubles and checks for overflow.  in.c, par.c and pipe.c read through
- * jenc_io_read, enc.c writes through jenc_io_writev, and the buffers of
- * par.c, pipe.c, csv.c, sort.c and enc.c's views grow through
+ * jenc_io_read, enc_out.c writes through jenc_io_writev, and the buffers of
+ * par.c, pipe.c, csv.c, sort.c and enc_view.c grow through
  * jenc_grow_cap.  jenc_fd_read and jenc_fd_write give the same read and
  * write to programs (the command's output and spool use them).
  */

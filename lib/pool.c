@@ -10,7 +10,7 @@
  * thread instead, at most TC_MAX of them: a thread that builds large
  * outputs one after another reuses its own without a lock, several
  * threads doing so at once do not take each other's, and what one thread
- * keeps is freed when it exits.  These pools, the encoder pool (enc.c),
+ * keeps is freed when it exits.  These pools, the encoder pool (enc_out.c),
  * the installed allocator and the counters are the library's only global
  * state.
  *

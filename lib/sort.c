@@ -4,15 +4,15 @@
  *
  * While an object is open, everything the encoder writes goes to a side
  * buffer, a segment list like the main output that never reaches the sink
- * (enc.c swaps the two: jenc_out_ops.side).  What is written there is recorded
- * as pieces, spans of the side buffer's bytes in output order.  A new piece
- * starts at each member's ',' (every member is written with one), so a
- * member is a run of whole pieces, and an object inside it stays one once
- * it is closed.  When an object ends, the runs of its members are put in
- * order (a stable merge sort by key) and the ',' of the new first member
- * is cut off its first piece: pieces move, bytes do not.  When the
- * outermost object ends, its pieces are copied to the main output in
- * order, and the side buffer is emptied.
+ * (enc_opts.c swaps the two: jenc_out_ops.side).  What is written there is
+ * recorded as pieces, spans of the side buffer's bytes in output order.  A
+ * new piece starts at each member's ',' (every member is written with
+ * one), so a member is a run of whole pieces, and an object inside it
+ * stays one once it is closed.  When an object ends, the runs of its
+ * members are put in order (a stable merge sort by key) and the ',' of
+ * the new first member is cut off its first piece: pieces move, bytes do
+ * not.  When the outermost object ends, its pieces are copied to the main
+ * output in order, and the side buffer is emptied.
  *
  * Keys are compared as their code points: written out as UTF-8 (raw keys
  * unescaped first), compared byte by byte, a prefix first.
@@ -42,7 +42,7 @@ struct member {
 };
 
 struct jenc_sort {
-	const jenc_out_ops *ops; /* the encoder's output (enc.c) */
+	const jenc_out_ops *ops; /* the encoder's output (enc_opts.c) */
 	struct piece *pc;	/* the pieces of the outermost open object */
 	size_t npc, cap_pc;
 	struct member *m;	/* members of the open objects, in order */

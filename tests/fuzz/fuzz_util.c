@@ -733,7 +733,7 @@ fz_check_json_err(const jenc_err *err, const char *p, size_t n,
 	unsigned v, d;
 	size_t k;
 
-	/* a hint at the end (lib/json.c): what JSON with comments or CSV
+	/* a hint at the end (lib/json_err.c): what JSON with comments or CSV
 	 * would explain; each only where it applies */
 	memcpy(mb, err->msg, sizeof(mb));
 	mb[sizeof(mb) - 1] = '\0';

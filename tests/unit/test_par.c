@@ -161,7 +161,7 @@ make_stream(int nlines)
 /*
  * A document (read on two threads, pipe.c): an array of objects over
  * many lines, whose byte bad_at (if not 0) is changed to an 'x', in the
- * middle of a value or between two; nested deeper than json.c's DEEP
+ * middle of a value or between two; nested deeper than jsmnx.h's JENC_JSMN_DEEP
  * once (deep), to end the second thread's tokens there.
  */
 static int
