@@ -15,7 +15,9 @@ CC ?= cc
 O ?= build
 
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
+# 64-bit off_t and time_t on 32-bit systems too (glibc: _TIME_BITS needs
+# _FILE_OFFSET_BITS; where both are 64 bits already, no effect).
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -DJSMN_STRICT -DJSMN_PARENT_LINKS -Ilib
 CFLAGS ?= -O2 -g
 # Always used, even when CFLAGS is given on the command line.
 JCFLAGS = -std=c11 $(WARN) -fPIC $(CFLAGS)
