@@ -492,19 +492,23 @@ COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
 
 #ifndef __SSE2__
 /* The portable one: SWAR, each byte of acc counting the newlines in its
- * place of up to 255 words, then the eight counts added. */
+ * place of up to 252 words, four words a round, then the eight counts
+ * added. */
 static size_t
 count_nl_swar(const char *p, size_t n, uint64_t *count)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	size_t i = 0;
 
-	while (i + 8 <= n) {
+	while (i + 32 <= n) {
 		uint64_t acc = 0, lo;
-		size_t stop = i + 8 * 255 < n ? i + 8 * 255 : n;
+		size_t stop = i + 32 * 63 < n ? i + 32 * 63 : n;
 
-		for (; i + 8 <= stop; i += 8)
-			acc += sw_eq(sw_load(u + i), '\n') >> 7;
+		for (; i + 32 <= stop; i += 32)
+			acc += (sw_eq(sw_load(u + i), '\n') >> 7) +
+			    (sw_eq(sw_load(u + i + 8), '\n') >> 7) +
+			    (sw_eq(sw_load(u + i + 16), '\n') >> 7) +
+			    (sw_eq(sw_load(u + i + 24), '\n') >> 7);
 		lo = (acc & UINT64_C(0x00ff00ff00ff00ff)) +
 		    (acc >> 8 & UINT64_C(0x00ff00ff00ff00ff));
 		*count += lo * UINT64_C(0x0001000100010001) >> 48;

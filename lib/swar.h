@@ -38,11 +38,43 @@ sw_eq(uint64_t w, unsigned char c)
 	return ~(((t & SW_LOW7) + SW_LOW7) | t) & SW_HIGH;
 }
 
-/* The high bits of the bytes of h (0x80 or 0), byte j's as bit j. */
+/* For w7, a word with the high bit of each byte clear (w & SW_LOW7):
+ * 0x80 in the bytes that differ from c (below 0x80), 0 in the high bit of
+ * the others, and anything in the low seven bits (AND the result with
+ * SW_HIGH).  Exact in two operations: a byte up to 0x7f plus 0x7f
+ * carries into no other.  The ANDs of some give the bytes equal to none
+ * of their c. */
+static inline uint64_t
+sw_ne7(uint64_t w7, unsigned char c)
+{
+	return (w7 ^ (SW_ONES * c)) + SW_LOW7;
+}
+
+/* The high bits of the bytes of h (0x80 or 0, nothing else), byte j's
+ * as bit j: bit 8j + 7 of h goes to bit 56 + j of the product by
+ * 2^(49 - 7j); the other partial products are distinct bits (no carry),
+ * and none of them falls in the top byte. */
 static inline uint64_t
 sw_bits(uint64_t h)
 {
-	return (h >> 7) * UINT64_C(0x0102040810204080) >> 56;
+	return h * UINT64_C(0x0002040810204081) >> 56;
+}
+
+/* The number of bits set in x: the instruction where the compiler may
+ * use one, else SWAR (on x86-64 without -mpopcnt, __builtin_popcountll
+ * calls libgcc's function of the same steps). */
+static inline unsigned
+sw_popcount(uint64_t x)
+{
+#if defined(__POPCNT__) || defined(__aarch64__)
+	return (unsigned)__builtin_popcountll(x);
+#else
+	x -= x >> 1 & UINT64_C(0x5555555555555555);
+	x = (x & UINT64_C(0x3333333333333333)) +
+	    (x >> 2 & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (unsigned)(x * SW_ONES >> 56);
+#endif
 }
 
 /* 0x80 in the bytes of w below n (1 to 0x80), 0 in the others (exact, as

@@ -23,6 +23,11 @@
  *	TEST_ONLY=NAME	only the tests named NAME, or matching NAME as an
  *			fnmatch(3) pattern ('jenc_str*'); none is a failure
  *	TEST_LIST=1	print the name of each test, one a line; run none
+ *	TEST_SKIP=PATS	not the tests whose name is one of PATS, or matches
+ *			one as an fnmatch(3) pattern (one a line); their
+ *			number is printed ("left out: ...").  make
+ *			check-cross-ci leaves out the slowest under
+ *			emulation (tests/cross/ci-skip)
  * Code outside TEST blocks runs either way.  From make:
  *	make check-unit T=test_enc N='jenc_depth'
  */
@@ -36,8 +41,10 @@
 
 static int harness_passed, harness_failed;	/* checks */
 static int harness_tests, harness_tests_failed, harness_tests_skipped;
+static int harness_tests_left_out;		/* by TEST_SKIP */
 static const char *harness_name = "";
 static const char *harness_only;		/* TEST_ONLY */
+static const char *harness_skip_pats;	/* TEST_SKIP */
 static int harness_list;			/* TEST_LIST */
 static int harness_open;			/* a test is running ... */
 static int harness_failed_at;			/* ... since this many failed */
@@ -50,6 +57,27 @@ harness_close(void)
 	if (harness_open && harness_failed > harness_failed_at)
 		harness_tests_failed++;
 	harness_open = 0;
+}
+
+/* 1 if name is one of the lines of TEST_SKIP or matches one. */
+static int
+harness_left_out(const char *name)
+{
+	const char *p = harness_skip_pats;
+	char pat[256];
+
+	while (p != NULL && *p != '\0') {
+		size_t n = strcspn(p, "\n");
+
+		if (n > 0 && n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = '\0';
+			if (strcmp(name, pat) == 0 || fnmatch(pat, name, 0) == 0)
+				return 1;
+		}
+		p += n + (p[n] != '\0');
+	}
+	return 0;
 }
 
 /* Start the test called name: 1 if it is to run. */
@@ -65,6 +93,7 @@ harness_begin(const char *name)
 		harness_only = s != NULL && *s != '\0' ? s : NULL;
 		s = getenv("TEST_LIST");
 		harness_list = s != NULL && *s != '\0';
+		harness_skip_pats = getenv("TEST_SKIP");
 	}
 	harness_close();
 	if (harness_list) {
@@ -74,6 +103,10 @@ harness_begin(const char *name)
 	if (harness_only != NULL && strcmp(name, harness_only) != 0 &&
 	    fnmatch(harness_only, name, 0) != 0)
 		return 0;
+	if (harness_left_out(name)) {
+		harness_tests_left_out++;
+		return 0;
+	}
 	harness_name = name;
 	harness_tests++;
 	harness_open = 1;
@@ -154,6 +187,10 @@ harness_done(void)
 	harness_close();
 	if (harness_list)
 		return 0;
+	if (harness_tests_left_out > 0)
+		printf("left out: %d test%s (TEST_SKIP)\n",
+		    harness_tests_left_out, harness_tests_left_out == 1 ? "" :
+		    "s");
 	printf("%d test%s (%d failed), %d check%s\n", harness_tests,
 	    harness_tests == 1 ? "" : "s", harness_tests_failed,
 	    harness_passed + harness_failed,
