@@ -45,13 +45,12 @@
 
 #include "internal.h"
 #include "pipe.h"
+#include "scan.h"
 
 #define WIN_INIT ((size_t)256 * 1024)
 #define WIN_MAX ((size_t)INT_MAX - 64)
 #define TOK_INIT 4096u
 #define DEPTH_DEFAULT 10000u
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 #define DEEP 256		/* nesting from which jsmn gets small pieces */
 #define DEEP_CHUNK ((size_t)64)
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
@@ -670,29 +669,6 @@ str_ctl(struct rd *r, size_t pos, unsigned char c)
 }
 
 /*
- * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
- * control byte or byte from 0x80: the bytes a string body takes as they
- * are, whatever comes before them.  Returns where the first word with
- * such a byte starts, or where fewer than eight bytes are left.
- */
-static inline size_t
-str_skip8(const unsigned char *p, size_t i, size_t n)
-{
-	while (i + 8 <= n) {
-		uint64_t w, q, bs;
-
-		memcpy(&w, p + i, 8);
-		q = w ^ (ONES * '"');
-		bs = w ^ (ONES * '\\');
-		if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-		    ((bs - ONES) & ~bs) | w) & HIGHS)
-			break;
-		i += 8;
-	}
-	return i;
-}
-
-/*
  * Check a string body from b: returns the index of the closing quote, or
  * `limit` if there is none before it, or (size_t)-1 after reporting an
  * error.
@@ -704,7 +680,7 @@ str_scan(struct rd *r, size_t b, size_t limit)
 	size_t i = b;
 
 	while (i < limit) {
-		i = str_skip8(p, i, limit);
+		i = scan_find(p, i, limit, NULL, '"', '\\', '\\');
 		if (i >= limit)
 			break;
 		unsigned char c = p[i];
@@ -750,19 +726,9 @@ str_scan(struct rd *r, size_t b, size_t limit)
 		size_t k = jenc_utf8_seq(p + i, limit - i, &cp);
 		if (k == 0) {
 			/* A sequence cut by the window end may complete later. */
-			if (!r->in.eof && limit == r->in.len) {
-				size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-
-				if (i + need > limit && c >= 0xc2 && c <= 0xf4) {
-					size_t j;
-
-					for (j = i + 1; j < limit; j++)
-						if ((p[j] & 0xc0) != 0x80)
-							break;
-					if (j == limit)
-						return limit;
-				}
-			}
+			if (!r->in.eof && limit == r->in.len &&
+			    jenc_utf8_cut(p + i, limit - i))
+				return limit;
 			rd_fail(r, i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
 			r->str_bad = r->in.off + b - 1;
@@ -774,67 +740,6 @@ str_scan(struct rd *r, size_t b, size_t limit)
 }
 
 /*
- * Length of the start of p[0..n) with no byte below 0x20 or above 0x7f:
- * the bytes a string body may hold as they are.  room >= n bytes are
- * readable from p.
- */
-static inline size_t
-plain_run(const unsigned char *p, size_t n, size_t room)
-{
-	size_t i = 0;
-
-#ifdef __SSE2__
-	const __m128i lim = _mm_set1_epi8(0x20);
-
-	while (room - i >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		/* signed compare: bytes >= 0x80 are negative, below 0x20 too */
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim));
-
-		if (m != 0) {
-			i += (size_t)__builtin_ctz(m);
-			return i < n ? i : n;
-		}
-		i += 16;
-		if (i >= n)
-			return n;
-	}
-#else
-	(void)room;
-	while (i + 8 <= n) {
-		uint64_t w;
-
-		memcpy(&w, p + i, 8);
-		if (((w - ONES * 0x20) | w) & HIGHS)
-			break;
-		i += 8;
-	}
-#endif
-	while (i < n && p[i] >= 0x20 && p[i] < 0x80)
-		i++;
-	return i;
-}
-
-/* The index in the string body p[0..n) (room >= n bytes readable) of
- * its first raw control byte or invalid UTF-8 sequence, n if none. */
-static inline size_t
-body_bad(const unsigned char *p, size_t n, size_t room)
-{
-	size_t i = plain_run(p, n, room);
-
-	while (i < n) {
-		uint32_t cp;
-		size_t k;
-
-		if (p[i] < 0x20 || (k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
-			return i;
-		i += k;
-		i += plain_run(p + i, n - i, room - i);
-	}
-	return n;
-}
-
-/*
  * Check the body win[b..end) of a complete string token, whose escapes
  * are known to be valid (jsmn checks them, as str_scan does): no raw
  * control byte, valid UTF-8.
@@ -843,7 +748,7 @@ static inline int
 body_ok(struct rd *r, size_t b, size_t end)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p + b;
-	size_t n = end - b, i = body_bad(p, n, r->in.len - b);
+	size_t n = end - b, i = scan_text_bad(p, n, r->in.len - b, 0x20);
 
 	if (i == n)
 		return 0;
@@ -1501,7 +1406,7 @@ jp_cut_scan(struct rd *r)
 		return 0;
 	}
 	while (i < n) {
-		i = str_skip8(p, i, n);
+		i = scan_find(p, i, n, NULL, '"', '\\', '\\');
 		if (i >= n)
 			break;
 		if (p[i] == '"' || p[i] == '\0') {
@@ -1662,8 +1567,8 @@ walk_fast(struct rd *r, unsigned *ip, unsigned n, size_t *gp, const int bulk)
 		case JSMN_STRING:
 			next = str_next[st];
 			if (next == G_FAIL || (!(first >= lo && end < hi) &&
-			    body_bad(p + first + 1, end - first - 1,
-			    len - first - 1) != end - first - 1))
+			    scan_text_bad(p + first + 1, end - first - 1,
+			    len - first - 1, 0x20) != end - first - 1))
 				goto out;
 			if (!bulk)
 				FAST_EMIT(next == S_OBJ_COLON ?
