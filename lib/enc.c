@@ -22,6 +22,7 @@
 #endif
 
 #include "internal.h"
+#include "scan.h"
 #include "seg.h"
 
 enum { K_MEM, K_FD, K_SINK };
@@ -1818,7 +1819,10 @@ stops16(__m128i v, int html)
  * looks at them and keeps them only up to the first stop byte; a short
  * rest is tested as two overlapping words.  The room needed for this is
  * within the worst case: a store of k bytes is made only while k input
- * bytes are left.
+ * bytes are left. *
+ * With check, the UTF-8 check is made here, in the escaping pass, not by
+ * scan.h's scan_text_bad first: a second pass over the string would cost
+ * what the copy costs, and the stops are the same bytes.
  */
 static char *
 quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
@@ -2167,14 +2171,7 @@ put_string(jenc_enc *e, const char *s, size_t len, int raw)
 static int
 text_ok(const char *s, size_t len)
 {
-	size_t bad, at = 0;
-
-	while (!jenc_utf8_check(s + at, len - at, &bad)) {
-		if (s[at + bad] != '\0')
-			return 0;
-		at += bad + 1;
-	}
-	return 1;
+	return scan_text_bad((const unsigned char *)s, len, len, 0) == len;
 }
 
 /* Bytes of separator and indentation around a value or key at most. */
