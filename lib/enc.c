@@ -1815,11 +1815,13 @@ stops16(__m128i v, int html)
  * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
  * found s invalid.
  *
- * The hot loop stores 32 or 16 input bytes (SSE2; else 8) at o before it
- * looks at them and keeps them only up to the first stop byte; a short
- * rest is tested as two overlapping words.  The room needed for this is
- * within the worst case: a store of k bytes is made only while k input
- * bytes are left. *
+ * The hot loop stores 32 or 16 input bytes (SSE2; 16 with NEON, whose
+ * stops are scan.h's candidates; else 8) at o before it looks at them
+ * and keeps them only up to the first stop byte; a short rest is tested
+ * as two overlapping words.  The room needed for this is within the
+ * worst case: a store of k bytes is made only while k input bytes are
+ * left.
+ *
  * With check, the UTF-8 check is made here, in the escaping pass, not by
  * scan.h's scan_text_bad first: a second pass over the string would cost
  * what the copy costs, and the stops are the same bytes.
@@ -1864,6 +1866,25 @@ quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			m = stops16(v, html);
 			if (m != 0) {
 				unsigned k = (unsigned)__builtin_ctz(m);
+
+				i += k;
+				o += k;
+				goto stop;
+			}
+			i += 16;
+			o += 16;
+		}
+#elif defined(SCAN_NEON)
+		while (n - i >= 16) {
+			uint64_t m;
+
+			memcpy(o, s + i, 16);
+			m = scan_cand16(s + i, '"', '\\', '\\');
+			if (html)
+				m |= scan_cand16(s + i, '<', '>', '&');
+			if (m != 0) {
+				unsigned k = (unsigned)(__builtin_ctzll(m) >>
+				    SCAN_SH);
 
 				i += k;
 				o += k;
