@@ -28,12 +28,8 @@
  */
 #include <string.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "csv_int.h"
-#include "swar.h"
+#include "scan.h"
 
 /* The record is long (see CSV_LONG_FIELDS): from here on its fields are
  * only counted.  c->nf stays c->nf_max, so that csv_field_add always
@@ -149,6 +145,11 @@ csv_field_add(struct csv *c, struct csv_field *cur, const char *rec,
  * U+2029 (which jenc_str escapes, so the field needs it), 0 with *ip at
  * a sequence that the window ends in before it could be told (not at
  * eof), or -1 with *ip at the first byte that is not UTF-8.
+ *
+ * Not scan.h's scan_text_bad: the parser comes here for each run of bytes
+ * from 0x80 that scan_find stops at, so no run of ASCII is scanned again,
+ * a window that cuts a sequence is told from a bad one, and U+2028 and
+ * U+2029 are found in the same pass.
  */
 static inline int
 csv_utf8(const unsigned char *u, size_t *ip, size_t n, int eof)
@@ -178,75 +179,9 @@ csv_utf8(const unsigned char *u, size_t *ip, size_t n, int eof)
 	return 1;
 }
 
-/*
- * The index of the first byte of u[i..n) whose class in cls is not
- * C_PLAIN, or n.  A byte can have a class only if it is below 0x20, from
- * 0x80, or the delimiter, '"' or '\\': candidates are found many bytes at
- * a time and the table decides whether each matters here.  With SSE2,
- * sixteen bytes at a time: one signed compare with 0x20 finds both the
- * controls and the bytes from 0x80, and every candidate of the block is
- * tried before the next load.  Then (and without SSE2) eight bytes at a
- * time where that is cheap (a little endian GCC or Clang; dw is the
- * delimiter times SW_ONES): in each test the lowest flagged byte is a true
- * hit, so the first candidate is exact.  The last bytes go one by one.
- */
-static inline size_t
-csv_skip(const unsigned char *u, size_t i, size_t n, const unsigned char *cls,
-    unsigned char dc, uint64_t d)
-{
-#ifdef __SSE2__
-	const __m128i vd = _mm_set1_epi8((char)dc), vq = _mm_set1_epi8('"');
-	const __m128i vb = _mm_set1_epi8('\\'), vc = _mm_set1_epi8(0x20);
-
-	while (n - i >= 16) {
-		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)
-		    (u + i));
-		__m128i m = _mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(w, vd), _mm_cmpeq_epi8(w, vq)),
-		    _mm_or_si128(_mm_cmpeq_epi8(w, vb), _mm_cmplt_epi8(w, vc)));
-		unsigned bits = (unsigned)_mm_movemask_epi8(m);
-
-		while (bits != 0) {
-			size_t j = i + (size_t)__builtin_ctz(bits);
-
-			if (cls[u[j]] != C_PLAIN)
-				return j;
-			bits &= bits - 1;
-		}
-		i += 16;
-	}
-#else
-	(void)dc;
-#endif
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while (n - i >= 8) {
-		uint64_t w, m, q, b;
-
-		memcpy(&w, u + i, 8);
-		q = w ^ (SW_ONES * '"');
-		b = w ^ (SW_ONES * '\\');
-		d ^= w;
-		m = ((w - SW_ONES * 0x20) & ~w) | w | ((d - SW_ONES) & ~d) |
-		    ((q - SW_ONES) & ~q) | ((b - SW_ONES) & ~b);
-		d ^= w;
-		m &= SW_HIGH;
-		if (m == 0) {
-			i += 8;
-			continue;
-		}
-		i += (size_t)__builtin_ctzll(m) >> 3;
-		if (cls[u[i]] != C_PLAIN)
-			return i;
-		i++;
-	}
-#else
-	(void)d;
-#endif
-	while (i < n && cls[u[i]] == C_PLAIN)
-		i++;
-	return i;
-}
+/* The parsers skip plain bytes with scan.h's scan_find: only a byte below
+ * 0x20, from 0x80, the delimiter, '"' or '\\' may have a class other than
+ * C_PLAIN. */
 
 /* The parser stops at the end of the window in state st, to go on from
  * there after the next read.  Returns R_MORE. */
@@ -288,7 +223,6 @@ csv_parse_csv(struct csv *c, const char *rec, size_t n, int eof, size_t *used)
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
 	unsigned char dc = c->delim;
-	uint64_t dw = SW_ONES * dc;
 	int k;
 
 	switch (c->st) {
@@ -321,7 +255,7 @@ field:
 
 quoted:
 	for (;;) {
-		i = csv_skip(u, i, n, qcls, dc, dw);
+		i = scan_find(u, i, n, qcls, dc, '"', '\\');
 		if (i == n) {
 			if (!eof) {
 				c->st = S_QUOTED;
@@ -406,7 +340,7 @@ closed:
 
 unquoted:
 	for (;;) {
-		i = csv_skip(u, i, n, ucls, dc, dw);
+		i = scan_find(u, i, n, ucls, dc, '"', '\\');
 		if (i == n) {
 			if (!eof) {
 				c->st = S_UNQUOTED;
@@ -507,7 +441,6 @@ csv_parse_tsv(struct csv *c, const char *rec, size_t n, int eof, size_t *used)
 	uint64_t line = c->pline;
 	struct csv_field cur = c->cur;
 	unsigned char dc = c->delim;
-	uint64_t dw = SW_ONES * dc;
 	int k;
 	char d;
 
@@ -520,7 +453,7 @@ field:
 	seg = i;
 unquoted:
 	for (;;) {
-		i = csv_skip(u, i, n, ucls, dc, dw);
+		i = scan_find(u, i, n, ucls, dc, '"', '\\');
 		if (i == n) {
 			if (!eof)
 				goto more;

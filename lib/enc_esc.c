@@ -13,6 +13,7 @@
 #endif
 
 #include "enc_int.h"
+#include "scan.h"
 
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
@@ -270,11 +271,16 @@ enc_esc_stop(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
  * STR_WORST * n + 2 bytes.  Returns the end of the output, or NULL if check
  * found s invalid.
  *
- * The hot loop stores 32 or 16 input bytes (SSE2; else 8) at o before it
- * looks at them and keeps them only up to the first stop byte; a short
- * rest is tested as two overlapping words.  The room needed for this is
- * within the worst case: a store of k bytes is made only while k input
- * bytes are left.
+ * The hot loop stores 32 or 16 input bytes (SSE2; 16 with NEON, whose
+ * stops are scan.h's candidates; else 8) at o before it looks at them
+ * and keeps them only up to the first stop byte; a short rest is tested
+ * as two overlapping words.  The room needed for this is within the
+ * worst case: a store of k bytes is made only while k input bytes are
+ * left.
+ *
+ * With check, the UTF-8 check is made here, in the escaping pass, not by
+ * scan.h's scan_text_bad first: a second pass over the string would cost
+ * what the copy costs, and the stops are the same bytes.
  */
 static char *
 enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
@@ -302,6 +308,25 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			m = enc_copy16(o, s + i, html);
 			if (m != 0)
 				goto found;
+			i += 16;
+			o += 16;
+		}
+#elif defined(SCAN_NEON)
+		while (n - i >= 16) {
+			uint64_t m;
+
+			memcpy(o, s + i, 16);
+			m = scan_cand16(s + i, '"', '\\', '\\');
+			if (html)
+				m |= scan_cand16(s + i, '<', '>', '&');
+			if (m != 0) {
+				unsigned k = (unsigned)(__builtin_ctzll(m) >>
+				    SCAN_SH);
+
+				i += k;
+				o += k;
+				goto stop;
+			}
 			i += 16;
 			o += 16;
 		}
@@ -530,12 +555,5 @@ enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 int
 enc_text_ok(const char *s, size_t len)
 {
-	size_t bad, at = 0;
-
-	while (!jenc_utf8_check(s + at, len - at, &bad)) {
-		if (s[at + bad] != '\0')
-			return 0;
-		at += bad + 1;
-	}
-	return 1;
+	return scan_text_bad((const unsigned char *)s, len, len, 0) == len;
 }

@@ -215,8 +215,24 @@ jenc_utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
 	}
 	return 0;
 }
+/* 1 if p[0..n) (n >= 1), where jenc_utf8_seq found no sequence, may be one
+ * that the end of p cuts: a lead byte from 0xc2 to 0xf4 that needs more
+ * than n bytes, then continuation bytes only.  The readers wait for more
+ * input then. */
+static inline int
+jenc_utf8_cut(const unsigned char *p, size_t n)
+{
+	size_t need = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2, j;
+
+	if (n >= need || p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	for (j = 1; j < n; j++)
+		if ((p[j] & 0xc0) != 0x80)
+			return 0;
+	return 1;
+}
 /* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
- * the first offending byte. */
+ * the first offending byte (scan.h's scan_text_bad, not inline). */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
 
 /* ---- the encoder for the input layer (enc_out.c) ---- */

@@ -284,7 +284,7 @@ json_jsmn_cut_scan(struct json_rd *r)
 		return 0;
 	}
 	while (i < n) {
-		i = json_str_skip8(p, i, n);
+		i = scan_find(p, i, n, NULL, '"', '\\', '\\');
 		if (i >= n)
 			break;
 		if (p[i] == '"' || p[i] == '\0') {

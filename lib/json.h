@@ -23,9 +23,8 @@
 #include "internal.h"
 #include "jsmnx.h"
 #include "pipe.h"
+#include "scan.h"
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
 #define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 #define RS 0x1e		/* RFC 7464 record separator */
@@ -294,29 +293,6 @@ json_esc_len(const unsigned char *p, size_t i, size_t n)
 		return 6;
 	}
 	return -1;
-}
-
-/*
- * Skip eight bytes of p[i..n) at a time while they hold no '"', '\\',
- * control byte or byte from 0x80: the bytes a string body takes as they
- * are, whatever comes before them.  Returns where the first word with
- * such a byte starts, or where fewer than eight bytes are left.
- */
-static inline size_t
-json_str_skip8(const unsigned char *p, size_t i, size_t n)
-{
-	while (i + 8 <= n) {
-		uint64_t w, q, bs;
-
-		memcpy(&w, p + i, 8);
-		q = w ^ (ONES * '"');
-		bs = w ^ (ONES * '\\');
-		if ((((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-		    ((bs - ONES) & ~bs) | w) & HIGHS)
-			break;
-		i += 8;
-	}
-	return i;
 }
 
 #endif

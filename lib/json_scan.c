@@ -21,7 +21,7 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 	size_t i = b;
 
 	while (i < limit) {
-		i = json_str_skip8(p, i, limit);
+		i = scan_find(p, i, limit, NULL, '"', '\\', '\\');
 		if (i >= limit)
 			break;
 		unsigned char c = p[i];
@@ -68,19 +68,9 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 		size_t k = jenc_utf8_seq(p + i, limit - i, &cp);
 		if (k == 0) {
 			/* A sequence cut by the window end may complete later. */
-			if (!r->in.eof && limit == r->in.len) {
-				size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-
-				if (i + need > limit && c >= 0xc2 && c <= 0xf4) {
-					size_t j;
-
-					for (j = i + 1; j < limit; j++)
-						if ((p[j] & 0xc0) != 0x80)
-							break;
-					if (j == limit)
-						return limit;
-				}
-			}
+			if (!r->in.eof && limit == r->in.len &&
+			    jenc_utf8_cut(p + i, limit - i))
+				return limit;
 			jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
 			    "invalid UTF-8 byte 0x%02x in string", c);
 			r->str_bad = r->in.off + b - 1;

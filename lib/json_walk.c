@@ -202,67 +202,6 @@ jenc_json_gap(struct json_rd *r, size_t from, size_t to)
 }
 
 /*
- * Length of the start of p[0..n) with no byte below 0x20 or above 0x7f:
- * the bytes a string body may hold as they are.  room >= n bytes are
- * readable from p.
- */
-static inline size_t
-json_plain_run(const unsigned char *p, size_t n, size_t room)
-{
-	size_t i = 0;
-
-#ifdef __SSE2__
-	const __m128i lim = _mm_set1_epi8(0x20);
-
-	while (room - i >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		/* signed compare: bytes >= 0x80 are negative, below 0x20 too */
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, lim));
-
-		if (m != 0) {
-			i += (size_t)__builtin_ctz(m);
-			return i < n ? i : n;
-		}
-		i += 16;
-		if (i >= n)
-			return n;
-	}
-#else
-	(void)room;
-	while (i + 8 <= n) {
-		uint64_t w;
-
-		memcpy(&w, p + i, 8);
-		if (((w - ONES * 0x20) | w) & HIGHS)
-			break;
-		i += 8;
-	}
-#endif
-	while (i < n && p[i] >= 0x20 && p[i] < 0x80)
-		i++;
-	return i;
-}
-
-/* The index in the string body p[0..n) (room >= n bytes readable) of
- * its first raw control byte or invalid UTF-8 sequence, n if none. */
-static inline size_t
-json_body_bad(const unsigned char *p, size_t n, size_t room)
-{
-	size_t i = json_plain_run(p, n, room);
-
-	while (i < n) {
-		uint32_t cp;
-		size_t k;
-
-		if (p[i] < 0x20 || (k = jenc_utf8_seq(p + i, n - i, &cp)) == 0)
-			return i;
-		i += k;
-		i += json_plain_run(p + i, n - i, room - i);
-	}
-	return n;
-}
-
-/*
  * Check the body win[b..end) of a complete string token, whose escapes
  * are known to be valid (jsmn checks them, as json_str_scan does): no raw
  * control byte, valid UTF-8.
@@ -271,7 +210,7 @@ static inline int
 json_body_check(struct json_rd *r, size_t b, size_t end)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p + b;
-	size_t n = end - b, i = json_body_bad(p, n, r->in.len - b);
+	size_t n = end - b, i = scan_text_bad(p, n, r->in.len - b, 0x20);
 
 	if (i == n)
 		return 0;
@@ -585,8 +524,8 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 		case JSMN_STRING:
 			next = json_str_next[st];
 			if (next == G_FAIL || (!(first >= lo && end < hi) &&
-			    json_body_bad(p + first + 1, end - first - 1,
-			    len - first - 1) != end - first - 1))
+			    scan_text_bad(p + first + 1, end - first - 1,
+			    len - first - 1, 0x20) != end - first - 1))
 				goto out;
 			if (!bulk)
 				FAST_EMIT(next == S_OBJ_COLON ?
