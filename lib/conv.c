@@ -31,6 +31,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "swar.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -230,10 +231,8 @@ jenc_conv_free(jenc_conv *c)
 	jenc_mem_free(c, sizeof(*c));
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGH UINT64_C(0x8080808080808080)
 /* nonzero if a byte of w is 0 */
-#define HAS_ZERO(w) (((w) - ONES) & ~(w) & HIGH)
+#define HAS_ZERO(w) (((w) - SW_ONES) & ~(w) & SW_HIGH)
 
 /* Follow the line and column over one byte b of converted text. */
 static inline void
@@ -266,11 +265,11 @@ conv_count(jenc_conv *c, const char *p, size_t n)
 		/* 8 bytes at a time while no CR or LF is among them */
 		if (n - i >= 8) {
 			memcpy(&w, s + i, 8);
-			if (!HAS_ZERO(w ^ (ONES * '\n')) &&
-			    !HAS_ZERO(w ^ (ONES * '\r'))) {
+			if (!HAS_ZERO(w ^ (SW_ONES * '\n')) &&
+			    !HAS_ZERO(w ^ (SW_ONES * '\r'))) {
 				/* continuation bytes: 10xxxxxx */
-				m = (w & ~(w << 1) & HIGH) >> 7;
-				c->col += 8 - ((m * ONES) >> 56);
+				m = (w & ~(w << 1) & SW_HIGH) >> 7;
+				c->col += 8 - ((m * SW_ONES) >> 56);
 				c->lbytes += 8;
 				c->after_cr = 0;
 				i += 8;
@@ -302,8 +301,8 @@ conv_plain(const unsigned char *s)
 	uint64_t w, m;
 
 	memcpy(&w, s, 8);
-	m = (w & HIGH) | HAS_ZERO(w ^ (ONES * '\n')) |
-	    HAS_ZERO(w ^ (ONES * '\r'));
+	m = (w & SW_HIGH) | HAS_ZERO(w ^ (SW_ONES * '\n')) |
+	    HAS_ZERO(w ^ (SW_ONES * '\r'));
 	if (m == 0)
 		return 8;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \

@@ -78,7 +78,7 @@ enc_sorting(const jenc_enc *e, int lw)
 
 /* enc_newline_indent past its fast path: n spaces or more than fit. */
 int __attribute__((noinline))
-enc_newline_fill(jenc_enc *e, size_t n)
+jenc_enc_newline_fill(jenc_enc *e, size_t n)
 {
 	char fill[256];
 
@@ -114,7 +114,7 @@ enc_value_sep(jenc_enc *e, int k, int lw)
 	case ST_TOP:
 		if (e->flags & (JENC_NO_NEWLINE | JENC_SEQ | JENC_SLURP |
 		    F_VIEW))
-			return enc_top_prefix(e, k);
+			return jenc_enc_top_prefix(e, k);
 		return 0;
 	case ST_ARR_FIRST:
 		e->st = ST_ARR_NEXT;
@@ -130,7 +130,7 @@ enc_value_sep(jenc_enc *e, int k, int lw)
 		e->st = ST_OBJ_NEXT;
 		return 0;
 	}
-	return enc_fail(e, JENC_E_STATE);
+	return jenc_enc_fail(e, JENC_E_STATE);
 }
 
 /* The separators, then with JENC_COLOR the color of a value of kind k
@@ -147,14 +147,14 @@ enc_value_prefix(jenc_enc *e, int k, int lw)
 static inline int
 enc_value_done(jenc_enc *e, int lw)
 {
-	if (enc_colors(e, lw) && enc_paint_after(e) != 0)
+	if (enc_colors(e, lw) && jenc_enc_paint_after(e) != 0)
 		return e->err;
 	if (e->depth > 0)
 		return 0;
 	e->top_done = 1;
 	e->split_out = e->split;
 	if (e->flags & (JENC_SLURP | JENC_FLUSH_EACH | F_VIEW))
-		return enc_top_end(e);
+		return jenc_enc_top_end(e);
 	if (!(e->flags & JENC_NO_NEWLINE)) {
 		if (enc_need(e, 1) != 0)
 			return e->err;
@@ -173,7 +173,7 @@ enc_push_grow(jenc_enc *e)
 	unsigned char *ns = jenc_mem_alloc(ncap);
 
 	if (ns == NULL)
-		return enc_fail(e, JENC_E_NOMEM);
+		return jenc_enc_fail(e, JENC_E_NOMEM);
 	memcpy(ns, e->stack, e->stack_cap);
 	if (e->stack != e->stack_inline)
 		jenc_mem_free(e->stack, e->stack_cap);
@@ -208,7 +208,7 @@ enc_begin(jenc_enc *e, char c, int lw)
 	*e->p++ = c;
 	e->st = c == '{' ? ST_OBJ_FIRST : ST_ARR_FIRST;
 	if (c == '{' && enc_sorting(e, lw))
-		return jenc_sort_open(e, &enc_out_ops, &e->sort);
+		return jenc_sort_open(e, &jenc_enc_out_ops, &e->sort);
 	return 0;
 }
 
@@ -242,8 +242,8 @@ enc_end(jenc_enc *e, char c, int lw)
 		return e->err;
 	if (e->st != first && e->st != first + 1) {
 		if (e->st == ST_TOP && c == ']')
-			return enc_top_close(e);
-		return enc_fail(e, JENC_E_STATE);
+			return jenc_enc_top_close(e);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	}
 	if (lw != LW_PLAIN) {
 		if (enc_end_x(e, c, first) != 0)
@@ -307,7 +307,7 @@ jenc_frag_begin(jenc_enc *e)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if (enc_value_sep(e, -1, LW_LONG) != 0)
 		return e->err;
 	e->st = ST_FRAG;
@@ -330,7 +330,7 @@ jenc_frag_end(jenc_enc *e)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_FRAG)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	e->depth = 0;
 	e->st = ST_TOP;
 	return e->xv ? enc_value_done(e, LW_LONG) :
@@ -367,7 +367,7 @@ enc_key_out(const jenc_enc *e, char *o, const char *s, size_t len,
 		memcpy(o, s, len);
 		o += len;
 		*o++ = '"';
-	} else if ((o = enc_quoted_fast(e, o, (const unsigned char *)s, len,
+	} else if ((o = jenc_enc_quoted_fast(e, o, (const unsigned char *)s, len,
 	    tab, check)) == NULL) {
 		return NULL;
 	}
@@ -383,7 +383,7 @@ enc_key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 	if (lw == LW_LONG && e->err)
 		return e->err;
 	if (e->st != ST_OBJ_FIRST && e->st != ST_OBJ_NEXT)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if (!enc_colors(e, lw) && enc_str_fits(e, len, enc_sep_max(e, lw))) {
 		char *o;
 
@@ -398,13 +398,13 @@ enc_key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 		    lw);
 
 		if (o == NULL)
-			return enc_fail(e, JENC_E_UTF8);
+			return jenc_enc_fail(e, JENC_E_UTF8);
 		e->p = o;
 		e->st = ST_OBJ_VAL;
 		return 0;
 	}
-	if (!raw && !enc_text_ok(s, len))
-		return enc_fail(e, JENC_E_UTF8);
+	if (!raw && !jenc_enc_text_ok(s, len))
+		return jenc_enc_fail(e, JENC_E_UTF8);
 	/* Sorted, every member has its ',': the first one's is dropped
 	 * once the order is known. */
 	if (enc_sorting(e, lw) &&
@@ -421,7 +421,7 @@ enc_key(jenc_enc *e, const char *s, size_t len, int raw, int lw)
 	if (enc_colors(e, lw) && (enc_paint(e, JENC_PAL_RESET) != 0 ||
 	    enc_paint(e, JENC_COLOR_KEY) != 0))
 		return e->err;
-	if (enc_put_string(e, s, len, raw) != 0)
+	if (jenc_enc_put_string(e, s, len, raw) != 0)
 		return e->err;
 	if (enc_colors(e, lw) && (enc_paint(e, JENC_PAL_RESET) != 0 ||
 	    enc_paint(e, JENC_COLOR_OBJECT) != 0))
@@ -486,20 +486,20 @@ enc_str(jenc_enc *e, const char *s, size_t len, int lw)
 
 		/* cannot fail, has room */
 		(void)enc_value_prefix(e, JENC_COLOR_STRING, lw);
-		o = enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
+		o = jenc_enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
 		    e->esc, 1);
 		if (o == NULL) {
 			e->p = start;
 			e->st = st;
-			return enc_fail(e, JENC_E_UTF8);
+			return jenc_enc_fail(e, JENC_E_UTF8);
 		}
 		e->p = o;
 		return enc_value_done(e, lw);
 	}
-	if (!enc_text_ok(s, len))
-		return enc_fail(e, JENC_E_UTF8);
+	if (!jenc_enc_text_ok(s, len))
+		return jenc_enc_fail(e, JENC_E_UTF8);
 	if (enc_value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
-	    enc_put_string(e, s, len, 0) != 0)
+	    jenc_enc_put_string(e, s, len, 0) != 0)
 		return e->err;
 	return enc_value_done(e, lw);
 }
@@ -511,7 +511,7 @@ ENC_EACH_WAY int
 enc_raw_str(jenc_enc *e, const char *body, size_t len, int lw)
 {
 	if (enc_value_prefix(e, JENC_COLOR_STRING, lw) != 0 ||
-	    enc_put_string(e, body, len, 1) != 0)
+	    jenc_enc_put_string(e, body, len, 1) != 0)
 		return e->err;
 	return enc_value_done(e, lw);
 }
@@ -544,7 +544,7 @@ enc_raw(jenc_enc *e, const char *json, size_t len, int lw)
 	    (enc_colors(e, lw) && enc_paint(e, enc_raw_kind(json)) != 0))
 		return e->err;
 	if (json[0] == '"' && len >= 2) {
-		if (enc_put_string(e, json + 1, len - 2, 1) != 0)
+		if (jenc_enc_put_string(e, json + 1, len - 2, 1) != 0)
 			return e->err;
 	} else if (enc_put_short(e, json, len) != 0) {
 		return e->err;
@@ -609,7 +609,7 @@ jenc_f64(jenc_enc *e, double v)
 	if (e->err)
 		return e->err;
 	if (!isfinite(v))
-		return enc_fail(e, JENC_E_NUMBER);
+		return jenc_enc_fail(e, JENC_E_NUMBER);
 	return e->xv ? enc_num_lw(e, NUM_F64, 0, 0, v) :
 	    enc_num(e, NUM_F64, 0, 0, v, LW_PLAIN);
 }
@@ -640,7 +640,7 @@ jenc_time_utc(jenc_enc *e, int64_t secs)
 		return e->err;
 	n = jenc_fmt_time_utc(buf + 1, secs);
 	if (n == 0)
-		return enc_fail(e, JENC_E_RANGE);
+		return jenc_enc_fail(e, JENC_E_RANGE);
 	buf[0] = '"';
 	buf[n + 1] = '"';
 	return enc_put_scalar(e, JENC_COLOR_STRING, buf, n + 2);
@@ -666,16 +666,16 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 		char *o = enc_key_out(e, e->p, k, klen, e->esc, 1, LW_PLAIN);
 
 		if (o != NULL)
-			o = enc_quoted_fast(e, o, (const unsigned char *)s, len,
+			o = jenc_enc_quoted_fast(e, o, (const unsigned char *)s, len,
 			    e->esc, 1);
 		if (o == NULL)
-			return enc_fail(e, JENC_E_UTF8);
+			return jenc_enc_fail(e, JENC_E_UTF8);
 		e->p = o;
 		e->st = ST_OBJ_NEXT;
 		return 0;
 	}
-	if (!enc_text_ok(s, len))
-		return enc_fail(e, JENC_E_UTF8);
+	if (!jenc_enc_text_ok(s, len))
+		return jenc_enc_fail(e, JENC_E_UTF8);
 	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
 }
 
@@ -697,7 +697,7 @@ jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
 	if (e->err)
 		return e->err;
 	if (!isfinite(v))
-		return enc_fail(e, JENC_E_NUMBER);
+		return jenc_enc_fail(e, JENC_E_NUMBER);
 	return jenc_key(e, k, klen) ? e->err : jenc_f64(e, v);
 }
 
@@ -721,7 +721,7 @@ jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs)
 	if (e->err)
 		return e->err;
 	if (jenc_fmt_time_utc(buf, secs) == 0)
-		return enc_fail(e, JENC_E_RANGE);
+		return jenc_enc_fail(e, JENC_E_RANGE);
 	return jenc_key(e, k, klen) ? e->err : jenc_time_utc(e, secs);
 }
 

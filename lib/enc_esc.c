@@ -13,10 +13,9 @@
 #endif
 
 #include "enc_int.h"
+#include "swar.h"
 #include "scan.h"
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
 /* ---- escape tables -------------------------------------------------- */
 
@@ -72,7 +71,7 @@ enc_esc_init(void)
 }
 
 void
-enc_esc_pick(jenc_enc *e)
+jenc_enc_esc_pick(jenc_enc *e)
 {
 	unsigned flags = e->flags;
 
@@ -92,7 +91,7 @@ enc_esc_pick(jenc_enc *e)
  * escapes, and for text checks UTF-8, in one pass straight into the
  * segment; a string found invalid is dropped by not moving e->p, so the
  * failed call still writes nothing.  Otherwise the string is checked
- * first (enc_text_ok) and written through enc_put() across segments
+ * first (jenc_enc_text_ok) and written through enc_put() across segments
  * (enc_put_escaped).  Both write the same bytes.
  */
 static char *
@@ -126,13 +125,13 @@ enc_put_u(jenc_enc *e, unsigned cp)
 static inline uint64_t
 enc_stops8(uint64_t w, int html)
 {
-	uint64_t t = (w - ONES * 0x20) | ((w ^ (ONES * '"')) - ONES) |
-	    ((w ^ (ONES * '\\')) - ONES);
+	uint64_t t = (w - SW_ONES * 0x20) | ((w ^ (SW_ONES * '"')) - SW_ONES) |
+	    ((w ^ (SW_ONES * '\\')) - SW_ONES);
 
 	if (html)
-		t |= ((w ^ (ONES * '<')) - ONES) | ((w ^ (ONES * '>')) - ONES) |
-		    ((w ^ (ONES * '&')) - ONES);
-	return ((t & ~w) | w) & HIGHS;
+		t |= ((w ^ (SW_ONES * '<')) - SW_ONES) | ((w ^ (SW_ONES * '>')) - SW_ONES) |
+		    ((w ^ (SW_ONES * '&')) - SW_ONES);
+	return ((t & ~w) | w) & SW_HIGH;
 }
 
 #ifndef __SSE2__
@@ -436,8 +435,8 @@ enc_short_copy(char *o, const unsigned char *s, size_t n, int html)
 
 /* enc_quoted() with the short plain case inline. */
 char *
-enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
-    const unsigned char *tab, int check)
+jenc_enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s,
+    size_t n, const unsigned char *tab, int check)
 {
 	if (enc_short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
 		return o + n + 2;
@@ -463,11 +462,11 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 				uint64_t w, q, b, x;
 
 				memcpy(&w, s + j, 8);
-				q = w ^ (ONES * '"');
-				b = w ^ (ONES * '\\');
-				x = w ^ (ONES * 0xe2);
-				if ((((w - ONES * 0x20) | (q - ONES) | (b - ONES)) &
-				    ~w & HIGHS) != 0 || ((x - ONES) & ~x & HIGHS) != 0)
+				q = w ^ (SW_ONES * '"');
+				b = w ^ (SW_ONES * '\\');
+				x = w ^ (SW_ONES * 0xe2);
+				if ((((w - SW_ONES * 0x20) | (q - SW_ONES) | (b - SW_ONES)) &
+				    ~w & SW_HIGH) != 0 || ((x - SW_ONES) & ~x & SW_HIGH) != 0)
 					break;
 				j += 8;
 			}
@@ -524,7 +523,7 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 
 /* A string already checked (or raw), quoted and escaped. */
 int
-enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
+jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 {
 	const unsigned char *tab = raw ? e->rawesc : e->esc;
 
@@ -541,7 +540,7 @@ enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 		return enc_put(e, "\"", 1);
 	}
 	if (enc_str_fits(e, len, 0)) {
-		e->p = enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
+		e->p = jenc_enc_quoted_fast(e, e->p, (const unsigned char *)s, len,
 		    tab, 0);
 		return 0;
 	}
@@ -553,7 +552,7 @@ enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 
 /* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
 int
-enc_text_ok(const char *s, size_t len)
+jenc_enc_text_ok(const char *s, size_t len)
 {
 	return scan_text_bad((const unsigned char *)s, len, len, 0) == len;
 }

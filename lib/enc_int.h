@@ -66,7 +66,7 @@ struct jenc_enc {
 	size_t xroom;		/* bytes a value's prefix may add: colors,
 				 * the indentation of ibase levels */
 	struct jenc_sort *sort;
-	struct enc_out {	/* the list not being written (enc_out_side) */
+	struct enc_out {	/* the list not being written (jenc_enc_out_side) */
 		char *p, *end;
 		jenc_seg *head, *tail, *spare;
 		size_t base, committed, next_cap;
@@ -95,7 +95,7 @@ struct jenc_enc {
 
 /* ---- the held output, errors (enc_out.c) ---- */
 /* Fail e with code: sticky, the first one kept; returns e->err. */
-int enc_fail(jenc_enc *e, int code);
+int jenc_enc_fail(jenc_enc *e, int code);
 
 /* e->x and the bytes each call tests (xv, xo, xa) from x. */
 static inline void
@@ -133,9 +133,9 @@ enc_set_cursor(jenc_enc *e)
 }
 
 /* Room for at least n more bytes, writing to the sink as the policy says. */
-int enc_grow(jenc_enc *e, size_t n);
+int jenc_enc_grow(jenc_enc *e, size_t n);
 /* enc_put past the tail's room: across segments. */
-int enc_put_slow(jenc_enc *e, const char *s, size_t n);
+int jenc_enc_put_slow(jenc_enc *e, const char *s, size_t n);
 
 /* Room for n more bytes in the tail. */
 static inline int
@@ -143,7 +143,7 @@ enc_need(jenc_enc *e, size_t n)
 {
 	if ((size_t)(e->end - e->p) >= n)
 		return 0;
-	return enc_grow(e, n);
+	return jenc_enc_grow(e, n);
 }
 
 /* s[0..n) appended. */
@@ -155,7 +155,7 @@ enc_put(jenc_enc *e, const void *s, size_t n)
 		e->p += n;
 		return 0;
 	}
-	return enc_put_slow(e, s, n);
+	return jenc_enc_put_slow(e, s, n);
 }
 
 /* enc_put() for the short texts of numbers and literals: up to 32 bytes as
@@ -198,9 +198,9 @@ enc_put_short(jenc_enc *e, const char *s, size_t n)
 }
 
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
-void enc_truncate_held(jenc_enc *e, size_t n);
+void jenc_enc_truncate_held(jenc_enc *e, size_t n);
 /* Write what the policy allows (jenc_flush). */
-int enc_flush(jenc_enc *e);
+int jenc_enc_flush(jenc_enc *e);
 
 /* ---- the calls (enc.c) ---- */
 /* The ways (lw).  LW_SORTED is the plain way with sorted keys on: for
@@ -216,7 +216,7 @@ enc_levels(const jenc_enc *e, unsigned depth, int lw)
 }
 
 /* enc_newline_indent past its fast path: n spaces or more than fit. */
-int enc_newline_fill(jenc_enc *e, size_t n);
+int jenc_enc_newline_fill(jenc_enc *e, size_t n);
 
 /*
  * A newline and the indentation of lv levels.  The usual case, under 64
@@ -235,7 +235,7 @@ enc_newline_indent(jenc_enc *e, size_t lv)
 		e->p += n + 1;
 		return 0;
 	}
-	return enc_newline_fill(e, n);
+	return jenc_enc_newline_fill(e, n);
 }
 
 /* ---- colors, top-level framing, the side buffer (enc_opts.c) ---- */
@@ -247,30 +247,30 @@ enc_paint(jenc_enc *e, int k)
 	return enc_put(e, e->pal.esc[k], e->pal.len[k]);
 }
 /* JENC_COLOR: after a value, the reset and the color of its container. */
-int enc_paint_after(jenc_enc *e);
+int jenc_enc_paint_after(jenc_enc *e);
 /* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
  * JENC_SLURP or a view. */
-int enc_top_prefix(jenc_enc *e, int k);
+int jenc_enc_top_prefix(jenc_enc *e, int k);
 /* The commit point of a top-level value, with JENC_SLURP (an element:
  * no newline), JENC_FLUSH_EACH or a view. */
-int enc_top_end(jenc_enc *e);
+int jenc_enc_top_end(jenc_enc *e);
 /* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
-int enc_top_close(jenc_enc *e);
+int jenc_enc_top_close(jenc_enc *e);
 /* Make the side buffer (on) or the main output (off) the list written. */
-void enc_out_side(jenc_enc *e, int on);
+void jenc_enc_out_side(jenc_enc *e, int on);
 /* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
-extern const jenc_out_ops enc_out_ops;
+extern const jenc_out_ops jenc_enc_out_ops;
 
 /* ---- views (enc_view.c) ---- */
 /* A top-level value of kind k (JENC_COLOR_*) begins; -1: fragments, told
  * at the end. */
-int enc_view_begin(jenc_enc *e, int k);
+int jenc_enc_view_begin(jenc_enc *e, int k);
 /* A top-level value is complete (held from committed on): to the view. */
-int enc_view_end(jenc_enc *e);
+int jenc_enc_view_end(jenc_enc *e);
 /* Text passed through at top level: to the view's text call. */
-int enc_view_text(jenc_enc *e, const char *s, size_t n);
+int jenc_enc_view_text(jenc_enc *e, const char *s, size_t n);
 /* At jenc_release: the view's end call, then the view is gone. */
-void enc_view_release(jenc_enc *e);
+void jenc_enc_view_release(jenc_enc *e);
 
 /* ---- escaping and strings (enc_esc.c) ---- */
 /* Output bytes per input byte of a string at most (\u00XX). */
@@ -288,17 +288,17 @@ enc_str_fits(const jenc_enc *e, size_t len, size_t extra)
 }
 
 /* Set e's escape tables and hex digits from e->flags. */
-void enc_esc_pick(jenc_enc *e);
+void jenc_enc_esc_pick(jenc_enc *e);
 /* s[0..n) as a quoted JSON string at o, escaped per tab; with check, s
  * must be valid UTF-8 (NUL allowed).  o must have room for STR_WORST * n
  * + 2 bytes (enc_str_fits).  Returns the end of the output, or NULL if
  * check found s invalid. */
-char *enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s,
+char *jenc_enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s,
     size_t n, const unsigned char *tab, int check);
 /* A string already checked (or raw: JSON string body), quoted and
  * escaped, through enc_put. */
-int enc_put_string(jenc_enc *e, const char *s, size_t len, int raw);
+int jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw);
 /* 1 if s[0..len) is valid UTF-8, NUL bytes allowed (escaped as \u0000). */
-int enc_text_ok(const char *s, size_t len);
+int jenc_enc_text_ok(const char *s, size_t len);
 
 #endif

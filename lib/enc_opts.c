@@ -13,7 +13,7 @@
 
 /* JENC_COLOR: after a value, the reset and the color of its container. */
 int
-enc_paint_after(jenc_enc *e)
+jenc_enc_paint_after(jenc_enc *e)
 {
 	if (enc_paint(e, JENC_PAL_RESET) != 0)
 		return e->err;
@@ -46,7 +46,7 @@ static int
 enc_slurp_open(jenc_enc *e, const char *s, size_t n)
 {
 	if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-		return enc_fail(e, JENC_E_SECOND);
+		return jenc_enc_fail(e, JENC_E_SECOND);
 	if (enc_put_rs(e) != 0 || ((e->x & X_COLOR) &&
 	    enc_paint(e, JENC_COLOR_ARRAY) != 0))
 		return e->err;
@@ -56,13 +56,13 @@ enc_slurp_open(jenc_enc *e, const char *s, size_t n)
 /* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
  * JENC_SLURP or a view. */
 int
-enc_top_prefix(jenc_enc *e, int k)
+jenc_enc_top_prefix(jenc_enc *e, int k)
 {
 	if (e->flags & F_VIEW)
-		return enc_view_begin(e, k);
+		return jenc_enc_view_begin(e, k);
 	if (!(e->flags & JENC_SLURP)) {
 		if (e->top_done && (e->flags & JENC_NO_NEWLINE))
-			return enc_fail(e, JENC_E_SECOND);
+			return jenc_enc_fail(e, JENC_E_SECOND);
 		return enc_put_rs(e);
 	}
 	if (e->slurp) {
@@ -77,9 +77,9 @@ enc_top_prefix(jenc_enc *e, int k)
 /* The commit point of a top-level value, with JENC_SLURP (an element:
  * no newline) or JENC_FLUSH_EACH. */
 int
-enc_top_end(jenc_enc *e)
+jenc_enc_top_end(jenc_enc *e)
 {
-	if ((e->flags & F_VIEW) && enc_view_end(e) != 0)
+	if ((e->flags & F_VIEW) && jenc_enc_view_end(e) != 0)
 		return e->err;
 	if (!(e->flags & (JENC_SLURP | JENC_NO_NEWLINE | F_VIEW)) &&
 	    enc_put(e, "\n", 1) != 0)
@@ -88,19 +88,19 @@ enc_top_end(jenc_enc *e)
 	e->cut = 0;
 	if (e->flags & JENC_SLURP)
 		e->slurp = 1;
-	return (e->flags & JENC_FLUSH_EACH) ? enc_flush(e) : 0;
+	return (e->flags & JENC_FLUSH_EACH) ? jenc_enc_flush(e) : 0;
 }
 
 /* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
 int
-enc_top_close(jenc_enc *e)
+jenc_enc_top_close(jenc_enc *e)
 {
 	if (e->split) {
 		e->split = 0;
 		return 0;
 	}
 	if (!(e->flags & JENC_SLURP))
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if (!e->slurp) {
 		if (enc_slurp_open(e, "[]", 2) != 0)
 			return e->err;
@@ -118,7 +118,7 @@ enc_top_close(jenc_enc *e)
 	e->top_done = 1;
 	e->committed = enc_held(e);
 	e->cut = 0;
-	return (e->flags & JENC_FLUSH_EACH) ? enc_flush(e) : 0;
+	return (e->flags & JENC_FLUSH_EACH) ? jenc_enc_flush(e) : 0;
 }
 
 /* ---- text passed through (internal.h) ----------------------------------- */
@@ -129,9 +129,9 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if (e->view != NULL)
-		return enc_view_text(e, s, n);
+		return jenc_enc_view_text(e, s, n);
 	/* bad text is a text of its own; a cut value's newline is not */
 	if (n > 0 && !(n == 1 && s[0] == '\n') && enc_put_rs(e) != 0)
 		return e->err;
@@ -145,7 +145,7 @@ jenc_passthru(jenc_enc *e, const char *s, size_t n)
 /* ---- the side buffer of JENC_SORT_KEYS, for sort.c ---------------------- */
 
 void
-enc_out_side(jenc_enc *e, int on)
+jenc_enc_out_side(jenc_enc *e, int on)
 {
 	struct enc_out t;
 
@@ -192,7 +192,7 @@ enc_out_put(jenc_enc *e, const char *s, size_t n)
 static int
 enc_out_fail(jenc_enc *e, int code)
 {
-	return enc_fail(e, code);
+	return jenc_enc_fail(e, code);
 }
 
 static int
@@ -229,7 +229,7 @@ enc_out_side_clear(jenc_enc *e)
 }
 
 /* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
-const jenc_out_ops enc_out_ops = {
-	enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear, enc_out_fail,
+const jenc_out_ops jenc_enc_out_ops = {
+	jenc_enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear, enc_out_fail,
 	enc_out_error,
 };

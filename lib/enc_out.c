@@ -39,7 +39,7 @@ jenc_strerror(int code)
 }
 
 int
-enc_fail(jenc_enc *e, int code)
+jenc_enc_fail(jenc_enc *e, int code)
 {
 	if (e->err == 0) {
 		e->err = code;
@@ -103,7 +103,7 @@ enc_append_seg(jenc_enc *e, size_t n)
 	}
 
 	if (s == NULL)
-		return enc_fail(e, JENC_E_NOMEM);
+		return jenc_enc_fail(e, JENC_E_NOMEM);
 	if (s->cap <= JENC_SEG_MAX) {
 		e->next_cap = s->cap * 2;
 		if (e->next_cap > JENC_SEG_MAX)
@@ -155,11 +155,11 @@ enc_write_iov(jenc_enc *e, struct iovec *iov, int cnt)
 
 		for (i = 0; i < cnt; i++)
 			if (e->fn(e->ctx, iov[i].iov_base, iov[i].iov_len) != 0)
-				return enc_fail(e, JENC_E_SINK);
+				return jenc_enc_fail(e, JENC_E_SINK);
 		return 0;
 	}
 	if (jenc_io_writev(e->fd, iov, cnt, &e->sys_errno) != 0)
-		return enc_fail(e, JENC_E_IO);
+		return jenc_enc_fail(e, JENC_E_IO);
 	return 0;
 }
 
@@ -198,7 +198,7 @@ enc_write_out(jenc_enc *e, size_t upto)
 
 /* Room for at least n more bytes, writing to the sink as the policy says. */
 int
-enc_grow(jenc_enc *e, size_t n)
+jenc_enc_grow(jenc_enc *e, size_t n)
 {
 	if (e->err)
 		return e->err;
@@ -237,13 +237,13 @@ enc_grow(jenc_enc *e, size_t n)
 }
 
 int
-enc_put_slow(jenc_enc *e, const char *s, size_t n)
+jenc_enc_put_slow(jenc_enc *e, const char *s, size_t n)
 {
 	while (n > 0) {
 		size_t room = (size_t)(e->end - e->p);
 
 		if (room == 0) {
-			if (enc_grow(e, n > JENC_SEG_MAX ? n : 1) != 0)
+			if (jenc_enc_grow(e, n > JENC_SEG_MAX ? n : 1) != 0)
 				return e->err;
 			room = (size_t)(e->end - e->p);
 		}
@@ -259,7 +259,7 @@ enc_put_slow(jenc_enc *e, const char *s, size_t n)
 
 /* Keep the first n held bytes, drop the rest.  Tail synced. */
 void
-enc_truncate_held(jenc_enc *e, size_t n)
+jenc_enc_truncate_held(jenc_enc *e, size_t n)
 {
 	jenc_seg *s = e->head, *rest;
 
@@ -354,7 +354,7 @@ enc_get(int kind, const jenc_opts *o)
 		e->ichar = '\t';
 	}
 	e->hold_max = o != NULL && o->hold_max ? o->hold_max : HOLD_DEFAULT;
-	enc_esc_pick(e);
+	jenc_enc_esc_pick(e);
 	e->stack = e->stack_inline;
 	e->stack_cap = STACK_INLINE;
 	e->pool_next = NULL;
@@ -413,14 +413,14 @@ jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
 }
 
 int
-enc_flush(jenc_enc *e)
+jenc_enc_flush(jenc_enc *e)
 {
 	if (e->side) {	/* a sorted object is open: write what is before it */
 		int rc;
 
-		enc_out_side(e, 0);
-		rc = enc_flush(e);
-		enc_out_side(e, 1);
+		jenc_enc_out_side(e, 0);
+		rc = jenc_enc_flush(e);
+		jenc_enc_out_side(e, 1);
 		return rc;
 	}
 	if (e->err)
@@ -439,7 +439,7 @@ enc_flush(jenc_enc *e)
 int
 jenc_flush(jenc_enc *e)
 {
-	return enc_flush(e);
+	return jenc_enc_flush(e);
 }
 
 int
@@ -455,7 +455,7 @@ jenc_release(jenc_enc *e)
 
 	if (e == NULL)
 		return 0;
-	enc_view_release(e);
+	jenc_enc_view_release(e);
 	rc = e->err;
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
@@ -549,16 +549,16 @@ jenc_take(jenc_enc *e, size_t *len)
 	jenc_seg *s;
 
 	if (e->side) {	/* a sorted object is open: the output before it */
-		enc_out_side(e, 0);
+		jenc_enc_out_side(e, 0);
 		out = jenc_take(e, len);
-		enc_out_side(e, 1);
+		jenc_enc_out_side(e, 1);
 		return out;
 	}
 	n = enc_held(e);
 	enc_sync_tail(e);
 	out = jenc_mem_alloc(n ? n : 1);
 	if (out == NULL) {
-		enc_fail(e, JENC_E_NOMEM);
+		jenc_enc_fail(e, JENC_E_NOMEM);
 		return NULL;
 	}
 	for (s = e->head; s != NULL; s = s->next) {
@@ -608,7 +608,7 @@ jenc_discard(jenc_enc *e)
 	cut = e->cut;
 	if (e->tail != NULL) {
 		enc_sync_tail(e);
-		enc_truncate_held(e, e->committed);
+		jenc_enc_truncate_held(e, e->committed);
 	}
 	enc_clear_err(e);
 	e->depth = 0;
@@ -649,7 +649,7 @@ jenc_out_bytes(jenc_enc *e, const char *s, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->side)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if (n == 0)
 		return 0;
 	e->top_done = 1;
@@ -678,7 +678,7 @@ jenc_out_enc(jenc_enc *e, const jenc_enc *from)
 	if (e->err)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->side)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	enc_sync_tail(e);
 	if (e->kind == K_MEM || enc_held(e) > 0) {
 		while ((p = jenc_segments(from, &it, &len)) != NULL)

@@ -35,9 +35,9 @@ jenc_set_view(jenc_enc *e, const jenc_view *v)
 	if (e->st != ST_TOP || e->depth > 0 || e->split || e->slurp ||
 	    e->view != NULL || enc_held(e) > 0 || e->side || v == NULL ||
 	    v->value == NULL)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	if ((e->view = jenc_mem_alloc(sizeof(*e->view))) == NULL)
-		return enc_fail(e, JENC_E_NOMEM);
+		return jenc_enc_fail(e, JENC_E_NOMEM);
 	memset(e->view, 0, sizeof(*e->view));
 	e->view->v = *v;
 	/* compact, held whole, no separators of its own */
@@ -58,7 +58,7 @@ jenc_view_write(jenc_enc *e, const char *p, size_t n)
 	if (e->err)
 		return e->err;
 	if (e->view == NULL || !e->view->in_call)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	return n > 0 ? enc_put(e, p, n) : 0;
 }
 
@@ -66,7 +66,7 @@ int
 jenc_view_reject(jenc_enc *e, const char *msg)
 {
 	if (e->view == NULL || !e->view->in_call)
-		return enc_fail(e, JENC_E_STATE);
+		return jenc_enc_fail(e, JENC_E_STATE);
 	snprintf(e->view->msg, sizeof(e->view->msg), "%s", msg);
 	e->view->kind = JENC_K_VIEW;
 	return JENC_E_SYNTAX;
@@ -90,14 +90,14 @@ enc_view_done(jenc_enc *e, size_t start, int rc)
 	if (rc == 0 || e->err)
 		return rc != 0 ? rc : e->err;
 	enc_sync_tail(e);
-	enc_truncate_held(e, start);
+	jenc_enc_truncate_held(e, start);
 	e->view->at_start = 0;
-	return enc_fail(e, rc);
+	return jenc_enc_fail(e, rc);
 }
 
 /* A top-level value of kind k begins (-1: fragments, told at the end). */
 int
-enc_view_begin(jenc_enc *e, int k)
+jenc_enc_view_begin(jenc_enc *e, int k)
 {
 	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT &&
 	    k != -1) {
@@ -105,14 +105,14 @@ enc_view_begin(jenc_enc *e, int k)
 		    "expected an object as a record");
 		e->view->at_start = 1;
 		e->view->kind = JENC_K_RECORD;
-		return enc_fail(e, JENC_E_SYNTAX);
+		return jenc_enc_fail(e, JENC_E_SYNTAX);
 	}
 	return 0;
 }
 
 /* A top-level value is complete: held from committed on. */
 int
-enc_view_end(jenc_enc *e)
+jenc_enc_view_end(jenc_enc *e)
 {
 	struct enc_view *w = e->view;
 	size_t start = e->committed, n, at = 0;
@@ -126,7 +126,7 @@ enc_view_end(jenc_enc *e)
 		char *b;
 
 		if (cap == 0 || (b = jenc_mem_alloc(cap)) == NULL)
-			return enc_fail(e, JENC_E_NOMEM);
+			return jenc_enc_fail(e, JENC_E_NOMEM);
 		jenc_mem_free(w->buf, w->cap);
 		w->buf = b;
 		w->cap = cap;
@@ -145,7 +145,7 @@ enc_view_end(jenc_enc *e)
 		    s->off + skip, len - skip);
 		at += len;
 	}
-	enc_truncate_held(e, start);
+	jenc_enc_truncate_held(e, start);
 	if ((w->v.flags & JENC_VIEW_RECORDS) && (n == 0 || w->buf[0] != '{')) {
 		/* fragments (jenc_verbatim): only the text tells */
 		snprintf(w->msg, sizeof(w->msg), "expected an object as a "
@@ -153,7 +153,7 @@ enc_view_end(jenc_enc *e)
 		    "a value");
 		w->at_start = 0;
 		w->kind = JENC_K_RECORD;
-		return enc_fail(e, JENC_E_SYNTAX);
+		return jenc_enc_fail(e, JENC_E_SYNTAX);
 	}
 	w->in_call = 1;
 	return enc_view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
@@ -161,7 +161,7 @@ enc_view_end(jenc_enc *e)
 
 /* Text passed through at top level goes to the view's text call. */
 int
-enc_view_text(jenc_enc *e, const char *s, size_t n)
+jenc_enc_view_text(jenc_enc *e, const char *s, size_t n)
 {
 	struct enc_view *w = e->view;
 	size_t start;
@@ -186,7 +186,7 @@ jenc_enc_view(const jenc_enc *e)
 
 /* At jenc_release: the view's end call, then the view is gone. */
 void
-enc_view_release(jenc_enc *e)
+jenc_enc_view_release(jenc_enc *e)
 {
 	struct enc_view *w = e->view;
 

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "swar.h"
 #include "seg.h"
 
 struct piece {
@@ -371,16 +372,14 @@ jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops, struct jenc_sort **sp)
 	return 0;
 }
 
-#define ONES ((uint64_t)0x0101010101010101)
-#define HIGHS ((uint64_t)0x8080808080808080)
 
 /* Non-zero if one of the bytes of w is a backslash. */
 static inline uint64_t
 sort_has_bs(uint64_t w)
 {
-	uint64_t x = w ^ (ONES * '\\');
+	uint64_t x = w ^ (SW_ONES * '\\');
 
-	return (x - ONES) & ~x & HIGHS;
+	return (x - SW_ONES) & ~x & SW_HIGH;
 }
 
 /*

@@ -1,8 +1,10 @@
 /*
  * swar.h - SWAR: eight bytes in a uint64_t, for the portable paths of
- * the scanners that have vector ones (skel.c, in.c), so that processors
- * without a vector unit jenc knows (or x86 built without SSE2) do not go
- * a byte at a time.  Inline functions only.
+ * the scanners that have vector ones (skel.c, in.c, scan.h), so that
+ * processors without a vector unit jenc knows (or x86 built without SSE2)
+ * do not go a byte at a time; its SW_ONES and SW_HIGH are the bit
+ * constants of every word-at-a-time loop of lib/.  Inline functions
+ * only.
  */
 #ifndef JENC_SWAR_H
 #define JENC_SWAR_H
