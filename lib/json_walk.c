@@ -125,14 +125,8 @@ json_ws_end(const struct json_rd *r, size_t from, size_t to)
 {
 #ifdef __SSE2__
 	while (from + 16 <= r->in.len) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
-		    (r->in.p + from));
-		__m128i ws = _mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
-		unsigned m = (unsigned)_mm_movemask_epi8(ws) ^ 0xffffu;
+		unsigned m = scan_not_ws16((const unsigned char *)r->in.p +
+		    from);
 
 		if (m != 0) {
 			from += (size_t)__builtin_ctz(m);

@@ -69,6 +69,22 @@ scan_cand16(const unsigned char *p, unsigned char a, unsigned char b,
 
 	return (unsigned)_mm_movemask_epi8(m);
 }
+
+/* The bytes of p[0..16) that are not JSON whitespace (space, LF, tab,
+ * CR), a bit each: for the skips over whitespace of json_walk.c and
+ * jsonc.c. */
+static inline unsigned
+scan_not_ws16(const unsigned char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i ws = _mm_or_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+
+	return (unsigned)_mm_movemask_epi8(ws) ^ 0xffffu;
+}
 #elif defined(SCAN_NEON)
 #define SCAN_VEC "neon"
 #define SCAN_SH 2
