@@ -164,7 +164,10 @@ jenc_jsonc_init(jenc_jsonc *c, uint64_t at)
  * (p, an unsigned char pointer, may alias c: through c, every store to
  * p would reload it), its states are labels, and the common case, code
  * and short strings, stays in two tight loops; comments take the slow
- * way.
+ * way.  It is one function of some 170 lines because it is the hot loop
+ * of --jsonc over every byte and a resumable state machine: split into
+ * functions, its labels would become a state stored and reloaded at
+ * each change (and p reloaded through c, as above).
  */
 int
 jenc_jsonc_filter(jenc_jsonc *c, char *w, size_t n, uint64_t off, int eof)
