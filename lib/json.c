@@ -659,7 +659,13 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 		for (;;) {
 			if (r->jsonc && (rc = json_jsonc_ready(r)) != 0)
 				break;
-			rc = json_run(r);
+			/* (a bad text's end where a value starts that the
+			 * last error cuts short again: json_recover.c) */
+			if (r->rp_i < r->rp_n && r->cur < r->in.len &&
+			    jenc_json_replay(r, r->cur))
+				rc = JENC_E_SYNTAX;
+			else
+				rc = json_run(r);
 			if (rc == 0 || r->policy == 0 ||
 			    (rc != JENC_E_SYNTAX && rc != JENC_E_DEPTH))
 				break;
@@ -686,6 +692,7 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 			*err = one;
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
+	jenc_mem_free(r->rp_at, r->rp_cap * sizeof(uint64_t));
 	jenc_mem_free(r->stk, r->stk_cap);
 	jenc_mem_free(r->sk.buf, JENC_SKEL_ROOM(JENC_SKEL_MAX));
 	jenc_mem_free(r->sk.map,

@@ -90,6 +90,22 @@ struct json_rd {
 	uint64_t str_bad;	/* the error is in the body of the string
 				 * whose opening quote is at this input
 				 * offset (NO_OFF: not in a string) */
+	/*
+	 * After a syntax error inside a value, the input offsets of the
+	 * brackets still open at the error (rp_at[rp_i..rp_n), ascending):
+	 * a top-level value that starts at one of them runs into the same
+	 * error at the same place, which json_recover.c then reports
+	 * without reading to it again (rp_err, rp_str_bad: the error as
+	 * it was found).  See jenc_json_replay.
+	 */
+	uint64_t *rp_at;
+	size_t rp_cap, rp_i, rp_n;
+	jenc_err rp_err;
+	uint64_t rp_str_bad;
+	int rp_again;		/* the error being recovered from is rp_err */
+	/* Line ends of in.p from the input offset nl_at to the error at
+	 * nl_spot: nl_n (for the next bad text towards the same place) */
+	uint64_t nl_at, nl_spot, nl_n;
 
 	jenc_enc *e;
 	jenc_err *err;
@@ -249,6 +265,7 @@ int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);
  * writing failed).
  */
 int jenc_json_recover(struct json_rd *r);
+int jenc_json_replay(struct json_rd *r, size_t pos);
 
 /* ---- the bytes of tokens ------------------------------------------------- */
 

@@ -81,6 +81,34 @@ json_bad_start(struct json_rd *r, struct json_bad *b)
 }
 
 /*
+ * The line ends of in.p[a..spot).  The bad texts of one error replayed
+ * (see json_replay_note) end nearer and nearer to its place: each count
+ * is the last one less the line ends between the two starts, so that
+ * counting them all takes time in the length of the text, not its square.
+ */
+static uint64_t
+json_lines_to(struct json_rd *r, size_t a, size_t spot)
+{
+	uint64_t n, at = r->in.off + a;
+	size_t i;
+
+	if (r->nl_spot == r->in.off + spot && r->nl_at <= at &&
+	    r->nl_at >= r->in.off) {
+		n = r->nl_n;
+		for (i = (size_t)(r->nl_at - r->in.off); i < a; i++)
+			n -= r->in.p[i] == '\n';
+	} else {
+		n = 0;
+		for (i = a; i < spot; i++)
+			n += r->in.p[i] == '\n';
+	}
+	r->nl_at = at;
+	r->nl_spot = r->in.off + spot;
+	r->nl_n = n;
+	return n;
+}
+
+/*
  * A line after the bad value's first one that starts a new value (a line
  * cut short, then a good one that went into the bad value): the bad text
  * ends before the first such line, and reading resumes there (b->stop).
@@ -113,8 +141,7 @@ json_bad_stop(struct json_rd *r, struct json_bad *b)
 	b->i = spot;
 	b->stop = stop;
 	if (stop != NO_POS) {
-		for (i = stop; i < spot; i++)
-			b->resume_line -= r->in.p[i] == '\n';
+		b->resume_line -= json_lines_to(r, stop, spot);
 		b->i = stop;
 	}
 }
@@ -272,6 +299,102 @@ json_bad_pass(struct json_rd *r, struct json_bad *b)
 	return 0;
 }
 
+/*
+ * A syntax error inside a value: a document cut short, or lines that each
+ * open a bracket ("[\n[\n[\n..."), has the same error at the same place
+ * for each of its lines that starts a value, and reading from each such
+ * line to that place again would make the work grow with the square of
+ * the input.  So the brackets still open at the error are found once (a
+ * scan that follows the strings and brackets of text the reader accepted),
+ * and a top-level value that later starts at one of them gets the error
+ * again (jenc_json_replay) as reading it would: the same place and message
+ * (its context, the innermost open value, starts at or after that
+ * bracket), as many brackets open as are open from it on, and no output
+ * (the error's value was not cut, so this one, inside it, is held whole
+ * too).  Only where nothing else could tell the difference: no view, no
+ * JENC_SPLIT, not --seq, JSONC, blank lines told or one value only, no
+ * scout thread.
+ */
+static void
+json_replay_note(struct json_rd *r)
+{
+	const jenc_err *err = r->err;
+	size_t spot, i, n = 0;
+	int instr = 0, esc = 0;
+
+	r->rp_i = r->rp_n = 0;
+	if (err->code != JENC_E_SYNTAX || err->cut || r->depth == 0 ||
+	    r->seq || r->jsonc || r->single || r->blank || r->pipe != NULL ||
+	    r->split_out || r->vstart < r->in.off || err->offset < r->vstart ||
+	    err->offset > r->in.off + r->in.len)
+		return;
+	if (r->e != NULL) {
+		jenc_opts o;
+
+		jenc_enc_like(r->e, &o);
+		if ((o.flags & JENC_SPLIT) || jenc_enc_view(r->e) != NULL)
+			return;
+	}
+	if (jenc_grow((void **)&r->rp_at, &r->rp_cap, r->depth, 16,
+	    sizeof(uint64_t)) != 0)
+		return;
+	spot = (size_t)(err->offset - r->in.off);
+	for (i = (size_t)(r->vstart - r->in.off); i < spot; i++) {
+		unsigned char c = (unsigned char)r->in.p[i];
+
+		if (instr) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				instr = 0;
+		} else if (c == '"') {
+			instr = 1;
+		} else if (c == '{' || c == '[') {
+			if (n == r->depth)
+				return;	/* not what the reader saw */
+			r->rp_at[n++] = r->in.off + i;
+		} else if (c == '}' || c == ']') {
+			if (n-- == 0)
+				return;
+		}
+	}
+	if (n != r->depth)
+		return;
+	r->rp_i = 1;	/* (the first is the error's own value) */
+	r->rp_n = n;
+	r->rp_err = *err;
+	r->rp_str_bad = r->str_bad;
+}
+
+int
+jenc_json_replay(struct json_rd *r, size_t pos)
+{
+	uint64_t at = r->in.off + pos;
+
+	while (r->rp_i < r->rp_n && r->rp_at[r->rp_i] < at)
+		r->rp_i++;
+	if (r->rp_i == r->rp_n || r->rp_at[r->rp_i] != at)
+		return 0;
+	if (r->rp_err.offset > r->in.off + r->in.len) {
+		r->rp_i = r->rp_n = 0;
+		return 0;
+	}
+	/* the reader and the encoder as jenc_json_fail leaves them there */
+	r->vstart = at;
+	r->lost = 0;
+	if (r->e != NULL)
+		(void)jenc_flush(r->e);
+	*r->err = r->rp_err;
+	r->depth = (unsigned)(r->rp_n - r->rp_i);
+	r->str_bad = r->rp_str_bad;
+	r->split_out = 0;
+	r->rp_i++;
+	r->rp_again = 1;
+	return 1;
+}
+
 int
 jenc_json_recover(struct json_rd *r)
 {
@@ -279,6 +402,9 @@ jenc_json_recover(struct json_rd *r)
 	size_t i;
 	int rc;
 
+	if (!r->rp_again)
+		json_replay_note(r);
+	r->rp_again = 0;
 	json_bad_start(r, &b);
 	json_bad_stop(r, &b);
 	if (b.stop == NO_POS && (rc = json_bad_read(r, &b)) != 0)

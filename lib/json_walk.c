@@ -65,6 +65,9 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
 		r->lost = 0;
+		/* a value the last error is known to cut short again */
+		if (r->rp_i < r->rp_n && jenc_json_replay(r, pos))
+			return JENC_E_SYNTAX;
 	}
 	if (r->bulk) {
 		if (r->depth == 0) {

@@ -406,3 +406,29 @@ PY
 		work_check stats 8 "$n bad lines in a row, passed"
 	done
 }
+
+# Lines that each open a bracket ("[" on every line, as in a document cut
+# short) have one error, at the end, for every line: reading again from
+# each line to the end made the work grow with the square of the input
+# (1,041 and 4,018 per byte read at 2,000 and 8,000 lines).  The brackets
+# still open at the error are found once, and the error is told again for
+# each of them without reading to it (json_recover.c).
+@test "--on-error: lines that each open a bracket cost work linear in their number" {
+	local n
+	for n in 2000 8000; do
+		awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "[" }' >open.txt
+		JENC_STATS=stats "$JENC" -c --on-error=skip open.txt >out 2>err ||
+		    fail "exit status $? on $n lines"
+		expect_out ''
+		expect_err "jenc: open.txt:$((n + 1)):1: expected value or ']', found end of input
+  
+  ^
+jenc: $n invalid lines skipped
+"
+		work_check stats 8 "$n lines that open a bracket"
+		JENC_STATS=stats "$JENC" -c --on-error=pass -q open.txt >out 2>err ||
+		    fail "exit status $? on $n lines passed"
+		same_bytes open.txt out
+		work_check stats 8 "$n lines that open a bracket, passed"
+	done
+}
