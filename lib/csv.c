@@ -63,7 +63,7 @@ csv_init(struct csv *c, jenc_enc *e, const jenc_csv_opts *o, jenc_err *err)
 static void
 csv_release(struct csv *c)
 {
-	jenc_in_close(&c->in);
+	jenc_in_release(&c->in);
 	csv_free(c->scr, c->cap_s);
 	csv_free(c->f, c->cap_f);
 	csv_free(c->ob, c->cap_o);
@@ -141,9 +141,9 @@ csv_copy(int from_fd, int fd, const char *p, size_t len, jenc_enc *e,
 	if ((r = csv_init(&c, e, o, err)) != 0)
 		goto out;
 	if (!from_fd) {
-		jenc_in_open_mem(&c.in, p, p != NULL ? len : 0,
+		jenc_in_init_mem(&c.in, p, p != NULL ? len : 0,
 		    csv_window_max(&c));
-	} else if (jenc_in_open_fd(&c.in, fd, CSV_WINDOW,
+	} else if (jenc_in_init_fd(&c.in, fd, CSV_WINDOW,
 	    csv_window_max(&c)) != 0) {
 		r = jenc_csv_nomem(&c);
 		goto out;

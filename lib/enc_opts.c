@@ -215,7 +215,7 @@ enc_out_side_clear(jenc_enc *e)
 	jenc_seg_put_list(h->next);
 	h->next = NULL;
 	if (h->cap > JENC_SEG_MAX) {
-		jenc_seg_put(h);
+		jenc_seg_release(h);
 		o->head = o->tail = NULL;
 		o->p = o->end = NULL;
 		o->next_cap = JENC_SEG_MIN;

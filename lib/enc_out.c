@@ -143,7 +143,7 @@ enc_consume(jenc_enc *e, size_t n)
 		}
 		e->base -= avail;
 		e->head = s->next;
-		jenc_seg_put(s);
+		jenc_seg_release(s);
 	}
 }
 
@@ -227,7 +227,7 @@ jenc_enc_grow(jenc_enc *e, size_t n)
 				enc_set_cursor(e);
 				return 0;
 			}
-			jenc_seg_put(t);
+			jenc_seg_release(t);
 			e->head = e->tail = NULL;
 			e->base = 0;
 			return enc_append_seg(e, n);
@@ -517,7 +517,7 @@ enc_drop_held(jenc_enc *e)
 			*tailp = s;
 			tailp = &s->next;
 		} else {
-			jenc_seg_put(s);	/* never keep a big one */
+			jenc_seg_release(s);	/* never keep a big one */
 		}
 		s = next;
 	}

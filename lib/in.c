@@ -13,7 +13,7 @@
  *
  * The window is a buffer of our own (fd input, or a caller's buffer
  * copied in), a view of the caller's (buffer input), or a view of a
- * regular file mapped into memory (jenc_in_open_map), which grows as
+ * regular file mapped into memory (jenc_in_init_map), which grows as
  * reads would and unmaps the pages behind it.  A reader drops the bytes
  * it no longer needs from the front and subtracts their count from the
  * indices it keeps; the window grows only while what the reader still
@@ -50,7 +50,7 @@ in_twice(const jenc_in *in, size_t cap)
 }
 
 int
-jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max)
+jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
@@ -67,14 +67,14 @@ jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max)
 }
 
 int
-jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
+jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 {
 	size_t n, skip;
 	off_t at;
 	char *m;
 
 	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
-	    (m = jenc_map(fd, at, &n, &skip)) == NULL)
+	    (m = jenc_map_new(fd, at, &n, &skip)) == NULL)
 		return -1;
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
@@ -91,7 +91,7 @@ jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max)
 
 /*
  * Mapped input from here on read(2) into a buffer of our own, as from
- * jenc_in_open_fd: the window's bytes copied into it, the fd's offset set
+ * jenc_in_init_fd: the window's bytes copied into it, the fd's offset set
  * to what follows them.  Returns 0, JENC_E_NOMEM or JENC_E_IO (in stays
  * mapped).
  */
@@ -121,7 +121,7 @@ in_unmap(jenc_in *in)
 }
 
 void
-jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max)
+jenc_in_init_mem(jenc_in *in, const char *p, size_t n, size_t max)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
@@ -135,10 +135,10 @@ jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max)
 }
 
 int
-jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
+jenc_in_init_copy(jenc_in *in, const char *p, size_t n, size_t win,
     size_t max)
 {
-	if (jenc_in_open_fd(in, -1, win, max) != 0)
+	if (jenc_in_init_fd(in, -1, win, max) != 0)
 		return JENC_E_NOMEM;
 	in->src = p;
 	in->rest = n;
@@ -147,7 +147,7 @@ jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
 }
 
 void
-jenc_in_close(jenc_in *in)
+jenc_in_release(jenc_in *in)
 {
 	if (in->buf != NULL)
 		jenc_mem_free(in->buf, in->cap);

@@ -381,7 +381,7 @@ int jenc_json_part(int fd, const char *p, size_t n, uint64_t off,
  * on two threads: a second one reads the input and tokenizes it
  * (pipe.c) while this one checks and encodes.  The same output, result
  * and reports.  p must stay valid until it returns.  piece: the bytes the
- * second thread reads at a time, 0 for its default (jenc_pipe_start).
+ * second thread reads at a time, 0 for its default (jenc_pipe_new).
  */
 int jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off,
     uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
@@ -396,13 +396,13 @@ struct jenc_where;		/* below, with the reader errors */
  * record does not fit and shrinks back once it is gone (a caller's buffer
  * may be copied in the same way), or from the caller's buffer, of which
  * the window is a view of at most max bytes, or from a regular file
- * mapped into memory (jenc_in_open_map), of which the window is a view
+ * mapped into memory (jenc_in_init_map), of which the window is a view
  * that grows as reads would and whose pages are unmapped behind it.
  * A reader keeps its positions as indices into the window; when it drops
  * bytes from the front it subtracts their count from each (rebasing).
  * Growing may move the window: after jenc_in_fill or jenc_in_line, p must
  * be read again.  Ownership: the buffer is the jenc_in's, freed by
- * jenc_in_close; a caller's buffer and out stay the caller's.
+ * jenc_in_release; a caller's buffer and out stay the caller's.
  */
 typedef struct jenc_in {
 	const char *p;		/* the window */
@@ -482,21 +482,21 @@ typedef struct jenc_in {
 
 /* Input from fd through a window of win bytes (growing to max).  Returns
  * 0 or JENC_E_NOMEM (in is then closed).  fd stays the caller's. */
-int jenc_in_open_fd(jenc_in *in, int fd, size_t win, size_t max);
+int jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max);
 /*
- * jenc_in_open_fd for a regular file of at least JENC_IN_MAP_MIN bytes
+ * jenc_in_init_fd for a regular file of at least JENC_IN_MAP_MIN bytes
  * from fd's offset on, mapped into memory instead of read: no copy, and
  * what was read is unmapped behind the window, so memory stays that of a
  * window.  Where the mapping ends (or for a conversion, which reads its
  * raw bytes), reading goes on with read(2) from there: bytes written to
- * the file meanwhile are read as with jenc_in_open_fd.  A file made
+ * the file meanwhile are read as with jenc_in_init_fd.  A file made
  * shorter while it is mapped raises SIGBUS.  Returns 0, or -1 with in
- * untouched (not such a file, or mmap failed: use jenc_in_open_fd).
+ * untouched (not such a file, or mmap failed: use jenc_in_init_fd).
  */
-int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
+int jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
 /*
- * jenc_map (map.c) - fd's regular file mapped read-only from offset at
+ * jenc_map_new (map.c) - fd's regular file mapped read-only from offset at
  * (at least JENC_IN_MAP_MIN bytes from there to its end; else NULL, as
  * when mmap fails): the mapping starts at the page that holds offset at,
  * which is map[*skip]; *len is the mapping's size.  Freed by
@@ -504,22 +504,22 @@ int jenc_in_open_map(jenc_in *in, int fd, size_t win, size_t max);
  * jenc_map_trim unmaps map[*gone..done) rounded down to a page, once that
  * is JENC_MAP_TRIM bytes or more, and moves *gone.
  */
-char *jenc_map(int fd, off_t at, size_t *len, size_t *skip);
+char *jenc_map_new(int fd, off_t at, size_t *len, size_t *skip);
 void jenc_map_trim(char *map, size_t *gone, size_t done);
 void jenc_map_free(char *map, size_t gone, size_t len);
 #define JENC_MAP_TRIM ((size_t)1024 * 1024)
 /* Input from p[0..n) (p may be NULL when n is 0), the window showing at
  * most max bytes of it at a time. */
-void jenc_in_open_mem(jenc_in *in, const char *p, size_t n, size_t max);
+void jenc_in_init_mem(jenc_in *in, const char *p, size_t n, size_t max);
 /* Input from p[0..n) copied into a window of our own, as for a
  * descriptor (for a reader that writes to its window).  Returns 0 or
  * JENC_E_NOMEM (in is then closed).  p stays the caller's. */
-int jenc_in_open_copy(jenc_in *in, const char *p, size_t n, size_t win,
+int jenc_in_init_copy(jenc_in *in, const char *p, size_t n, size_t win,
     size_t max);
-void jenc_in_close(jenc_in *in);
+void jenc_in_release(jenc_in *in);
 /* fd input: the window starts with a copy of p[0..n) (read earlier by
  * the caller), the fd's bytes after it; call it just after
- * jenc_in_open_fd.  Returns 0 or JENC_E_NOMEM (in stays open). */
+ * jenc_in_init_fd.  Returns 0 or JENC_E_NOMEM (in stays open). */
 int jenc_in_preload(jenc_in *in, const char *p, size_t n);
 /* More input after p[len): grows a full window, flushes out, reads once
  * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets

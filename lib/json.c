@@ -373,7 +373,7 @@ json_fill(struct json_rd *r)
  * JENC_READ_JSONC: blank the comments and trailing commas of what was
  * read (jsonc.c), reading on while the window's end is undecided, so
  * that the reader only ever sees strict JSON at the input's offsets.  The
- * window is then our own buffer (jenc_in_open_fd, jenc_in_open_copy).
+ * window is then our own buffer (jenc_in_init_fd, jenc_in_init_copy).
  */
 static int __attribute__((noinline))
 json_jsonc_ready(struct json_rd *r)
@@ -717,7 +717,7 @@ json_run_in(struct json_rd *r, int open_rc, jenc_enc *e,
 		return JENC_E_NOMEM;
 	}
 	rc = json_rd_run(r, e, o, err);
-	jenc_in_close(&r->in);	/* (a converted input has a buffer) */
+	jenc_in_release(&r->in);	/* (a converted input has a buffer) */
 	return rc;
 }
 
@@ -730,8 +730,8 @@ jenc_json_copy_fd(int fd, jenc_enc *e, const jenc_read_opts *o, jenc_err *err)
 	return json_run_in(&r, (o == NULL || (o->flags & (JENC_READ_MAP |
 	    JENC_READ_JSONC)) != JENC_READ_MAP ||
 	    !jenc_conv_utf8(o->encoding) ||
-	    jenc_in_open_map(&r.in, fd, WIN_INIT, WIN_MAX) != 0) &&
-	    jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0, e, o, err);
+	    jenc_in_init_map(&r.in, fd, WIN_INIT, WIN_MAX) != 0) &&
+	    jenc_in_init_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0, e, o, err);
 }
 
 int
@@ -742,11 +742,11 @@ jenc_json_copy_mem(const char *p, size_t len, jenc_enc *e,
 
 	memset(&r, 0, sizeof(r));
 	if (o == NULL || !(o->flags & JENC_READ_JSONC)) {
-		jenc_in_open_mem(&r.in, p, p != NULL ? len : 0, WIN_MAX);
+		jenc_in_init_mem(&r.in, p, p != NULL ? len : 0, WIN_MAX);
 		return json_run_in(&r, 0, e, o, err);
 	}
 	/* the filter writes to the window: a copy of the caller's buffer */
-	return json_run_in(&r, jenc_in_open_copy(&r.in, p, p != NULL ? len :
+	return json_run_in(&r, jenc_in_init_copy(&r.in, p, p != NULL ? len :
 	    0, WIN_INIT, WIN_MAX), e, o, err);
 }
 
@@ -759,14 +759,14 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 
 	memset(&r, 0, sizeof(r));
 	/* (the scout maps the tokens' positions when this thread encodes,
-	 * and so has more to do than the scout: see jenc_pipe_start) */
-	if (jenc_pipe_start(&r.pipe, fd, p, n, off, piece,
+	 * and so has more to do than the scout: see jenc_pipe_new) */
+	if (jenc_pipe_new(&r.pipe, fd, p, n, off, piece,
 	    o != NULL && (o->flags & JENC_READ_MAP),
 	    e != NULL && !(jenc_verbatim(e) && jenc_depth(e) == 0)) != 0)
 		return jenc_json_part(fd, p, n, off, line, e, o, err, NULL,
 		    NULL);
-	if (jenc_in_open_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
-		jenc_pipe_end(r.pipe);
+	if (jenc_in_init_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
+		jenc_pipe_free(r.pipe);
 		return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
 		    NULL, "out of memory");
 	}
@@ -777,8 +777,8 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 	r.in.line = line;
 	r.nobom = off > 0;
 	rc = json_rd_run(&r, e, o, err);
-	jenc_in_close(&r.in);
-	jenc_pipe_end(r.pipe);
+	jenc_in_release(&r.in);
+	jenc_pipe_free(r.pipe);
 	return rc;
 }
 
@@ -792,14 +792,14 @@ jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 
 	memset(&r, 0, sizeof(r));
 	if (fd >= 0) {
-		if (jenc_in_open_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0 ||
+		if (jenc_in_init_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0 ||
 		    jenc_in_preload(&r.in, p, n) != 0) {
-			jenc_in_close(&r.in);
+			jenc_in_release(&r.in);
 			return jenc_err_set(err, JENC_E_NOMEM,
 			    JENC_K_NONE, 0, 0, NULL, "out of memory");
 		}
 	} else {
-		jenc_in_open_mem(&r.in, p, p != NULL ? n : 0, WIN_MAX);
+		jenc_in_init_mem(&r.in, p, p != NULL ? n : 0, WIN_MAX);
 	}
 	r.in.off = r.in.lstart = off;
 	r.in.line = line;
@@ -820,6 +820,6 @@ jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 			*lines = jenc_count_lines(p, n, NULL);
 		}
 	}
-	jenc_in_close(&r.in);
+	jenc_in_release(&r.in);
 	return rc;
 }

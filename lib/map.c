@@ -14,7 +14,7 @@
 #include "internal.h"
 
 char *
-jenc_map(int fd, off_t at, size_t *len, size_t *skip)
+jenc_map_new(int fd, off_t at, size_t *len, size_t *skip)
 {
 	struct stat sb;
 	long pg = sysconf(_SC_PAGESIZE);

@@ -22,8 +22,9 @@
  *   end of the input (a regular file is read again from there; from a
  *   pipe, the bytes read ahead come first), on two threads
  *   (jenc_json_pipe: one reads and tokenizes, this one checks, encodes
- *   and writes) unless all of the input is read already.  So does it when a line does not end within
- *   LINE_CHUNKS chunk sizes (one large document), or when a read fails.
+ *   and writes) unless all of the input is read already.  So does it
+ *   when a line does not end within LINE_CHUNKS chunk sizes (one large
+ *   document), or when a read fails.
  *   The first chunk is read before any other so that a single document
  *   costs one chunk read twice, not many; and not even that when the
  *   first chunk does not look like a stream (stream_like).
@@ -333,10 +334,10 @@ set_state(struct par *pp, struct slot *s, int state)
 
 /*
  * Does the first chunk look like a stream of values: do two of the lines
- * in its first STREAM_SCAN bytes start with '{', '[' or RS?  A document (pretty-printed or not) has its
- * inner lines indented or none at all: it goes to the one-thread reader
- * at once, and is not read twice.  (A wrong guess costs one chunk read
- * twice, or the threads not used.)
+ * in its first STREAM_SCAN bytes start with '{', '[' or RS?  A document
+ * (pretty-printed or not) has its inner lines indented or none at all: it
+ * goes to the one-thread reader at once, and is not read twice.  (A
+ * wrong guess costs one chunk read twice, or the threads not used.)
  */
 static int
 stream_like(const char *p, size_t n)
@@ -757,7 +758,7 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		    NULL, "out of memory");
 	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
 	if (pp->regular && (pp->ro.flags & JENC_READ_MAP) &&
-	    (pp->map = jenc_map(fd, pp->start, &pp->map_len,
+	    (pp->map = jenc_map_new(fd, pp->start, &pp->map_len,
 	    &pp->map_skip)) != NULL)
 		pp->mapping = 1;
 	pthread_mutex_init(&pp->mu, NULL);

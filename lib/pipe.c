@@ -118,7 +118,7 @@ struct jenc_pipe {
 /* Up to n bytes of input into dst: the caller's first, then the mapped
  * file's (its pages unmapped behind), then one read(2) (jenc_io_read),
  * once poll(2) says fd has input (or its end, or an error) or the
- * wake-up pipe says jenc_pipe_end wants the scout to stop.  Returns the
+ * wake-up pipe says jenc_pipe_free wants the scout to stop.  Returns the
  * bytes, 0 at the end, -1 with *e, or STOPPED. */
 #define STOPPED JENC_IO_STOPPED
 
@@ -148,7 +148,7 @@ pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 			return (ssize_t)k;
 		}
 		/* what the file grew by since: read(2); the mapping stays
-		 * for the slots that hold its text, until jenc_pipe_end */
+		 * for the slots that hold its text, until jenc_pipe_free */
 		pp->map_done = 1;
 		if (lseek(pp->fd, pp->map_end, SEEK_SET) < 0) {
 			*e = errno;
@@ -383,7 +383,7 @@ pipe_scout(void *arg)
 				got = pipe_take(pp, ps->text + len,
 				    room < pp->piece ? room : pp->piece, &e);
 				if (got == STOPPED)
-					return NULL;	/* jenc_pipe_end */
+					return NULL;	/* jenc_pipe_free */
 			}
 
 			if (got <= 0) {
@@ -430,7 +430,7 @@ pipe_scout(void *arg)
 /* ---- the reader's side ----------------------------------------------- */
 
 int
-jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
+jenc_pipe_new(jenc_pipe **out, int fd, const char *p, size_t n,
     uint64_t off, size_t piece, int map, int map_tok)
 {
 	jenc_pipe *pp = jenc_mem_alloc(sizeof(*pp));
@@ -449,7 +449,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	if (map && fd >= 0) {
 		off_t at = lseek(fd, 0, SEEK_CUR);
 
-		if (at >= 0 && (pp->map = jenc_map(fd, at, &pp->map_len,
+		if (at >= 0 && (pp->map = jenc_map_new(fd, at, &pp->map_len,
 		    &pp->map_pos)) != NULL)
 			pp->map_end = at - (off_t)pp->map_pos +
 			    (off_t)pp->map_len;
@@ -484,7 +484,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 	if (!ok || !wake_ok ||
 	    pthread_create(&pp->tid, NULL, pipe_scout, pp) != 0) {
 		pp->quit = 2;		/* no thread to stop */
-		jenc_pipe_end(pp);
+		jenc_pipe_free(pp);
 		return ok ? JENC_E_IO : JENC_E_NOMEM;
 	}
 	jenc_work_add(JENC_W_THREADS, 1);
@@ -493,7 +493,7 @@ jenc_pipe_start(jenc_pipe **out, int fd, const char *p, size_t n,
 }
 
 void
-jenc_pipe_end(jenc_pipe *pp)
+jenc_pipe_free(jenc_pipe *pp)
 {
 	unsigned i;
 

@@ -52,20 +52,20 @@ struct jenc_pipe_slot {
  * at p[n]), p[0] at input offset off and outside any token, reading at
  * most piece bytes at a time (0: the default, 128 KiB; smaller for
  * tests).  map: fd's bytes may be read from a mapping of its file
- * (jenc_map, as JENC_READ_MAP), then with read(2) from the mapping's
+ * (jenc_map_new, as JENC_READ_MAP), then with read(2) from the mapping's
  * end.  map_tok: the scout turns the tokens' positions into the slot
  * text's (mapped), which costs it about as much as it saves the reader:
  * worth it when the reader has more to do (it encodes), not when the
  * scout is the slower (the reader copies text verbatim, or only checks).
- * p must stay valid, and fd is the scout's, until jenc_pipe_end.
+ * p must stay valid, and fd is the scout's, until jenc_pipe_free.
  * Returns 0, or JENC_E_NOMEM / JENC_E_IO (no thread could start, or no
  * pipe(2) to wake it with; *pp is NULL).
  */
-int jenc_pipe_start(jenc_pipe **pp, int fd, const char *p, size_t n,
+int jenc_pipe_new(jenc_pipe **pp, int fd, const char *p, size_t n,
     uint64_t off, size_t piece, int map, int map_tok);
 /* Stop the scout (wherever it is: waiting for input, it is woken through
  * its pipe, never cancelled) and free everything.  NULL is a no-op. */
-void jenc_pipe_end(jenc_pipe *pp);
+void jenc_pipe_free(jenc_pipe *pp);
 /*
  * The reader's source (jenc_in.pull): up to n bytes of text into dst, in
  * input order.  While tokens are taken, a slot's tokenized text comes

@@ -260,7 +260,7 @@ jenc_seg_get(size_t want)
 }
 
 void
-jenc_seg_put(jenc_seg *s)
+jenc_seg_release(jenc_seg *s)
 {
 	int c;
 
@@ -298,7 +298,7 @@ jenc_seg_put_list(jenc_seg *s)
 	while (s != NULL) {
 		jenc_seg *next = s->next;
 
-		jenc_seg_put(s);
+		jenc_seg_release(s);
 		s = next;
 	}
 }

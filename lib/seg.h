@@ -28,7 +28,7 @@ typedef struct jenc_seg {
  * 64 KiB), empty; NULL if allocation fails. */
 jenc_seg *jenc_seg_get(size_t want);
 /* Give s back: kept by its class pool if under budget, else freed. */
-void jenc_seg_put(jenc_seg *s);
+void jenc_seg_release(jenc_seg *s);
 void jenc_seg_put_list(jenc_seg *s);
 /* Free every segment the pools keep: the shared classes and the calling
  * thread's cache (jenc_pool_trim, in enc_out.c, calls it after freeing the

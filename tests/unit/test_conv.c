@@ -449,7 +449,7 @@ test_in(void)
 
 	TEST("jenc_in_begin: a UTF-16LE mark over a buffer, the text converted") {
 		jenc_pool_stats_get(&a);
-		jenc_in_open_mem(&in, "\xff\xfe[\0\xe9\0]\0", 8, 100);
+		jenc_in_init_mem(&in, "\xff\xfe[\0\xe9\0]\0", 8, 100);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		CHECK(in.conv != NULL);
@@ -460,35 +460,35 @@ test_in(void)
 		jenc_in_where(&in, 3, &w);
 		CHECK_EQ(w.line, 1);
 		CHECK_EQ(w.col, 4);	/* a byte column of the UTF-8 text */
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		jenc_pool_stats_get(&b);
 		CHECK_EQ(b.mallocs - a.mallocs, b.frees - a.frees);
 	}
 	TEST("jenc_in_begin: UTF-32 marks before UTF-16 ones, UTF-16BE") {
-		jenc_in_open_mem(&in, "\xff\xfe\0\0" "1\0\0\0", 8, 100);
+		jenc_in_init_mem(&in, "\xff\xfe\0\0" "1\0\0\0", 8, 100);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		while (!in.eof)
 			CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_STR(in.p, in.len, "1");
-		jenc_in_close(&in);
-		jenc_in_open_mem(&in, "\xfe\xff\0" "2", 4, 100);
+		jenc_in_release(&in);
+		jenc_in_init_mem(&in, "\xfe\xff\0" "2", 4, 100);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		while (!in.eof)
 			CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_STR(in.p, in.len, "2");
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_begin: a UTF-8 mark, and UTF-8 left as it is") {
-		jenc_in_open_mem(&in, "\xef\xbb\xbf[]", 5, 100);
+		jenc_in_init_mem(&in, "\xef\xbb\xbf[]", 5, 100);
 		CHECK_EQ(jenc_in_begin(&in, "utf-8", 0), 1);
 		CHECK(in.conv == NULL);
 		CHECK_STR(in.p, in.len, "[]");
-		jenc_in_close(&in);
-		jenc_in_open_mem(&in, "[\xc3\xa9]", 4, 100);
+		jenc_in_release(&in);
+		jenc_in_init_mem(&in, "[\xc3\xa9]", 4, 100);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 0);
 		CHECK(in.conv == NULL);
 		CHECK(in.buf == NULL);	/* still a view of the caller's */
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_begin: UTF-16 and UTF-32 without a mark (JENC_IN_WIDE)") {
 		static const struct {
@@ -505,7 +505,7 @@ test_in(void)
 		for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 			char want[160];
 
-			jenc_in_open_mem(&in, t[i].s, t[i].n, 100);
+			jenc_in_init_mem(&in, t[i].s, t[i].n, 100);
 			CHECK_EQ(jenc_in_begin(&in, NULL, 0), JENC_IN_WIDE);
 			jenc_in_enc_msg(&in, JENC_IN_WIDE, msg, sizeof(msg));
 			snprintf(want, sizeof(want), "input looks like %s "
@@ -519,23 +519,23 @@ test_in(void)
 			CHECK_EQ(w.line, 1);
 			CHECK_EQ(w.col, 1);
 			CHECK_EQ(w.offset, 0);
-			jenc_in_close(&in);
+			jenc_in_release(&in);
 		}
 		/* three bytes with a NUL are no UTF-16: the reader tells */
-		jenc_in_open_mem(&in, "[\0]", 3, 100);
+		jenc_in_init_mem(&in, "[\0]", 3, 100);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 0);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_begin: an unknown name is JENC_IN_NAME") {
-		jenc_in_open_mem(&in, "[]", 2, 100);
+		jenc_in_init_mem(&in, "[]", 2, 100);
 		CHECK_EQ(jenc_in_begin(&in, "klingon", 0), JENC_IN_NAME);
 		jenc_in_enc_msg(&in, JENC_IN_NAME, msg, sizeof(msg));
 		CHECK_STR(msg, strlen(msg), "unknown encoding 'klingon'");
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_fill: a bad byte is told after the text before it") {
 		/* line 2 after "é" and "x": column 3 in characters */
-		jenc_in_open_mem(&in, "a\n\xe9x\x81z", 6, 100);
+		jenc_in_init_mem(&in, "a\n\xe9x\x81z", 6, 100);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_begin(&in, "cp1252", 0), 0);
 		CHECK_STR(in.p, in.len, "a\n\xc3\xa9x");
@@ -552,10 +552,10 @@ test_in(void)
 		CHECK_EQ(w.at, 3);
 		CHECK_EQ(w.text_cut, 0);
 		CHECK_EQ(w.eof, 0);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_fill: explicit utf-16le skips the mark it keeps") {
-		jenc_in_open_mem(&in, "\xff\xfe" "a\0\0\xdc", 6, 100);
+		jenc_in_init_mem(&in, "\xff\xfe" "a\0\0\xdc", 6, 100);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_begin(&in, "utf-16le", 0), 1);
 		CHECK_STR(in.p, in.len, "a");
@@ -564,7 +564,7 @@ test_in(void)
 		jenc_in_enc_where(&in, &w);
 		CHECK_EQ(w.offset, 4);
 		CHECK_EQ(w.col, 2);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_fill: from a descriptor, characters split across reads") {
 		int fds[2];
@@ -572,7 +572,7 @@ test_in(void)
 		struct trickle tr;
 
 		CHECK_EQ(pipe(fds), 0);
-		CHECK_EQ(jenc_in_open_fd(&in, fds[0], 64, 1024), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, fds[0], 64, 1024), 0);
 		/* UTF-16LE "é€\n😀" with a mark, a byte at a time */
 		tr.fd = fds[1];
 		tr.p = "\xff\xfe\xe9\x00\xac\x20\n\x00\x3d\xd8\x00\xde";
@@ -584,7 +584,7 @@ test_in(void)
 		CHECK_STR(in.p, in.len,
 		    "\xc3\xa9\xe2\x82\xac\n\xf0\x9f\x98\x80");
 		pthread_join(t, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fds[0]);
 	}
 	TEST("jenc_in_fill: a cut character at the end of a descriptor") {
@@ -593,7 +593,7 @@ test_in(void)
 		CHECK_EQ(pipe(fds), 0);
 		CHECK_EQ(write(fds[1], "\xfe\xff\0x\0", 5), 5);
 		close(fds[1]);
-		CHECK_EQ(jenc_in_open_fd(&in, fds[0], 64, 1024), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, fds[0], 64, 1024), 0);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		while (in.len == 0)
 			CHECK_EQ(jenc_in_fill(&in), 0);
@@ -605,7 +605,7 @@ test_in(void)
 		jenc_in_enc_where(&in, &w);
 		CHECK_EQ(w.offset, 4);
 		CHECK_EQ(w.eof, 1);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fds[0]);
 	}
 	TEST("jenc_in_fill: a converted window of at most max bytes, drained") {
@@ -619,7 +619,7 @@ test_in(void)
 			raw[2 + 2 * i] = i == 2999 ? '\n' : 'a';
 			raw[3 + 2 * i] = 0;
 		}
-		jenc_in_open_mem(&in, raw, sizeof(raw), 256);
+		jenc_in_init_mem(&in, raw, sizeof(raw), 256);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		while (!in.eof) {
 			rc = jenc_in_fill(&in);
@@ -637,7 +637,7 @@ test_in(void)
 		CHECK(full > 0);
 		CHECK_EQ(total, 3000);
 		CHECK_EQ(in.p[in.len - 1], '\n');
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 }
 

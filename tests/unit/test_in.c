@@ -4,7 +4,7 @@
  * read loop (a read interrupted by a signal, a non-blocking pipe, a read
  * error, the encoder flushed before reading), line counting and where a
  * spot is, the byte order mark, and reading on to an error's line end;
- * a mapped file (jenc_in_open_map): its bytes from the fd's offset, bytes
+ * a mapped file (jenc_in_init_map): its bytes from the fd's offset, bytes
  * written to it meanwhile, the pages behind the window unmapped, a
  * conversion, and the reader's result the same as from read(2).
  */
@@ -98,8 +98,8 @@ test_mem(void)
 	jenc_in in;
 	jenc_where w;
 
-	TEST("jenc_in_open_mem: the window shows at most max bytes") {
-		jenc_in_open_mem(&in, "abcdefghij", 10, 4);
+	TEST("jenc_in_init_mem: the window shows at most max bytes") {
+		jenc_in_init_mem(&in, "abcdefghij", 10, 4);
 		CHECK_STR(in.p, in.len, "abcd");
 		CHECK_EQ(in.eof, 0);
 		CHECK_EQ(jenc_in_fill(&in), JENC_IN_FULL);
@@ -114,16 +114,16 @@ test_mem(void)
 		CHECK_EQ(in.eof, 1);
 		CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_EQ(in.len, 3);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
-	TEST("jenc_in_open_mem: NULL with 0 bytes is an empty input") {
-		jenc_in_open_mem(&in, NULL, 0, 4);
+	TEST("jenc_in_init_mem: NULL with 0 bytes is an empty input") {
+		jenc_in_init_mem(&in, NULL, 0, 4);
 		CHECK_EQ(in.len, 0);
 		CHECK_EQ(in.eof, 1);
 		CHECK_EQ(jenc_in_bom(&in), 0);
 	}
 	TEST("jenc_in_drop with lf_lines: line and line start follow") {
-		jenc_in_open_mem(&in, "ab\ncd\nef", 8, 100);
+		jenc_in_init_mem(&in, "ab\ncd\nef", 8, 100);
 		in.lf_lines = 1;
 		jenc_in_drop(&in, 1);
 		CHECK_EQ(in.line, 1);
@@ -143,7 +143,7 @@ test_mem(void)
 	TEST("jenc_in_drop past a mark counts the lines from the mark") {
 		/* the mark says p[6] starts line 40 (a reader that counted
 		 * up to there); the lines before it are not counted again */
-		jenc_in_open_mem(&in, "ab\ncd\nef\ngh\nij", 14, 100);
+		jenc_in_init_mem(&in, "ab\ncd\nef\ngh\nij", 14, 100);
 		in.lf_lines = 1;
 		jenc_in_mark(&in, 6, 40);
 		jenc_in_drop(&in, 7);	/* "ab\ncd\ne": up to the mark and on */
@@ -163,7 +163,7 @@ test_mem(void)
 		CHECK_EQ(in.lstart, 12);
 	}
 	TEST("jenc_in_where: a spot after a line end in the window") {
-		jenc_in_open_mem(&in, "ab\ncd\r\nef", 9, 100);
+		jenc_in_init_mem(&in, "ab\ncd\r\nef", 9, 100);
 		in.lf_lines = 1;
 		jenc_in_where(&in, 8, &w);
 		CHECK_EQ(w.line, 3);
@@ -177,7 +177,7 @@ test_mem(void)
 		CHECK_EQ(w.avail, 9);
 	}
 	TEST("jenc_in_where_line: the caller's line and line start") {
-		jenc_in_open_mem(&in, "x\ry,z", 5, 100);
+		jenc_in_init_mem(&in, "x\ry,z", 5, 100);
 		jenc_in_where_line(&in, 4, 2, 2, 1, &w);
 		CHECK_EQ(w.offset, 4);
 		CHECK_EQ(w.line, 2);
@@ -191,14 +191,14 @@ test_mem(void)
 
 		memset(buf, 'a', sizeof(buf));
 		buf[100] = '\n';
-		jenc_in_open_mem(&in, buf, sizeof(buf), sizeof(buf));
+		jenc_in_init_mem(&in, buf, sizeof(buf), sizeof(buf));
 		CHECK_EQ(jenc_in_keep(&in, 50), 0);
 		CHECK_EQ(jenc_in_keep(&in, 101), 101);
 		CHECK_EQ(jenc_in_keep(&in, 300), 101);
 		CHECK_EQ(jenc_in_keep(&in, 900), 900 - JENC_IN_CONTEXT);
 	}
 	TEST("jenc_in_bom: skipped, and line 1's columns start after it") {
-		jenc_in_open_mem(&in, "\xef\xbb\xbf{,}", 6, 100);
+		jenc_in_init_mem(&in, "\xef\xbb\xbf{,}", 6, 100);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_bom(&in), 1);
 		CHECK_STR(in.p, in.len, "{,}");
@@ -209,17 +209,17 @@ test_mem(void)
 		CHECK_EQ(w.col, 2);
 		CHECK_EQ(w.text_cut, 0);
 		CHECK_STR(w.text, w.avail, "{,}");
-		jenc_in_open_mem(&in, "\xef\xbb", 2, 100);
+		jenc_in_init_mem(&in, "\xef\xbb", 2, 100);
 		CHECK_EQ(jenc_in_bom(&in), 0);
 		CHECK_EQ(in.len, 2);
-		jenc_in_open_mem(&in, "\xef\xbbx", 3, 100);
+		jenc_in_init_mem(&in, "\xef\xbbx", 3, 100);
 		CHECK_EQ(jenc_in_bom(&in), 0);
 		CHECK_EQ(in.off, 0);
 	}
 	TEST("jenc_in_line: over a buffer, to the line end, past max") {
 		static char line[3000];
 
-		jenc_in_open_mem(&in, "ab\ncdefgh\nij", 12, 5);
+		jenc_in_init_mem(&in, "ab\ncdefgh\nij", 12, 5);
 		jenc_in_line(&in, 1, 0);
 		CHECK_EQ(in.len, 5);	/* the LF is in */
 		jenc_in_drop(&in, 3);
@@ -229,7 +229,7 @@ test_mem(void)
 		CHECK_STR(in.p, in.len, "cdefgh\nij");
 		CHECK_EQ(in.max, 5);
 		memset(line, 'x', sizeof(line));
-		jenc_in_open_mem(&in, line, sizeof(line), 5);
+		jenc_in_init_mem(&in, line, sizeof(line), 5);
 		jenc_in_line(&in, 1, 0);
 		CHECK_EQ(in.len, 1 + JENC_IN_AFTER);	/* no LF: 1 KiB */
 		CHECK_EQ(in.max, 5);
@@ -251,13 +251,13 @@ test_fd(void)
 
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 4, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 4, 64), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
 		CHECK_STR(got, n, "abcdef");
 		CHECK_EQ(in.off, 6);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 	TEST("jenc_in_fill: a non-blocking pipe is waited for") {
@@ -267,12 +267,12 @@ test_fd(void)
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
 		CHECK_EQ(fcntl(pfd[0], F_SETFL, O_NONBLOCK), 0);
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 64, 64), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
 		CHECK_STR(got, n, "1234");
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 	TEST("jenc_in_fill: a read interrupted by a signal is retried") {
@@ -287,7 +287,7 @@ test_fd(void)
 		CHECK_EQ(sigaction(SIGALRM, &sa, &old), 0);
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 64, 64), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		CHECK_EQ(setitimer(ITIMER_REAL, &it, NULL), 0);
 		CHECK_EQ(read_all(&in, got, sizeof(got), &n), 0);
@@ -295,14 +295,14 @@ test_fd(void)
 		setitimer(ITIMER_REAL, &none, NULL);
 		sigaction(SIGALRM, &old, NULL);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 	TEST("jenc_in_fill: a read error is JENC_E_IO with errno") {
-		CHECK_EQ(jenc_in_open_fd(&in, -1, 64, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, -1, 64, 64), 0);
 		CHECK_EQ(jenc_in_fill(&in), JENC_E_IO);
 		CHECK_EQ(in.sys_errno, EBADF);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 	}
 	TEST("jenc_in_fill: the window grows while full, to max, then shrinks") {
 		const char *pieces[] = { "0123456789abcdefghij", NULL };
@@ -310,7 +310,7 @@ test_fd(void)
 
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 4, 12), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 4, 12), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		while (in.len < 4)
 			CHECK_EQ(jenc_in_fill(&in), 0);
@@ -329,7 +329,7 @@ test_fd(void)
 		CHECK_EQ(in.p[0], 'b');
 		CHECK_EQ(in.off, 11);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 	TEST("jenc_in_fill: before_read is called before each read") {
@@ -340,7 +340,7 @@ test_fd(void)
 		CHECK(e != NULL);
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 64, 64), 0);
 		in.before_read = jenc_flush_cb;
 		in.ctx = e;
 		CHECK_EQ(jenc_i64(e, 7), 0);
@@ -349,7 +349,7 @@ test_fd(void)
 		CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_EQ(flushes, 1);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 		jenc_release(e);
 	}
@@ -359,7 +359,7 @@ test_fd(void)
 
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 64, 64), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 64, 64), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		CHECK_EQ(jenc_in_bom(&in), 1);
 		CHECK_EQ(in.off, 3);
@@ -367,7 +367,7 @@ test_fd(void)
 		jenc_in_line(&in, 0, 0);
 		CHECK(in.len >= 3 && memcmp(in.p, "ab\n", 3) == 0);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 	TEST("jenc_in_line: at most JENC_IN_AFTER bytes past the spot") {
@@ -378,7 +378,7 @@ test_fd(void)
 		memset(big, 'a', sizeof(big) - 1);
 		CHECK_EQ(pipe(pfd), 0);
 		w.fd = pfd[1];
-		CHECK_EQ(jenc_in_open_fd(&in, pfd[0], 16, 8192), 0);
+		CHECK_EQ(jenc_in_init_fd(&in, pfd[0], 16, 8192), 0);
 		CHECK_EQ(pthread_create(&th, NULL, write_pieces, &w), 0);
 		CHECK_EQ(jenc_in_fill(&in), 0);
 		jenc_in_line(&in, 0, 1);
@@ -386,7 +386,7 @@ test_fd(void)
 		CHECK(in.len < sizeof(big) - 1);
 		CHECK_EQ(in.eof, 0);
 		pthread_join(th, NULL);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(pfd[0]);
 	}
 }
@@ -459,7 +459,7 @@ test_map(void)
 		const char *first;
 
 		CHECK((fd = map_file(text, n)) >= 0);
-		CHECK_EQ(jenc_in_open_map(&in, fd, 4096, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_init_map(&in, fd, 4096, (size_t)1 << 30), 0);
 		CHECK(in.map != NULL);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_fill(&in), 0);
@@ -473,7 +473,7 @@ test_map(void)
 		CHECK(in.map == NULL);		/* read(2) after it: EOF */
 		CHECK(!page_mapped(first));
 		CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)n);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fd);
 	}
 	TEST("a mapped file from the fd's offset, and bytes added meanwhile") {
@@ -481,7 +481,7 @@ test_map(void)
 
 		CHECK((fd = map_file(text, n)) >= 0);
 		CHECK_EQ(lseek(fd, (off_t)at, SEEK_SET), (off_t)at);
-		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_init_map(&in, fd, 65536, (size_t)1 << 30), 0);
 		CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK(memcmp(in.p, text + at, in.len) == 0);
 		/* written after the mapping was made: read after it */
@@ -497,12 +497,12 @@ test_map(void)
 		CHECK_EQ(got, n - at + 10);
 		CHECK(memcmp(out, text + at, n - at) == 0);
 		CHECK_STR(out + n - at, 10, "0123456789");
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fd);
 	}
 	TEST("a mapped file: a window kept whole goes on in a buffer") {
 		CHECK((fd = map_file(text, n)) >= 0);
-		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_init_map(&in, fd, 65536, (size_t)1 << 30), 0);
 		while (in.rest > 0)
 			CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_EQ(in.len, n);
@@ -511,17 +511,17 @@ test_map(void)
 		CHECK(in.eof);
 		CHECK_EQ(in.len, n);
 		CHECK(memcmp(in.p, text, n) == 0);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fd);
 	}
 	TEST("not mapped: a small file, a pipe") {
 		int pfd[2];
 
 		CHECK((fd = map_file(text, JENC_IN_MAP_MIN - 1)) >= 0);
-		CHECK_EQ(jenc_in_open_map(&in, fd, 4096, 1 << 20), -1);
+		CHECK_EQ(jenc_in_init_map(&in, fd, 4096, 1 << 20), -1);
 		close(fd);
 		CHECK(pipe(pfd) == 0);
-		CHECK_EQ(jenc_in_open_map(&in, pfd[0], 4096, 1 << 20), -1);
+		CHECK_EQ(jenc_in_init_map(&in, pfd[0], 4096, 1 << 20), -1);
 		close(pfd[0]);
 		close(pfd[1]);
 	}
@@ -536,13 +536,13 @@ test_map(void)
 			u[3 + 2 * k] = 0;
 		}
 		CHECK((fd = map_file(u, 2 * m + 2)) >= 0);
-		CHECK_EQ(jenc_in_open_map(&in, fd, 65536, (size_t)1 << 30), 0);
+		CHECK_EQ(jenc_in_init_map(&in, fd, 65536, (size_t)1 << 30), 0);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0), 1);
 		CHECK(in.map == NULL);
 		CHECK_EQ(read_all(&in, out, 2 * n, &got), 0);
 		CHECK_EQ(got, m);
 		CHECK(memcmp(out, text, m) == 0);
-		jenc_in_close(&in);
+		jenc_in_release(&in);
 		close(fd);
 		free(u);
 	}
