@@ -398,11 +398,14 @@ run_read(struct run *r, int fd, const char *path, const char *name)
 	if (c->to != TO_JSON)
 		tocsv_set_view(r, e);
 	if (from == FROM_JSON && r->plain != NULL && r->plain[r->input] == 2) {
-		/* a file of compact records the first pass took whole */
+		/* a file of compact records the first pass took whole (its
+		 * objects only: else as plain 1, through the reader) */
 		int status = tocsv_rows(r, fd, e, name);
 
-		run_flush(r, e);
-		return status;
+		if (status >= 0) {
+			run_flush(r, e);
+			return status;
+		}
 	}
 	if (from == FROM_JSON) {
 		rc = run_json(r, fd, e, &bad, &err);

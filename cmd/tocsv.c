@@ -211,9 +211,10 @@ tocsv_begin(struct run *r, int n, char **paths)
 
 /*
  * --to=csv|tsv, the second pass over a file that jenc_csvw_keys_fd took
- * whole: its rows without the reader, into e.  Returns 0, or EXIT_IO if
- * the file changed since (a record, or where it ends); e's errors are
- * told by the caller.
+ * whole: its rows without the reader, into e.  Returns 0, EXIT_IO if the
+ * file changed since (a record, or where it ends), or -1 if e does not
+ * write values as they are (-a, -H, -S change nested cells): the reader
+ * reads the rows then.  e's errors are told by the caller.
  */
 int
 tocsv_rows(struct run *r, int fd, jenc_enc *e, const char *name)
@@ -223,6 +224,8 @@ tocsv_rows(struct run *r, int fd, jenc_enc *e, const char *name)
 
 	if (rc == JENC_E_NOMEM)
 		cli_out_of_memory();
+	if (rc == JENC_E_STATE)
+		return -1;
 	if (rc == 1 && lseek(fd, 0, SEEK_CUR) != r->ends[r->input])
 		rc = 0;
 	if (rc == 0) {

@@ -1329,6 +1329,10 @@ int
 jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
     const jenc_read_opts *ro)
 {
+	/* a record's text is what e would write of it only if e writes
+	 * values as they are (no \u escapes made, no keys sorted) */
+	if (e == NULL || !jenc_verbatim(e))
+		return JENC_E_STATE;
 	return ks_run(w, fd, ro, e);
 }
 

@@ -1018,7 +1018,10 @@ JENC_API int jenc_csvw_keys_fd(jenc_csvw *w, int fd,
  * the first pass would not have taken, or with a key that is not a
  * column (the input changed since: the rows before it are written);
  * JENC_E_NOMEM (e's unfinished row dropped, as the readers drop an
- * unfinished value); or e's error (jenc_error: a write error).
+ * unfinished value); e's error (jenc_error: a write error); or, before
+ * reading anything, JENC_E_STATE if e does not write values as they are
+ * (JENC_ASCII, JENC_HTML, JENC_SORT_KEYS, colors or indentation change a
+ * nested cell's text): read the rows with the reader then.
  */
 JENC_API int jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
     const jenc_read_opts *ro);

@@ -466,6 +466,32 @@ a
 	[ ! -s victim.json ]
 }
 
+# A file of compact records is read without the reader (jenc_csvw_rows_fd),
+# whose rows carry a record's text as it is: -a, -H and -S change the text
+# of nested cells, so with them the reader reads the rows, and a file gives
+# the cells a pipe gives.
+@test "-a, -H and -S change nested cells from a file as from a pipe" {
+	printf '{"a":["\303\251"],"b":[{"z":1,"y":2}],"c":["<\342\200\250>"]}\n' >rec.json
+	jrun --to=csv -a rec.json
+	expect_status 0
+	expect_out 'a,b,c
+"[""\u00e9""]","[{""z"":1,""y"":2}]","[""<\u2028>""]"
+'
+	jrun --to=csv -H rec.json
+	expect_status 0
+	expect_out "$(printf 'a,b,c\n"[""\303\251""]","[{""z"":1,""y"":2}]","[""\\u003c\\u2028\\u003e""]"')
+"
+	jrun --to=csv -S rec.json
+	expect_status 0
+	expect_out "$(printf 'a,b,c\n"[""\303\251""]","[{""y"":2,""z"":1}]","[""<\342\200\250>""]"')
+"
+	for o in -a -H -S; do
+		cat rec.json | "$JENC" --to=csv "$o" >pipe.csv 2>&1
+		"$JENC" --to=csv "$o" rec.json >file.csv 2>&1
+		same_bytes pipe.csv file.csv
+	done
+}
+
 @test "options that make no sense with --to=csv are refused" {
 	put '{"a":1}'
 	jrun --to=csv -w in

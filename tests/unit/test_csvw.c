@@ -624,6 +624,37 @@ main(void)
 		jenc_csvw_free(w);
 	}
 
+	TEST("jenc_csvw_rows_fd: JENC_E_STATE, nothing read, for an encoder "
+	    "that changes values (-a, -H, -S)") {
+		const char *a = "{\"id\":1,\"n\":[\"\xc3\xa9\"]}\n";
+		unsigned fl[] = { JENC_ASCII, JENC_HTML, JENC_SORT_KEYS };
+		size_t k;
+		jenc_view v;
+		jenc_enc *e;
+		int fd;
+
+		CHECK(jenc_csvw_new(&w, NULL) == 0);
+		fd = tmp_fd(a, strlen(a));
+		CHECK_EQ(jenc_csvw_keys_fd(w, fd, NULL), 1);
+		jenc_csvw_view(w, 0, &v);
+		for (k = 0; k < sizeof(fl) / sizeof(fl[0]); k++) {
+			jenc_opts o = { 0, fl[k], 0 };
+
+			CHECK(lseek(fd, 0, SEEK_SET) == 0);
+			out.len = 0;
+			e = jenc_get_sink(sink, &out, &o);
+			CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+			CHECK_EQ(jenc_csvw_rows_fd(w, fd, e, NULL), JENC_E_STATE);
+			CHECK(lseek(fd, 0, SEEK_CUR) == 0);
+			CHECK_EQ(jenc_release(e), 0);
+			/* no row: at most the header, once */
+			CHECK(out.len == 0 || (out.len == 5 &&
+			    memcmp(out.p, "id,n\n", 5) == 0));
+		}
+		close(fd);
+		jenc_csvw_free(w);
+	}
+
 	TEST("jenc_csvw_keys_fd: refused, the columns of earlier files kept") {
 		jenc_read_opts ro = { JENC_READ_SEQ, 0, NULL, NULL, NULL };
 		const char *a = "{\"a\":1,\"b\":2}\n", *b = "{\"c\":1,\"b\":1}\n{\"d\" :1}\n";
