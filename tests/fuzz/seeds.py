@@ -3,8 +3,10 @@
 
 usage: seeds.py SHARED OUTDIR
 
-Writes OUTDIR/seeds/{json,jsonc,csv,api,conv,skel}/, OUTDIR/{json,jsonc,csv,api,conv,skel}.dict
-and OUTDIR/replay/{json,jsonc,csv,api,conv,skel}/ (the fixed inputs of REPLAY below).
+Writes OUTDIR/seeds/{json,jsonc,csv,api,conv,skel,tocsv}/,
+OUTDIR/{json,jsonc,csv,api,conv,skel,tocsv}.dict and
+OUTDIR/replay/{json,jsonc,csv,api,conv,skel,tocsv}/ (the fixed inputs of
+REPLAY below).
 Nothing from SHARED is copied whole: big corpus files are cut into the
 byte ranges of their smaller arrays and objects (verbatim, so escapes and
 number spellings survive), plus a short prefix of each (truncated input).
@@ -97,6 +99,17 @@ REPLAY = {
              b"\x00\x00[\"\x00\"]", b"\x01\x02[1\"a b\"]\n[2]",
              b"\x02\x01[\"\\x\"] {\"a\": [1 2]}\n{}",
              b"\x00\xf8{\"k\": [true, null, \"s\\u00e9\", -1.5e3]}\n"],
+    # fuzz_tocsv.c: an option byte, then compact records (a surrogate
+    # pair, a lone one, a nested object, a record split by a new key, too
+    # deep for max_depth 3, a key holding the separator, no final newline)
+    "tocsv": [b"", b"\x00", b"\x00{}", b"\x00{}\n{}\n",
+              b"\x00{\"a\":\"\\ud83d\\ude00\"}\n",
+              b"\x00{\"a\":\"\\ud83d\"}\n",
+              b"\x04{\"a\":{\"b\":[1,{\"c\":null}]},\"d\":-0.5e+3}\n",
+              b"\x08{\"a\":1}\n{\"b\":2,\"a\":3}\n",
+              b"\x02{\"a\":{\"b\":{\"c\":{\"d\":1}}}}\n",
+              b"\x01{\"a.b\":\"x\\ty\",\"a\":{\"b\":2}}",
+              b"\x00{\"a\":1} {\"a\":2}\n"],
     "api": [b"", b"x", b"xx", b"\x00\x00", b"\x01\x00", b"\x41\xc0",
             bytes([0x00, 0x00, OP["take"]]), bytes([0x01, 0x00, OP["flush"]]),
             bytes([0x00, 0x00, OP["query"], OP["reset"], OP["take"]]),
@@ -206,6 +219,28 @@ def skel_seeds(json_dir, out):
         with open(os.path.join(json_dir, name), "rb") as f:
             data = f.read()
         write(d, data[:1] + bytes([(k * 37) & 0xff]) + data[1:])
+
+
+def tocsv_seeds(shared, out):
+    """fuzz_tocsv.c's: rows of the NDJSON corpus (arrays) made objects
+    (some fields nested) and written compactly, a few at a time, with
+    each option byte."""
+    d = os.path.join(out, "seeds", "tocsv")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(shared, "corpus", "amazon_cellphones.ndjson"),
+              "rb") as f:
+        rows = [json.loads(l) for l in f.read().split(b"\n")[:40] if l]
+    recs = []
+    for k, row in enumerate(rows):
+        if not isinstance(row, list):
+            row = [row]
+        obj = {"f%d" % i: v for i, v in enumerate(row)}
+        if k % 3 == 1:
+            obj = {"id": k, "item": obj}
+        recs.append(json.dumps(obj, separators=(",", ":"),
+                               ensure_ascii=False).encode())
+    for k in range(0, len(recs), 4):
+        write(d, bytes([k % 16]) + b"\n".join(recs[k:k + 4]) + b"\n")
 
 
 def records(shared, n):
@@ -421,6 +456,7 @@ def main():
     csv_seeds(shared, out)
     api_seeds(shared, jd, out)
     conv_seeds(shared, out)
+    tocsv_seeds(shared, out)
     with open(os.path.join(out, "conv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in
                      [b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff",
@@ -433,6 +469,8 @@ def main():
         f.writelines(dict_line(t) for t in JSON_TOKENS + JSONC_TOKENS)
     shutil.copyfile(os.path.join(out, "json.dict"),
                     os.path.join(out, "skel.dict"))
+    shutil.copyfile(os.path.join(out, "json.dict"),
+                    os.path.join(out, "tocsv.dict"))
     with open(os.path.join(out, "csv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in CSV_TOKENS)
     with open(os.path.join(out, "api.dict"), "w") as f:
