@@ -24,6 +24,28 @@ struct json_bad {
 	uint64_t resume_line;	/* the line reading resumes on */
 };
 
+/*
+ * One byte c of text followed for its strings and brackets (*instr: in a
+ * string, *esc: after its backslash): +1 for a bracket opened, -1 for one
+ * closed, else 0.
+ */
+static inline int
+json_lex_step(int *instr, int *esc, unsigned char c)
+{
+	if (*instr) {
+		if (*esc)
+			*esc = 0;
+		else if (c == '\\')
+			*esc = 1;
+		else if (c == '"')
+			*instr = 0;
+		return 0;
+	}
+	if (c == '"')
+		*instr = 1;
+	return c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
+}
+
 /* Does a line starting at in.p[i] start a new value, after a bad one? */
 static int
 json_starts_value(const struct json_rd *r, size_t i)
@@ -90,17 +112,14 @@ static uint64_t
 json_lines_to(struct json_rd *r, size_t a, size_t spot)
 {
 	uint64_t n, at = r->in.off + a;
-	size_t i;
 
 	if (r->nl_spot == r->in.off + spot && r->nl_at <= at &&
 	    r->nl_at >= r->in.off) {
-		n = r->nl_n;
-		for (i = (size_t)(r->nl_at - r->in.off); i < a; i++)
-			n -= r->in.p[i] == '\n';
+		size_t i = (size_t)(r->nl_at - r->in.off);
+
+		n = r->nl_n - jenc_count_lines(r->in.p + i, a - i, NULL);
 	} else {
-		n = 0;
-		for (i = a; i < spot; i++)
-			n += r->in.p[i] == '\n';
+		n = jenc_count_lines(r->in.p + a, spot - a, NULL);
 	}
 	r->nl_at = at;
 	r->nl_spot = r->in.off + spot;
@@ -183,20 +202,7 @@ json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
 {
 	int rc;
 
-	if (b->instr) {
-		if (b->esc)
-			b->esc = 0;
-		else if (c == '\\')
-			b->esc = 1;
-		else if (c == '"')
-			b->instr = 0;
-	} else if (c == '"') {
-		b->instr = 1;
-	} else if (c == '{' || c == '[') {
-		b->d++;
-	} else if (c == '}' || c == ']') {
-		b->d--;
-	}
+	b->d += json_lex_step(&b->instr, &b->esc, c);
 	if (c != '\n')
 		return 0;
 	b->resume_line++;
@@ -340,24 +346,15 @@ json_replay_note(struct json_rd *r)
 		return;
 	spot = (size_t)(err->offset - r->in.off);
 	for (i = (size_t)(r->vstart - r->in.off); i < spot; i++) {
-		unsigned char c = (unsigned char)r->in.p[i];
+		int step = json_lex_step(&instr, &esc,
+		    (unsigned char)r->in.p[i]);
 
-		if (instr) {
-			if (esc)
-				esc = 0;
-			else if (c == '\\')
-				esc = 1;
-			else if (c == '"')
-				instr = 0;
-		} else if (c == '"') {
-			instr = 1;
-		} else if (c == '{' || c == '[') {
+		if (step > 0) {
 			if (n == r->depth)
 				return;	/* not what the reader saw */
 			r->rp_at[n++] = r->in.off + i;
-		} else if (c == '}' || c == ']') {
-			if (n-- == 0)
-				return;
+		} else if (step < 0 && n-- == 0) {
+			return;
 		}
 	}
 	if (n != r->depth)
