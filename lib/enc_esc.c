@@ -149,6 +149,25 @@ enc_first_stop(const unsigned char *p, int html)
 	m = enc_stops8(w, html);
 	return m != 0 ? (unsigned)__builtin_ctzll(m) / 8 : 8;
 }
+
+/* The block enc_quoted's loop copies, and the index of its first stop
+ * byte (ENC_BLOCK if none): sixteen bytes with NEON (scan.h's
+ * candidates), else eight (SWAR). */
+#ifdef SCAN_NEON
+#define ENC_BLOCK 16u
+static inline unsigned
+enc_block_stop(const unsigned char *p, int html)
+{
+	uint64_t m = scan_cand16(p, '"', '\\', '\\');
+
+	if (html)
+		m |= scan_cand16(p, '<', '>', '&');
+	return m != 0 ? (unsigned)(__builtin_ctzll(m) >> SCAN_SH) : 16;
+}
+#else
+#define ENC_BLOCK 8u
+#define enc_block_stop enc_first_stop
+#endif
 #else
 /* The same for 16 bytes, as a bit mask (bit i: byte i). */
 static inline unsigned
@@ -310,38 +329,19 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 			i += 16;
 			o += 16;
 		}
-#elif defined(SCAN_NEON)
-		while (n - i >= 16) {
-			uint64_t m;
-
-			memcpy(o, s + i, 16);
-			m = scan_cand16(s + i, '"', '\\', '\\');
-			if (html)
-				m |= scan_cand16(s + i, '<', '>', '&');
-			if (m != 0) {
-				unsigned k = (unsigned)(__builtin_ctzll(m) >>
-				    SCAN_SH);
-
-				i += k;
-				o += k;
-				goto stop;
-			}
-			i += 16;
-			o += 16;
-		}
 #else
-		while (n - i >= 8) {
+		while (n - i >= ENC_BLOCK) {
 			unsigned k;
 
-			memcpy(o, s + i, 8);
-			k = enc_first_stop(s + i, html);
-			if (k < 8) {
+			memcpy(o, s + i, ENC_BLOCK);
+			k = enc_block_stop(s + i, html);
+			if (k < ENC_BLOCK) {
 				i += k;
 				o += k;
 				goto stop;
 			}
-			i += 8;
-			o += 8;
+			i += ENC_BLOCK;
+			o += ENC_BLOCK;
 		}
 #endif
 		rem = n - i;
