@@ -77,7 +77,7 @@ csv_release(struct csv *c)
 static int
 csv_run(struct csv *c)
 {
-	int r = 0, lines = (c->flags & JENC_CSV_LINES) != 0, er;
+	int r = 0, lines = (c->flags & JENC_CSV_LINES) != 0, er, bom;
 
 	if (c->e != NULL) {
 		c->in.before_read = jenc_flush_cb;
@@ -85,10 +85,8 @@ csv_run(struct csv *c)
 		c->text = jenc_verbatim(c->e);
 	}
 	if ((r = jenc_in_begin(&c->in, c->encoding,
-	    !(c->flags & JENC_CSV_TSV))) < 0 || r > 1)
+	    !(c->flags & JENC_CSV_TSV), &bom)) != 0)
 		r = jenc_csv_in_fail(c, r);
-	else
-		r = 0;
 	if (r == 0 && c->detect)
 		r = jenc_csv_detect(c);
 	if (r == 0)

@@ -48,7 +48,7 @@ csv_detect_more(struct csv *c)
 
 	if (c->in.len > c->max_rec + 1)
 		return 0;
-	if ((r = jenc_in_fill(&c->in)) == JENC_IN_FULL)
+	if ((r = jenc_in_fill(&c->in)) == JENC_ST_FULL)
 		return 0;
 	return r != 0 ? jenc_csv_in_fail(c, r) : 1;
 }

@@ -83,24 +83,25 @@ jenc_csv_enc_fail(struct csv *c, int code)
 int
 jenc_csv_in_fail(struct csv *c, int r)
 {
-	if (r == JENC_IN_OUT)
+	if (r == JENC_ST_OUT)
 		return jenc_csv_enc_fail(c, jenc_error(c->e));
-	if (r == JENC_IN_CONV || r == JENC_IN_WIDE || r == JENC_IN_NAME) {
+	if (r == JENC_E_ENCODING) {
 		char m[sizeof(((jenc_err *)0)->msg)];
+		int spot = jenc_in_enc_spot(&c->in);
 		jenc_where w;
 
 		if (c->err == NULL)
 			return JENC_E_ENCODING;
-		jenc_in_enc_msg(&c->in, r, m, sizeof(m));
-		if (r != JENC_IN_NAME)
+		jenc_in_enc_msg(&c->in, m, sizeof(m));
+		if (spot)
 			jenc_in_enc_where(&c->in, &w);
 		return jenc_err_set(c->err, JENC_E_ENCODING, JENC_K_ENCODING,
-		    0, 0, r != JENC_IN_NAME ? &w : NULL, "%s", m);
+		    0, 0, spot ? &w : NULL, "%s", m);
 	}
 	if (r == JENC_E_IO)
 		return jenc_csv_fail_plain(c, JENC_E_IO, c->in.sys_errno, "%s",
 		    strerror(c->in.sys_errno));
-	/* JENC_E_NOMEM, or JENC_IN_FULL, a window of SIZE_MAX bytes */
+	/* JENC_E_NOMEM, or JENC_ST_FULL, a window of SIZE_MAX bytes */
 	return jenc_csv_nomem(c);
 }
 

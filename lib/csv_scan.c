@@ -662,7 +662,7 @@ jenc_csv_fill(struct csv *c)
 	if (c->st != S_RECORD && c->in.len > c->max_rec + 1)
 		return csv_too_long(c, 0);
 	if ((r = jenc_in_fill(&c->in)) != 0) {
-		if (r == JENC_IN_FULL && c->st != S_RECORD)
+		if (r == JENC_ST_FULL && c->st != S_RECORD)
 			return csv_too_long(c, 0);
 		return jenc_csv_in_fail(c, r);
 	}

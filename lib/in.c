@@ -75,7 +75,7 @@ jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 
 	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
 	    (m = jenc_map_new(fd, at, &n, &skip)) == NULL)
-		return -1;
+		return JENC_ST_FALLBACK;
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->line = 1;
@@ -233,7 +233,7 @@ in_fill_conv(jenc_in *in)
 
 	for (;;) {
 		if (c->state != 0)
-			return JENC_IN_CONV;
+			return JENC_E_ENCODING;
 		if (c->rlen > 0) {
 			const char *src = c->raw != NULL ? c->raw + c->rpos :
 			    c->mem, *from = src;
@@ -251,11 +251,11 @@ in_fill_conv(jenc_in *in)
 			if (made > 0)
 				return 0;
 			if (st == JENC_CONV_BAD)
-				return JENC_IN_CONV;
+				return JENC_E_ENCODING;
 			if (st == 0 && c->rlen > 0) {
 				/* no room for what one sequence makes */
 				if (in->cap >= in->max)
-					return JENC_IN_FULL;
+					return JENC_ST_FULL;
 				if (in_resize(in, in_twice(in, in->cap)) != 0)
 					return JENC_E_NOMEM;
 				continue;
@@ -264,7 +264,7 @@ in_fill_conv(jenc_in *in)
 		if (c->raw_eof) {
 			if (c->rlen > 0) {
 				c->state = JENC_CONV_PART;
-				return JENC_IN_CONV;
+				return JENC_E_ENCODING;
 			}
 			if (!c->flushed) {
 				/* what iconv holds to compose with what
@@ -283,7 +283,7 @@ in_fill_conv(jenc_in *in)
 		memmove(c->raw, c->raw + c->rpos, c->rlen);
 		c->rpos = 0;
 		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
-			return JENC_IN_OUT;
+			return JENC_ST_OUT;
 		ssize_t n = in_read(in, c->raw + c->rlen, c->rawcap - c->rlen);
 
 		if (n < 0)
@@ -295,12 +295,12 @@ in_fill_conv(jenc_in *in)
 }
 
 /* Buffer or mapped input: the window shows up to more of the bytes
- * after it.  0 or JENC_IN_FULL. */
+ * after it.  0 or JENC_ST_FULL. */
 static int
 in_show(jenc_in *in, size_t more)
 {
 	if (in->len >= in->max)
-		return JENC_IN_FULL;
+		return JENC_ST_FULL;
 	if (more > in->max - in->len)
 		more = in->max - in->len;
 	jenc_work_add(JENC_W_BYTES_IN, more);
@@ -340,7 +340,7 @@ jenc_in_fill(jenc_in *in)
 		size_t k = 0;
 
 		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
-			return JENC_IN_OUT;
+			return JENC_ST_OUT;
 		q = in->view(in->pull_ctx, in->off, in->viewing && in->len > 0 ?
 		    in->p + in->len : NULL, in->max - in->len, &k);
 		if (q != NULL) {
@@ -357,7 +357,7 @@ jenc_in_fill(jenc_in *in)
 	if (in->conv == NULL ? in->len == in->cap :
 	    in->cap - in->len < CONV_ROOM) {
 		if (in->cap >= in->max)
-			return JENC_IN_FULL;
+			return JENC_ST_FULL;
 		if (in_resize(in, in_twice(in, in->cap)) != 0)
 			return JENC_E_NOMEM;
 	} else if (in->cap > in->init && in->len <= in->init / 2) {
@@ -381,7 +381,7 @@ jenc_in_fill(jenc_in *in)
 		return 0;
 	}
 	if (in->before_read != NULL && in->before_read(in->ctx) != 0)
-		return JENC_IN_OUT;
+		return JENC_ST_OUT;
 	ssize_t n;
 	if (in->pull == NULL) {
 		n = in_read(in, in->buf + in->len, in->cap - in->len);
@@ -394,7 +394,7 @@ jenc_in_fill(jenc_in *in)
 			size_t ncap = in->cap;
 
 			if (need > in->max - in->len)
-				return JENC_IN_FULL;
+				return JENC_ST_FULL;
 			while (ncap - in->len < need)
 				ncap = in_twice(in, ncap);
 			if (in_resize(in, ncap) != 0)
@@ -622,10 +622,11 @@ jenc_in_keep(const jenc_in *in, size_t pos)
 }
 
 int
-jenc_in_bom(jenc_in *in)
+jenc_in_bom(jenc_in *in, int *found)
 {
 	int rc;
 
+	*found = 0;
 	while (in->len < 3 && !in->eof && memcmp(in->p, bom, in->len) == 0)
 		if ((rc = jenc_in_fill(in)) != 0)
 			return rc;
@@ -633,7 +634,8 @@ jenc_in_bom(jenc_in *in)
 		return 0;
 	jenc_in_drop(in, 3);
 	in->lstart = in->off;
-	return 1;
+	*found = 1;
+	return 0;
 }
 
 /*
@@ -642,7 +644,7 @@ jenc_in_bom(jenc_in *in)
  * already are the first the conversion takes: for fd input the window's
  * buffer becomes the conversion's raw buffer and a new one is the window;
  * for buffer input the window becomes a buffer of our own.  Returns 0,
- * JENC_E_NOMEM or JENC_IN_NAME.
+ * JENC_E_NOMEM or JENC_E_ENCODING (an unknown encoding).
  */
 static int
 in_convert(jenc_in *in, const char *name, int cr, size_t skip)
@@ -665,7 +667,7 @@ in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 		win = CONV_ROOM;
 	if ((rc = jenc_conv_new(&in->conv, name, cr, 0)) != 0) {
 		in->enc = name;
-		return rc == JENC_E_NOMEM ? rc : JENC_IN_NAME;
+		return rc == JENC_E_NOMEM ? rc : JENC_E_ENCODING;
 	}
 	if ((nb = jenc_mem_alloc(win)) == NULL) {
 		jenc_conv_free(in->conv);
@@ -721,7 +723,7 @@ in_sniff_more(const unsigned char *p, size_t n)
 }
 
 int
-jenc_in_begin(jenc_in *in, const char *enc, int cr)
+jenc_in_begin(jenc_in *in, const char *enc, int cr, int *found)
 {
 	static const struct {
 		unsigned char len, b[4];
@@ -736,12 +738,13 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr)
 	size_t i, n;
 	int rc;
 
+	*found = 0;
 	in->enc_cr = cr;
 	if (!jenc_conv_utf8(enc)) {
 		if ((rc = in_convert(in, enc, cr, 0)) != 0)
 			return rc;
 		/* a mark the encoding keeps (utf-16le) is U+FEFF */
-		if ((rc = jenc_in_bom(in)) == 1)
+		if ((rc = jenc_in_bom(in, found)) == 0 && *found)
 			jenc_conv_bom(in->conv, 1, 3);
 		return rc;
 	}
@@ -757,7 +760,8 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr)
 		if ((rc = in_convert(in, marks[i].name, cr,
 		    marks[i].len)) != 0)
 			return rc;
-		return 1;
+		*found = 1;
+		return 0;
 	}
 	if (n >= 4 && p[0] && !p[1] && !p[2] && !p[3])
 		in->wide = "UTF-32LE";
@@ -770,18 +774,24 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr)
 	    (n == 2 || (!p[2] && p[3])))
 		in->wide = "UTF-16BE";
 	if (in->wide != NULL)
-		return JENC_IN_WIDE;
-	return jenc_in_bom(in);
+		return JENC_E_ENCODING;
+	return jenc_in_bom(in, found);
+}
+
+int
+jenc_in_enc_spot(const jenc_in *in)
+{
+	return in->conv != NULL || in->wide != NULL;
 }
 
 void
-jenc_in_enc_msg(const jenc_in *in, int rc, char *msg, size_t n)
+jenc_in_enc_msg(const jenc_in *in, char *msg, size_t n)
 {
 	const jenc_conv *c = in->conv;
 
-	if (rc == JENC_IN_NAME) {
+	if (!jenc_in_enc_spot(in)) {
 		(void)snprintf(msg, n, "unknown encoding '%s'", in->enc);
-	} else if (rc == JENC_IN_WIDE) {
+	} else if (c == NULL) {		/* wide input */
 		char lower[16];
 		size_t i;
 
@@ -804,7 +814,7 @@ jenc_in_enc_where(jenc_in *in, jenc_where *w)
 	const jenc_conv *c = in->conv;
 	size_t ls = 0;
 
-	if (c == NULL || c->state == 0) {	/* JENC_IN_WIDE */
+	if (c == NULL || c->state == 0) {	/* wide input */
 		jenc_in_line(in, 0, in->enc_cr);
 		jenc_in_where_line(in, 0, 1, 0, in->enc_cr, w);
 		return;

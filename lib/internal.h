@@ -73,6 +73,27 @@
 
 #include "jenc.h"
 
+/* ---- results of internal calls ---- */
+/*
+ * An internal call that can end more than one way returns an int: 0 when
+ * it did what it is for, a negative JENC_E_* code (jenc.h) when it
+ * failed, or one of the statuses below, each with one meaning in every
+ * module.  Sizes, positions and counts come back through out-parameters,
+ * never mixed with a status in one value.  The exceptions: jenc_io_read
+ * (io.c), which keeps read(2)'s form, and json.h's RESYNC, the JSON
+ * walk's own status (positive, as these).
+ */
+#define JENC_ST_MORE 1		/* more input is needed to decide */
+#define JENC_ST_END 2		/* the input ends: nothing more comes */
+#define JENC_ST_FULL 3		/* a buffer at its limit is full */
+#define JENC_ST_ROOM 4		/* more room is needed (how much: an
+				 * out-parameter) */
+#define JENC_ST_WAIT 5		/* nothing is there without blocking */
+#define JENC_ST_OUT 6		/* the output failed: the encoder's
+				 * error says how */
+#define JENC_ST_FALLBACK 7	/* this way declines (no error): the
+				 * caller goes on the general way */
+
 /* ---- counted allocation (pool.c) ---- */
 /* Every block of the library, through the installed jenc_alloc.  n > 0;
  * old_n and the n given to jenc_mem_free are the block's exact size (the
@@ -422,7 +443,7 @@ typedef struct jenc_in {
 	uint64_t mark_line;
 	/* called before each blocking read (the readers flush their encoder
 	 * there, so that what is complete is out while input is awaited);
-	 * non-zero fails the read with JENC_IN_OUT.  NULL: nothing.  A
+	 * non-zero fails the read with JENC_ST_OUT.  NULL: nothing.  A
 	 * callback, so that this layer never calls the encoder above it. */
 	int (*before_read)(void *ctx);
 	void *ctx;
@@ -444,8 +465,8 @@ typedef struct jenc_in {
 				 * buffer input (unless converted) */
 	int viewing;		/* p is a view from view(), not buf */
 	jenc_conv *conv;	/* input in another encoding, NULL: UTF-8 */
-	const char *wide;	/* JENC_IN_WIDE: "UTF-16LE", ... */
-	const char *enc;	/* JENC_IN_NAME: the encoding asked for */
+	const char *wide;	/* wide input: "UTF-16LE", ... */
+	const char *enc;	/* an unknown encoding: the name asked for */
 	int enc_cr;		/* jenc_in_begin's cr */
 	size_t cap, init, max;
 	size_t rest;		/* buffer input: bytes after p[len) */
@@ -459,20 +480,15 @@ typedef struct jenc_in {
 	off_t map_off;
 } jenc_in;
 
-/* jenc_in_fill's results besides 0 and JENC_E_NOMEM / JENC_E_IO (errno in
- * sys_errno): positive, so that no reader mistakes them for its own. */
-#define JENC_IN_FULL 1		/* the window is max bytes and full */
-#define JENC_IN_OUT 2		/* before_read failed */
-/* The encoding's own errors, each reported by the reader as
- * JENC_E_ENCODING with jenc_in_enc_msg and jenc_in_enc_where. */
-#define JENC_IN_CONV 3		/* a byte invalid in the input's encoding,
-				 * or a character cut by the end of input,
-				 * right after p[len) */
-#define JENC_IN_WIDE 4		/* jenc_in_begin: the input looks like
-				 * UTF-16 or UTF-32 without a byte order
-				 * mark */
-#define JENC_IN_NAME 5		/* jenc_in_begin: an encoding iconv(3) does
-				 * not know */
+/* jenc_in_fill's results: 0, JENC_E_NOMEM, JENC_E_IO (errno in
+ * sys_errno), JENC_ST_FULL (the window is max bytes and full),
+ * JENC_ST_OUT (before_read failed) or JENC_E_ENCODING: the encoding's own
+ * error, which the reader reports with jenc_in_enc_msg and, when
+ * jenc_in_enc_spot says it has one, jenc_in_enc_where.  That is a byte
+ * invalid in the input's encoding, or a character cut by the end of
+ * input, right after p[len); from jenc_in_begin, also an input that looks
+ * like UTF-16 or UTF-32 without a byte order mark, or an encoding
+ * iconv(3) does not know (no spot). */
 
 /* Context an error excerpt can need: the window keeps this many bytes
  * before the earliest position a reader still needs (or from the start of
@@ -490,8 +506,9 @@ int jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max);
  * window.  Where the mapping ends (or for a conversion, which reads its
  * raw bytes), reading goes on with read(2) from there: bytes written to
  * the file meanwhile are read as with jenc_in_init_fd.  A file made
- * shorter while it is mapped raises SIGBUS.  Returns 0, or -1 with in
- * untouched (not such a file, or mmap failed: use jenc_in_init_fd).
+ * shorter while it is mapped raises SIGBUS.  Returns 0, or
+ * JENC_ST_FALLBACK with in untouched (not such a file, or mmap failed:
+ * use jenc_in_init_fd).
  */
 int jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
@@ -523,7 +540,7 @@ void jenc_in_release(jenc_in *in);
 int jenc_in_preload(jenc_in *in, const char *p, size_t n);
 /* More input after p[len): grows a full window, flushes out, reads once
  * (EINTR retried; on a non-blocking fd, EAGAIN waits in poll(2)), or sets
- * eof.  Returns 0, JENC_E_NOMEM, JENC_E_IO, JENC_IN_FULL or JENC_IN_OUT. */
+ * eof.  Returns 0 or an error of jenc_in_fill's (above). */
 int jenc_in_fill(jenc_in *in);
 /* Drop p[0..n): off grows by n, with lf_lines line and lstart follow
  * (counted from the mark when it is among the bytes dropped). */
@@ -536,9 +553,9 @@ uint64_t jenc_count_lines(const char *p, size_t n, size_t *after);
 size_t jenc_in_keep(const jenc_in *in, size_t pos);
 /* Skip a UTF-8 byte order mark at the start of the input (reading while
  * the window holds a prefix of one): it is dropped, and line 1's columns
- * start after it.  Returns 1 if there was one, 0 if not, or an error of
- * jenc_in_fill. */
-int jenc_in_bom(jenc_in *in);
+ * start after it.  *bom gets 1 if there was one, 0 if not.  Returns 0 or
+ * an error of jenc_in_fill. */
+int jenc_in_bom(jenc_in *in, int *bom);
 /*
  * Start reading: with enc (not NULL, not a name of UTF-8) the input is
  * converted from enc to UTF-8 from its first byte on, and a byte order
@@ -548,21 +565,24 @@ int jenc_in_bom(jenc_in *in);
  * UTF-16LE/BE or UTF-32LE/BE one is dropped and the rest converted as
  * with enc "utf-16le", ...; a NUL in every other byte of the first four
  * (of an input of two bytes, of both), or in three of four, is
- * JENC_IN_WIDE.  Lines of the converted text are
+ * JENC_E_ENCODING (wide input).  Lines of the converted text are
  * counted at LF, with cr at a lone CR too (for the position of a bad
- * byte).  Returns 1 if there was a byte order mark, 0 if not, or an error
- * of jenc_in_fill, JENC_IN_WIDE, JENC_IN_NAME.  Offsets are those of the
- * converted text, in which a byte order mark counts as its 3 UTF-8 bytes
- * (as when the input is UTF-8).
+ * byte).  *bom gets 1 if there was a byte order mark, 0 if not.  Returns
+ * 0 or an error of jenc_in_fill (JENC_E_ENCODING also for wide input or
+ * an unknown encoding).  Offsets are those of the converted text, in
+ * which a byte order mark counts as its 3 UTF-8 bytes (as when the input
+ * is UTF-8).
  */
-int jenc_in_begin(jenc_in *in, const char *enc, int cr);
-/* The message for rc (JENC_IN_CONV, JENC_IN_WIDE or JENC_IN_NAME). */
-void jenc_in_enc_msg(const jenc_in *in, int rc, char *msg, size_t n);
-/* Where the error of JENC_IN_CONV or JENC_IN_WIDE is: the bad byte, its
- * offset in the raw input, its line in the converted text and column in
- * characters (see conv.c), the excerpt of the converted text before it;
- * for JENC_IN_WIDE line 1, column 1.  Reads on for the excerpt, as
- * jenc_in_line. */
+int jenc_in_begin(jenc_in *in, const char *enc, int cr, int *bom);
+/* The message of a JENC_E_ENCODING of jenc_in_fill or jenc_in_begin. */
+void jenc_in_enc_msg(const jenc_in *in, char *msg, size_t n);
+/* 1 if that error has a spot for jenc_in_enc_where (all but an unknown
+ * encoding's). */
+int jenc_in_enc_spot(const jenc_in *in);
+/* Where that error is: the bad byte, its offset in the raw input, its
+ * line in the converted text and column in characters (see conv.c), the
+ * excerpt of the converted text before it; for wide input line 1, column
+ * 1.  Reads on for the excerpt, as jenc_in_line. */
 void jenc_in_enc_where(jenc_in *in, struct jenc_where *w);
 /*
  * Before an error at p[at] is reported: read on until the window holds

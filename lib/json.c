@@ -645,15 +645,14 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 		rc = jenc_json_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
 		    "out of memory");
 	} else if ((rc = r->nobom ? 0 : jenc_in_begin(&r->in,
-	    o != NULL ? o->encoding : NULL, 0)) < 0 || rc > 1) {
+	    o != NULL ? o->encoding : NULL, 0, &r->bom)) != 0) {
 		rc = jenc_json_in_fail(r, rc);
 		if (r->policy != 0 && err != NULL)
 			*err = one;
 	} else {
-		r->bom = rc;
 		/* the scout's offsets are the bytes read: not past a byte
 		 * order mark, nor in a conversion */
-		if (rc != 0 || r->in.conv != NULL || r->sk.buf == NULL)
+		if (r->bom || r->in.conv != NULL || r->sk.buf == NULL)
 			json_pipe_stop(r);
 		jenc_jsonc_init(&r->jc, r->in.off);
 		for (;;) {

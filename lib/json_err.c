@@ -241,19 +241,17 @@ int __attribute__((cold, noinline))
 jenc_json_in_fail(struct json_rd *r, int rc)
 {
 	switch (rc) {
-	case JENC_IN_FULL:
+	case JENC_ST_FULL:
 		return jenc_json_fail(r, 0, JENC_E_SYNTAX, JENC_K_LONG, 0,
 		    "token longer than 2 GiB");
-	case JENC_IN_OUT:
+	case JENC_ST_OUT:
 		return jenc_json_enc_fail(r);
-	case JENC_IN_CONV:
-	case JENC_IN_WIDE:
-	case JENC_IN_NAME: {
+	case JENC_E_ENCODING: {
 		char m[sizeof(r->err->msg)];
 
-		jenc_in_enc_msg(&r->in, rc, m, sizeof(m));
-		return jenc_json_fail(r, rc == JENC_IN_NAME ? NO_POS : ENC_POS,
-		    JENC_E_ENCODING, JENC_K_ENCODING, 0, "%s", m);
+		jenc_in_enc_msg(&r->in, m, sizeof(m));
+		return jenc_json_fail(r, jenc_in_enc_spot(&r->in) ? ENC_POS :
+		    NO_POS, JENC_E_ENCODING, JENC_K_ENCODING, 0, "%s", m);
 	}
 	case JENC_E_IO:
 		return jenc_json_fail(r, NO_POS, JENC_E_IO, JENC_K_NONE,
