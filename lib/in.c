@@ -212,15 +212,20 @@ in_unview(jenc_in *in)
 /* The window of converted buffer input. */
 #define CONV_WIN ((size_t)64 * 1024)
 
-/* One read(2) into dst[0..n) (jenc_io_read, counted).  Returns the bytes
- * read, 0 at the end of the input, or -1 (sys_errno set). */
-static ssize_t
-in_read(jenc_in *in, char *dst, size_t n)
+/* One read(2) into dst[0..n) (jenc_io_read, counted), or one pull.
+ * Returns 0 with *got the bytes read (0 at the end of the input), or
+ * JENC_E_IO (sys_errno set). */
+static int
+in_read(jenc_in *in, char *dst, size_t n, size_t *got)
 {
+	ssize_t k;
+
 	if (in->pull != NULL)	/* any part of what comes: see jenc_in.pull */
-		return in->pull(in->pull_ctx, dst, n, NULL, &in->sys_errno);
-	return jenc_io_read(in->fd, dst, n, -1, JENC_IO_COUNT,
-	    &in->sys_errno);
+		return in->pull(in->pull_ctx, dst, n, got, NULL,
+		    &in->sys_errno);
+	k = jenc_io_read(in->fd, dst, n, -1, JENC_IO_COUNT, &in->sys_errno);
+	*got = k > 0 ? (size_t)k : 0;
+	return k < 0 ? JENC_E_IO : 0;
 }
 
 /* jenc_in_fill through the conversion: convert what raw input is held,
@@ -284,13 +289,14 @@ in_fill_conv(jenc_in *in)
 		c->rpos = 0;
 		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
 			return JENC_ST_OUT;
-		ssize_t n = in_read(in, c->raw + c->rlen, c->rawcap - c->rlen);
+		size_t n;
 
-		if (n < 0)
+		if (in_read(in, c->raw + c->rlen, c->rawcap - c->rlen,
+		    &n) != 0)
 			return JENC_E_IO;
 		if (n == 0)
 			c->raw_eof = 1;
-		c->rlen += (size_t)n;
+		c->rlen += n;
 	}
 }
 
@@ -382,14 +388,15 @@ jenc_in_fill(jenc_in *in)
 	}
 	if (in->before_read != NULL && in->before_read(in->ctx) != 0)
 		return JENC_ST_OUT;
-	ssize_t n;
+	size_t n;
 	if (in->pull == NULL) {
-		n = in_read(in, in->buf + in->len, in->cap - in->len);
+		rc = in_read(in, in->buf + in->len, in->cap - in->len, &n);
 	} else {
 		size_t need = 0;
 
-		while ((n = in->pull(in->pull_ctx, in->buf + in->len,
-		    in->cap - in->len, &need, &in->sys_errno)) == -2) {
+		while ((rc = in->pull(in->pull_ctx, in->buf + in->len,
+		    in->cap - in->len, &n, &need, &in->sys_errno)) ==
+		    JENC_ST_ROOM) {
 			/* what comes next comes whole: make room for it */
 			size_t ncap = in->cap;
 
@@ -402,11 +409,11 @@ jenc_in_fill(jenc_in *in)
 		}
 	}
 
-	if (n < 0)
+	if (rc != 0)
 		return JENC_E_IO;
 	if (n == 0)
 		in->eof = 1;
-	in->len += (size_t)n;
+	in->len += n;
 	jenc_work_add(JENC_W_BYTES_IN, (uint64_t)n);
 	return 0;
 }

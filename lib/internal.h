@@ -447,11 +447,12 @@ typedef struct jenc_in {
 	 * callback, so that this layer never calls the encoder above it. */
 	int (*before_read)(void *ctx);
 	void *ctx;
-	/* fd input from elsewhere than read(2): pull(pull_ctx, dst, n, need,
-	 * sys_errno) as jenc_pipe_pull (pipe.h) puts up to n bytes in dst,
-	 * or asks for room for *need (need NULL: never, as for a converted
-	 * input's raw bytes); NULL: read(2) on fd */
-	ssize_t (*pull)(void *, char *, size_t, size_t *, int *);
+	/* fd input from elsewhere than read(2): pull(pull_ctx, dst, n, got,
+	 * need, sys_errno) as jenc_pipe_pull (pipe.h) puts up to n bytes in
+	 * dst (*got, 0 at the end), or returns JENC_ST_ROOM to ask for room
+	 * for *need (need NULL: never, as for a converted input's raw
+	 * bytes), or JENC_E_IO; NULL: read(2) on fd */
+	int (*pull)(void *, char *, size_t, size_t *, size_t *, int *);
 	void *pull_ctx;
 	/* with pull, or NULL: view(pull_ctx, off, end, room, &n) as
 	 * jenc_pipe_view gives the next n bytes where they are, if they

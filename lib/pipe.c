@@ -217,10 +217,10 @@ pipe_takeover_start(jenc_pipe *pp, struct pslot *ps)
 
 /*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
- * token array starting with the chain jsmn was left with.  Returns 1
- * where the tokens end for good (the slot carries the state: takeover),
- * 0 if they go on in the next slot (or -2: the text holds no end of a
- * token yet, read on).
+ * token array starting with the chain jsmn was left with.  Returns 0 if
+ * the tokens go on in the next slot, JENC_ST_FALLBACK where they end for
+ * good (the slot carries the state: takeover, the reader's jsmn goes on),
+ * or JENC_ST_MORE: the text holds no end of a token yet, read on.
  */
 static int
 pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
@@ -231,10 +231,10 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	int chained;
 
 	if (b == 0 && !eof && len < SLOT_CAP)
-		return -2;
+		return JENC_ST_MORE;
 	if (b == 0 || b == (size_t)-1 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
 		pipe_takeover_start(pp, ps);
-		return 1;
+		return JENC_ST_FALLBACK;
 	}
 	if (c > 0)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
@@ -259,20 +259,20 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
 				    &ps->s.jp) < 0) {
 					pipe_takeover_start(pp, ps);
-					return 1;
+					return JENC_ST_FALLBACK;
 				}
 				pipe_takeover(ps, ps->s.chain, &ps->s.jp);
-				return 1;
+				return JENC_ST_FALLBACK;
 			}
 			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0) {
 				pipe_takeover_start(pp, ps);
-				return 1;
+				return JENC_ST_FALLBACK;
 			}
 			continue;
 		}
 		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
 			pipe_takeover_start(pp, ps);
-			return 1;
+			return JENC_ST_FALLBACK;
 		}
 		break;
 	}
@@ -283,11 +283,11 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	chained = pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
 	if (chained < 0) {
 		pipe_takeover_start(pp, ps);
-		return 1;
+		return JENC_ST_FALLBACK;
 	}
 	if ((unsigned)chained > JENC_JSMN_DEEP || eof) {
 		pipe_takeover(ps, pp->chain, &pp->cjp);
-		return 1;
+		return JENC_ST_FALLBACK;
 	}
 	return 0;
 }
@@ -401,11 +401,12 @@ pipe_scout(void *arg)
 			if (!eof && len < SLOT_CAP && len < 2 * tried &&
 			    pipe_waiting(pp))
 				continue;
-			if ((t = pipe_tokenize(pp, ps, len, eof)) == -2) {
+			if ((t = pipe_tokenize(pp, ps, len, eof)) ==
+			    JENC_ST_MORE) {
 				tried = len;
 				continue;	/* read on into the same slot */
 			}
-			stopped = t;
+			stopped = t == JENC_ST_FALLBACK;
 			break;
 		}
 		if (!stopped) {
@@ -565,12 +566,14 @@ pipe_slot_ready(jenc_pipe *pp, struct pslot *ps, int wait)
 	return ps->seen;
 }
 
-ssize_t
-jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
+int
+jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *out, size_t *need,
+    int *sys_errno)
 {
 	jenc_pipe *pp = ctx;
 	size_t got = 0;
 
+	*out = 0;
 	if (pp->win_off != UINT64_MAX) {
 		/* the reader copied its window out of the mapping, and pulls
 		 * from here on: the scout may unmap what it viewed */
@@ -589,7 +592,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 			if (got > 0)
 				break;
 			*sys_errno = EDEADLK;
-			return -1;
+			return JENC_E_IO;
 		}
 		if (!pipe_slot_ready(pp, ps, got == 0))
 			break;
@@ -599,7 +602,7 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 				if (got > 0)
 					break;
 				*need = k;
-				return -2;
+				return JENC_ST_ROOM;
 			}
 		} else {
 			k = ps->s.len - ps->pulled;
@@ -620,9 +623,10 @@ jenc_pipe_pull(void *ctx, char *dst, size_t n, size_t *need, int *sys_errno)
 	}
 	if (got == 0 && pp->err != 0) {
 		*sys_errno = pp->err;
-		return -1;
+		return JENC_E_IO;
 	}
-	return (ssize_t)got;
+	*out = got;
+	return 0;
 }
 
 const char *

@@ -68,14 +68,15 @@ int jenc_pipe_new(jenc_pipe **pp, int fd, const char *p, size_t n,
 void jenc_pipe_free(jenc_pipe *pp);
 /*
  * The reader's source (jenc_in.pull): up to n bytes of text into dst, in
- * input order.  While tokens are taken, a slot's tokenized text comes
- * whole: if it does not fit, nothing is copied, -2 is returned and *need
- * says how much room it takes (need NULL: any part of it, for a window that
- * will take no tokens: a converted input's).  Returns the bytes copied, 0
- * at the end of the input, or -1 with *sys_errno (the scout's read failed
- * there).  Waits only for the first byte.
+ * input order, *got the bytes copied (0 at the end of the input).  While
+ * tokens are taken, a slot's tokenized text comes whole: if it does not
+ * fit, nothing is copied and *need says how much room it takes (need
+ * NULL: any part of it, for a window that will take no tokens: a
+ * converted input's).  Returns 0, JENC_ST_ROOM (*need), or JENC_E_IO with
+ * *sys_errno (the scout's read failed there).  Waits only for the first
+ * byte.
  */
-ssize_t jenc_pipe_pull(void *pp, char *dst, size_t n, size_t *need,
+int jenc_pipe_pull(void *pp, char *dst, size_t n, size_t *got, size_t *need,
     int *sys_errno);
 /*
  * The reader's view (jenc_in.view): the next slot's text where it is, in
