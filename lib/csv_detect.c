@@ -38,19 +38,19 @@ jenc_csv_set_delim(struct csv *c, unsigned char d)
 	c->ucls[d] = C_DELIM;
 }
 
-/* Reads more for jenc_csv_detect.  Returns 1 if there is more to look at, 0
- * if the window is as long as a record may be (what it holds decides),
- * or an error. */
+/* Reads more for jenc_csv_detect.  Returns 0 (there may be more to look
+ * at), JENC_ST_FULL if the window is as long as a record may be (what it
+ * holds decides), or an error. */
 static int
 csv_detect_more(struct csv *c)
 {
 	int r;
 
 	if (c->in.len > c->max_rec + 1)
-		return 0;
-	if ((r = jenc_in_fill(&c->in)) == JENC_ST_FULL)
-		return 0;
-	return r != 0 ? jenc_csv_in_fail(c, r) : 1;
+		return JENC_ST_FULL;
+	if ((r = jenc_in_fill(&c->in)) == 0 || r == JENC_ST_FULL)
+		return r;
+	return jenc_csv_in_fail(c, r);
 }
 
 /* Could p[0..n) start an Excel "sep=X" line whose end it does not hold? */
@@ -85,7 +85,7 @@ jenc_csv_detect(struct csv *c)
 	/* sep=X, then LF, CR LF or CR: read while the bytes so far could
 	 * still be one whose end is not known */
 	while (!c->in.eof && csv_sep_open(c->in.p, c->in.len))
-		if ((r = csv_detect_more(c)) <= 0) {
+		if ((r = csv_detect_more(c)) != 0) {
 			if (r < 0)
 				return r;
 			break;
@@ -142,7 +142,7 @@ jenc_csv_detect(struct csv *c)
 			break;
 		if ((r = csv_detect_more(c)) < 0)
 			return r;
-		if (r == 0)
+		if (r == JENC_ST_FULL)
 			break;
 	}
 decide:

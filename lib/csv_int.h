@@ -16,9 +16,10 @@
  *			through the encoder's calls
  *	csv.c		the driver and the public calls
  *
- * Status: a call that can fail returns an int, 0 for success (or a
- * value >= 0 its comment gives: the R_* of jenc_csv_next, 1 where a
- * call leaves the work to its caller) and a negative JENC_E_* code for
+ * Status: a call that can fail returns an int as internal.h's results
+ * of internal calls say: 0 for success, a status its comment gives (the
+ * JENC_ST_MORE and JENC_ST_END of jenc_csv_next, JENC_ST_FALLBACK where
+ * a call leaves the work to its caller) and a negative JENC_E_* code for
  * failure.  A failure is reported (c->err filled, or kept for
  * jenc_csv_report) where it is found, except that a call which can fail
  * only for want of memory returns JENC_E_NOMEM unreported and its
@@ -71,13 +72,6 @@ enum {
 	S_QUOTED,	/* inside a quoted field */
 	S_CLOSED,	/* just past the closing quote of a field */
 	S_UNQUOTED	/* inside an unquoted field (or TSV field) */
-};
-
-/* Results of jenc_csv_next(), besides negative error codes. */
-enum {
-	R_MORE,		/* the window ends inside a record: read more */
-	R_RECORD,	/* a record is in c->f */
-	R_END		/* end of input */
 };
 
 #define F_SCRATCH 0x01	/* the field's bytes are in c->scr, not the window */
@@ -254,9 +248,10 @@ int jenc_csv_in_fail(struct csv *c, int r);
 /* ---- the scanner (csv_scan.c) ------------------------------------------- */
 
 /*
- * The next record: skips blank lines, then parses.  Returns R_RECORD
- * (fields in c->f, the record at c->in.p + c->rec), R_MORE (call
- * jenc_csv_fill), R_END or an error.
+ * The next record: skips blank lines, then parses.  Returns 0 (a record:
+ * fields in c->f, the record at c->in.p + c->rec), JENC_ST_MORE (the
+ * window ends inside a record: call jenc_csv_fill), JENC_ST_END (the end
+ * of input) or an error.
  */
 int jenc_csv_next(struct csv *c);
 /* Reads more input, keeping the record in progress (moved to the front

@@ -139,9 +139,9 @@ csv_kind(const char *s, size_t n, const char *lim)
  * The record in c->f as one piece of JSON text, written with jenc_raw:
  * with c->text, the encoder writes compact JSON and copies a value's text
  * as it is, so one call per record gives the bytes that a call per key
- * and value would.  Returns 0, 1 if the record is left to csv_record
- * (its text could be longer than CSV_TEXT_MAX, or a byte needs a \u
- * escape), or an error.
+ * and value would.  Returns 0, JENC_ST_FALLBACK if the record is left to
+ * csv_record (its text could be longer than CSV_TEXT_MAX, or a byte
+ * needs a \u escape), or an error.
  */
 static int
 csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
@@ -157,7 +157,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 	need = 2 * (c->pos - c->rec) + 6 * (nf > nkeys ? nf : nkeys) +
 	    (obj ? c->nm.rlen : 0) + 2 + 16;
 	if (need > CSV_TEXT_MAX)
-		return 1;
+		return JENC_ST_FALLBACK;
 	if (need > c->cap_o &&
 	    csv_grow((void **)&c->ob, &c->cap_o, need, 4096))
 		return jenc_csv_nomem(c);
@@ -194,7 +194,7 @@ csv_text(struct csv *c, size_t nf, int obj, size_t nkeys)
 		*o++ = '"';
 		if (f->flags & F_ESC) {
 			if ((o = jenc_csv_esc(o, s, n)) == NULL)
-				return 1;
+				return JENC_ST_FALLBACK;
 		} else {
 			o = csv_copy(o, s, n, flim);
 		}
@@ -304,7 +304,8 @@ csv_record(struct csv *c)
 			jenc_arr_begin(c->e);
 			if ((r = csv_replay(c, W_VALUES)) != 0)
 				return r;
-		} else if (c->text && (r = csv_text(c, nf, 0, 0)) <= 0) {
+		} else if (c->text &&
+		    (r = csv_text(c, nf, 0, 0)) != JENC_ST_FALLBACK) {
 			return r;
 		} else {
 			jenc_arr_begin(c->e);
@@ -384,7 +385,8 @@ csv_record(struct csv *c)
 			return r;
 		k = nf;
 	} else if (c->text && !c->nm.rbad &&
-	    (r = csv_text(c, nf, 1, c->nhdr > nf ? c->nhdr : nf)) <= 0) {
+	    (r = csv_text(c, nf, 1, c->nhdr > nf ? c->nhdr : nf)) !=
+	    JENC_ST_FALLBACK) {
 		return r;
 	} else {
 		jenc_obj_begin(c->e);
@@ -410,7 +412,7 @@ jenc_csv_records(struct csv *c)
 
 	while (r == 0) {
 		r = jenc_csv_next(c);
-		if (r == R_MORE) {
+		if (r == JENC_ST_MORE) {
 			/* at the end, only a record too long stops short of it
 			 * (jenc_csv_next), and jenc_csv_fill reports that */
 			if (c->in.eof && (c->st == S_RECORD ||
@@ -423,7 +425,7 @@ jenc_csv_records(struct csv *c)
 			r = jenc_csv_fill(c);
 			continue;
 		}
-		if (r == R_END) {
+		if (r == JENC_ST_END) {
 			r = 0;
 			break;
 		}

@@ -184,7 +184,7 @@ csv_utf8(const unsigned char *u, size_t *ip, size_t n, int eof)
  * C_PLAIN. */
 
 /* The parser stops at the end of the window in state st, to go on from
- * there after the next read.  Returns R_MORE. */
+ * there after the next read.  Returns JENC_ST_MORE. */
 static inline int
 csv_stop(struct csv *c, int st, size_t i, size_t seg, size_t lstart,
     uint64_t line, const struct csv_field *cur)
@@ -195,15 +195,15 @@ csv_stop(struct csv *c, int st, size_t i, size_t seg, size_t lstart,
 	c->lstart = lstart;
 	c->pline = line;
 	c->cur = *cur;
-	return R_MORE;
+	return JENC_ST_MORE;
 }
 
 /*
  * Parse one CSV record at rec[0..n) (its start, or where the last call
- * stopped, per c->st), eof: nothing follows rec[n).  Returns R_RECORD
+ * stopped, per c->st), eof: nothing follows rec[n).  Returns 0 (a record)
  * with *used = bytes taken (the line end included) and c->rec_end where
- * the text ends (before the line end), R_MORE when the window ends first
- * (state saved), or an error.
+ * the text ends (before the line end), JENC_ST_MORE when the window ends
+ * first (state saved), or an error.
  *
  * This is the hot loop, so it is one function of labels instead of
  * nested helpers (and longer than 150 lines): the inner while loops skip
@@ -383,7 +383,7 @@ field_done:
 		*used = i;
 		c->rec_end = i;
 		c->pline = line;
-		return R_RECORD;
+		return 0;
 	}
 	if (u[i] != '\n' && u[i] != '\r') {
 		i++;
@@ -401,7 +401,7 @@ field_done:
 	}
 	*used = i;
 	c->pline = line + 1;
-	return R_RECORD;
+	return 0;
 
 more:
 	return csv_stop(c, c->st, i, seg, lstart, line, &cur);
@@ -517,7 +517,7 @@ field_end:
 	}
 	*used = i;
 	c->pline = line;
-	return R_RECORD;
+	return 0;
 more:
 	return csv_stop(c, S_UNQUOTED, i, seg, lstart, line, &cur);
 }
@@ -544,9 +544,9 @@ jenc_csv_next(struct csv *c)
 		for (;;) {
 			if (c->pos == c->in.len) {
 				if (!c->in.eof)
-					return R_MORE;
+					return JENC_ST_MORE;
 				c->after_cr = 0;
-				return R_END;
+				return JENC_ST_END;
 			}
 			if (c->after_cr) {
 				c->after_cr = 0;
@@ -564,7 +564,7 @@ jenc_csv_next(struct csv *c)
 			} else if (u[c->pos] == '\r') {
 				/* TSV: blank if CR LF, or a CR at the end */
 				if (c->pos + 1 == c->in.len && !c->in.eof)
-					return R_MORE;
+					return JENC_ST_MORE;
 				if (c->pos + 1 == c->in.len) {
 					c->pos++;
 					continue;
@@ -598,7 +598,7 @@ jenc_csv_next(struct csv *c)
 		r = csv_parse_tsv(c, c->in.p + c->pos, n, eof, &used);
 	else
 		r = csv_parse_csv(c, c->in.p + c->pos, n, eof, &used);
-	if (r != R_RECORD)
+	if (r != 0)
 		return r;
 	if (c->rec_end > c->max_rec)
 		return csv_too_long(c, c->pos);
@@ -606,7 +606,7 @@ jenc_csv_next(struct csv *c)
 	c->pos += used;
 	c->line = c->pline;
 	c->st = S_RECORD;
-	return R_RECORD;
+	return 0;
 }
 
 /* A long record parsed again (see csv_int.h). */
@@ -634,7 +634,7 @@ jenc_csv_replay(struct csv *c, int (*put)(struct csv *c, size_t n))
 		r = csv_parse_csv(c, c->in.p + c->rec, n, 1, &used);
 	c->st = S_RECORD;
 	c->pline = c->line;
-	if (r != R_RECORD)
+	if (r != 0)
 		return r < 0 ? r : jenc_csv_fail_plain(c, JENC_E_STATE, 0, "%s",
 		    "a long record read differently the second time");
 	if (put(c, c->nf))
