@@ -64,7 +64,6 @@
 #define OUT_KEEP ((size_t)4 << 20)	/* output buffer kept for reuse */
 
 enum { SL_FREE, SL_FILLING, SL_QUEUED, SL_BUSY, SL_DONE };
-enum { FILL_OK, FILL_WAIT, FILL_ONE };
 
 struct slot {
 	int state;		/* SL_*, under par.mu once workers run */
@@ -380,11 +379,12 @@ queue(struct par *pp, struct slot *s)
 }
 
 /*
- * The next chunk as a view of the mapping, cut as a chunk read is: FILL_OK
- * when it is queued in s, FILL_ONE when a line is too long.  Or the
- * mapping ends within the chunk: what is left of it becomes the carry,
- * reading goes on with read(2) from its end (so what the file grew by
- * meanwhile is read, as without the mapping), and FILL_WAIT tells fill.
+ * The next chunk as a view of the mapping, cut as a chunk read is: 0
+ * when it is queued in s, JENC_ST_FALLBACK when a line is too long (as
+ * fill).  Or the mapping ends within the chunk: what is left of it
+ * becomes the carry, reading goes on with read(2) from its end (so what
+ * the file grew by meanwhile is read, as without the mapping), and
+ * JENC_ST_MORE tells fill to read more.
  */
 static int
 fill_map(struct par *pp, struct slot *s)
@@ -404,27 +404,27 @@ fill_map(struct par *pp, struct slot *s)
 			pthread_mutex_unlock(&pp->mu);
 			pp->off += cut;
 			queue(pp, s);
-			return FILL_OK;
+			return 0;
 		}
 		if (len >= LINE_CHUNKS * pp->chunk)
-			return FILL_ONE;
+			return JENC_ST_FALLBACK;
 	}
 	if (lseek(pp->fd, pp->start + (off_t)(pp->map_len - pp->map_skip),
 	    SEEK_SET) < 0 ||
 	    reserve(&pp->carry, &pp->carry_cap, avail) != 0)
-		return FILL_ONE;
+		return JENC_ST_FALLBACK;
 	memcpy(pp->carry, p, avail);
 	pp->carry_len = avail;
 	pp->mapping = 0;
-	return FILL_WAIT;
+	return JENC_ST_MORE;
 }
 
 /*
- * Read the next chunk into s (free, or being filled): FILL_OK when it is
- * queued, FILL_WAIT when (block 0, not a regular file) no input is
- * waiting and no line has ended yet, FILL_ONE when the one-thread reader
- * must take over (a read failed, a line too long, no memory, or from a
- * pipe no line end at all before the input paused).
+ * Read the next chunk into s (free, or being filled): 0 when it is
+ * queued, JENC_ST_WAIT when (block 0, not a regular file) no input is
+ * waiting and no line has ended yet, JENC_ST_FALLBACK when the one-thread
+ * reader must take over (a read failed, a line too long, no memory, or
+ * from a pipe no line end at all before the input paused).
  */
 static int
 fill(struct par *pp, struct slot *s, int block)
@@ -433,11 +433,11 @@ fill(struct par *pp, struct slot *s, int block)
 	int f;
 
 	if (s->state == SL_FREE && pp->mapping &&
-	    (f = fill_map(pp, s)) != FILL_WAIT)
+	    (f = fill_map(pp, s)) != JENC_ST_MORE)
 		return f;
 	if (s->state == SL_FREE) {
 		if (reserve(&s->buf, &s->cap, pp->carry_len + pp->chunk) != 0)
-			return FILL_ONE;
+			return JENC_ST_FALLBACK;
 		s->in = s->buf;
 		if (pp->carry_len > 0)
 			memcpy(s->buf, pp->carry, pp->carry_len);
@@ -455,7 +455,7 @@ fill(struct par *pp, struct slot *s, int block)
 			s->last = 1;
 			pp->off += s->len;
 			queue(pp, s);
-			return FILL_OK;
+			return 0;
 		}
 		/* a pipe or a terminal: cut what came when no more waits */
 		int idle = !pp->regular && !readable(pp->fd);
@@ -464,21 +464,21 @@ fill(struct par *pp, struct slot *s, int block)
 			if ((cut = cut_at(s->in, s->len)) > 0)
 				break;
 			if (s->len >= LINE_CHUNKS * pp->chunk)
-				return FILL_ONE;
+				return JENC_ST_FALLBACK;
 			/* no line has ended since the input began, and no
 			 * more input is waiting: values not on lines of their
 			 * own (`{"a":1} {"b":2}` from a pipe) go to the
 			 * one-thread reader, which writes each as it ends */
 			if (idle && pp->off == 0)
-				return FILL_ONE;
+				return JENC_ST_FALLBACK;
 		}
 		if (idle && !block)
-			return FILL_WAIT;
+			return JENC_ST_WAIT;
 		size_t want = s->len < pp->chunk ? pp->chunk - s->len :
 		    pp->chunk;
 
 		if (reserve(&s->buf, &s->cap, s->len + want) != 0)
-			return FILL_ONE;
+			return JENC_ST_FALLBACK;
 		s->in = s->buf;
 		int err;
 		ssize_t n = jenc_io_read(pp->fd, s->buf + s->len, want, -1,
@@ -489,21 +489,21 @@ fill(struct par *pp, struct slot *s, int block)
 		} else if (n == 0) {
 			pp->eof = 1;
 		} else if (n == JENC_IO_AGAIN) {
-			return FILL_WAIT;
+			return JENC_ST_WAIT;
 		} else {
 			/* the one-thread reader reads again and says why */
-			return FILL_ONE;
+			return JENC_ST_FALLBACK;
 		}
 	}
 	if (reserve(&pp->carry, &pp->carry_cap, s->len - cut) != 0)
-		return FILL_ONE;
+		return JENC_ST_FALLBACK;
 	pp->carry_len = s->len - cut;
 	if (pp->carry_len > 0)
 		memcpy(pp->carry, s->in + cut, pp->carry_len);
 	s->len = cut;
 	pp->off += cut;
 	queue(pp, s);
-	return FILL_OK;
+	return 0;
 }
 
 /* ---- in order ------------------------------------------------------------ */
@@ -770,16 +770,16 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	/* all of the input, a document, or UTF-16 or UTF-32 (converted as
 	 * a whole): slot 0 (queued, but no thread will take it) and the
 	 * rest go to the one-thread reader */
-	if (f == FILL_OK && (pp->slot[0].last ||
+	if (f == 0 && (pp->slot[0].last ||
 	    wide_mark(pp->slot[0].in, pp->slot[0].len) ||
 	    !stream_like(pp->slot[0].in, pp->slot[0].len)))
-		f = FILL_ONE;
-	if (f == FILL_OK)
+		f = JENC_ST_FALLBACK;
+	if (f == 0)
 		for (nt = 0; nt < jobs; nt++)
 			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
 				break;
 	jenc_work_add(JENC_W_THREADS, nt);
-	if (f != FILL_OK || nt == 0) {
+	if (f != 0 || nt == 0) {
 		rc = rest_one(pp, err);
 		goto out;
 	}
@@ -793,9 +793,9 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		    pp->next_fill < pp->next_write + pp->nslot &&
 		    ahead(pp) < INFLIGHT) {
 			f = fill(pp, n, pp->next_fill == pp->next_write);
-			if (f == FILL_OK)
+			if (f == 0)
 				continue;
-			if (f == FILL_ONE)
+			if (f == JENC_ST_FALLBACK)
 				break;
 		}
 		if (pp->next_write == pp->next_fill)
