@@ -80,8 +80,9 @@
  * failed, or one of the statuses below, each with one meaning in every
  * module.  Sizes, positions and counts come back through out-parameters,
  * never mixed with a status in one value.  The exceptions: jenc_io_read
- * (io.c), which keeps read(2)'s form, and json.h's RESYNC, the JSON
- * walk's own status (positive, as these).
+ * (io.c), which keeps read(2)'s form, json.h's RESYNC, the JSON walk's
+ * own status (positive, as these), and steps inlined into a hot loop
+ * whose sentinel is cheaper (skel.c's skel_block says what it saves).
  */
 #define JENC_ST_MORE 1		/* more input is needed to decide */
 #define JENC_ST_END 2		/* the input ends: nothing more comes */
@@ -170,16 +171,16 @@ int jenc_json_number_ok(const char *p, size_t n);
  * each primitive; see skel.c.  p[0] must be
  * outside any token.  Writes s[0..*slen) and map[0..*slen), map[i] the
  * index in p of s[i] (s and map have room for n + 64 entries: the
- * bytes after the last are written too).  Returns b, the
- * bytes of p the skeleton covers (0: none; p[b..n) is left for later), or
- * (size_t)-1 if jsmn might read the skeleton otherwise than the text: p
- * holds bad escapes, control or non-ASCII bytes outside strings, control
- * bytes or invalid UTF-8 inside them, or a primitive glued to a quote or
- * bracket (the caller then gives jsmn the text).  The strings of p[0..b)
- * are then known to hold what the reader's body check allows.
+ * bytes after the last are written too), and *b, the bytes of p the
+ * skeleton covers (0: none; p[b..n) is left for later).  Returns 0, or
+ * JENC_ST_FALLBACK if jsmn might read the skeleton otherwise than the
+ * text: p holds bad escapes, control or non-ASCII bytes outside strings,
+ * control bytes or invalid UTF-8 inside them, or a primitive glued to a
+ * quote or bracket (the caller then gives jsmn the text).  The strings of
+ * p[0..b) are then known to hold what the reader's body check allows.
  */
-size_t jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
-    size_t *slen);
+int jenc_skel(const char *p, size_t n, char *s, uint32_t *map,
+    size_t *slen, size_t *b);
 /* The classifier jenc_skel uses: chosen once from the processor (isa -1),
  * or one of these; returns the one in use, -1 if isa is not supported. */
 #define JENC_SKEL_SCALAR 0	/* byte by byte */

@@ -46,12 +46,12 @@ jenc_jsmn_parse(jsmn_parser *jp, const char *js, size_t len, jsmntok_t *tok,
 	return res;
 }
 
-size_t
+int
 jenc_jsmn_skel(const char *p, size_t n, char *sk, uint32_t *map,
-    size_t *slen)
+    size_t *slen, size_t *b)
 {
 	jenc_work_add(JENC_W_SKEL, n);
-	return jenc_skel(p, n, sk, map, slen);
+	return jenc_skel(p, n, sk, map, slen, b);
 }
 
 int
@@ -68,8 +68,8 @@ jenc_jsmn_sk_parse(struct jenc_jsmn_sk *s, jsmn_parser *jp, jsmntok_t *tok,
 			n = len - pos;
 			if (n > JENC_SKEL_MAX)
 				n = JENC_SKEL_MAX;
-			b = jenc_jsmn_skel(p + pos, n, s->buf, s->map, &s->len);
-			if (b == 0 || b == (size_t)-1)
+			if (jenc_jsmn_skel(p + pos, n, s->buf, s->map, &s->len,
+			    &b) != 0 || b == 0)
 				break;
 			if (pos != s->ok_hi)
 				s->ok_lo = pos;

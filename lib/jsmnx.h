@@ -75,9 +75,9 @@ void jenc_jsmn_init(jsmn_parser *jp, size_t pos);
 int jenc_jsmn_parse(jsmn_parser *jp, const char *js, size_t len,
     jsmntok_t *tok, unsigned ntok);
 
-/* jenc_skel(p, n, sk, map, slen) (skel.c), counted (JENC_W_SKEL). */
-size_t jenc_jsmn_skel(const char *p, size_t n, char *sk, uint32_t *map,
-    size_t *slen);
+/* jenc_skel(p, n, sk, map, slen, b) (skel.c), counted (JENC_W_SKEL). */
+int jenc_jsmn_skel(const char *p, size_t n, char *sk, uint32_t *map,
+    size_t *slen, size_t *b);
 
 /*
  * jsmn_parse over p[jp->pos..len), p[0] at input offset off, as

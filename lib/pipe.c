@@ -226,13 +226,14 @@ static int
 pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 {
 	jsmn_parser jp = pp->cjp;
-	size_t slen, b = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen);
+	size_t slen, b;
+	int sk = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen, &b);
 	unsigned c = pp->cjp.toknext, open;
 	int chained;
 
-	if (b == 0 && !eof && len < SLOT_CAP)
+	if (sk == 0 && b == 0 && !eof && len < SLOT_CAP)
 		return JENC_ST_MORE;
-	if (b == 0 || b == (size_t)-1 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
+	if (sk != 0 || b == 0 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
 		pipe_takeover_start(pp, ps);
 		return JENC_ST_FALLBACK;
 	}

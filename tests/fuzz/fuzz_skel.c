@@ -156,21 +156,21 @@ same_skeletons(void)
 	static uint32_t m0[JENC_SKEL_ROOM(JENC_SKEL_MAX)];
 	static uint32_t m1[JENC_SKEL_ROOM(JENC_SKEL_MAX)];
 	size_t n = text.len < JENC_SKEL_MAX ? text.len : JENC_SKEL_MAX;
-	size_t l0 = 0, l1 = 0, b0, b1;
-	int isa;
+	size_t l0 = 0, l1 = 0, b0 = 0, b1 = 0;
+	int isa, r0, r1;
 
 	jenc_skel_use(JENC_SKEL_SCALAR);
-	b0 = jenc_skel(text.p, n, s0, m0, &l0);
+	r0 = jenc_skel(text.p, n, s0, m0, &l0, &b0);
 	for (isa = JENC_SKEL_SSE2; isa <= JENC_SKEL_LAST; isa++) {
 		if (jenc_skel_use(isa) != isa)
 			continue;
-		b1 = jenc_skel(text.p, n, s1, m1, &l1);
-		if (b1 != b0 || (b0 != (size_t)-1 && (l1 != l0 ||
+		r1 = jenc_skel(text.p, n, s1, m1, &l1, &b1);
+		if (r1 != r0 || (r0 == 0 && (b1 != b0 || l1 != l0 ||
 		    memcmp(s0, s1, l0) != 0 ||
 		    memcmp(m0, m1, l0 * sizeof(uint32_t)) != 0)))
-			fz_fail("classifier %d: covers %zu bytes, skeleton of "
-			    "%zu; the portable one %zu, %zu", isa, b1, l1, b0,
-			    l0);
+			fz_fail("classifier %d: %d, covers %zu bytes, skeleton "
+			    "of %zu; the portable one %d, %zu, %zu", isa, r1,
+			    b1, l1, r0, b0, l0);
 	}
 	jenc_skel_use(-1);
 }
