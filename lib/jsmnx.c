@@ -133,13 +133,13 @@ jenc_jsmn_key_waiting(const jsmntok_t *t, const jsmn_parser *jp)
 
 int
 jenc_jsmn_chain(const jsmntok_t *t, const jsmn_parser *jp, int pending,
-    jsmntok_t *out, unsigned cap, jsmn_parser *ojp)
+    jsmntok_t *out, unsigned cap, jsmn_parser *ojp, unsigned *open)
 {
 	int super = jp->toksuper, i, k;
-	unsigned open, n = jenc_jsmn_chain_len(t, jp, &open);
+	unsigned o, n = jenc_jsmn_chain_len(t, jp, &o);
 
 	if (n + (pending >= 0) > cap)
-		return -1;
+		return JENC_ST_FULL;
 	/* from toksuper down to the root, each into its place from the
 	 * root (out is not t: nothing read is overwritten) */
 	for (i = super, k = (int)n; i >= 0; i = t[i].parent) {
@@ -163,5 +163,7 @@ jenc_jsmn_chain(const jsmntok_t *t, const jsmn_parser *jp, int pending,
 	*ojp = *jp;
 	ojp->toknext = n;
 	ojp->toksuper = super >= 0 ? (int)n - 1 - (pending >= 0) : -1;
-	return (int)open;
+	if (open != NULL)
+		*open = o;
+	return 0;
 }

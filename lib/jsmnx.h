@@ -146,11 +146,12 @@ int jenc_jsmn_key_waiting(const jsmntok_t *t, const jsmn_parser *jp);
  * containers start 0, end -1; keys start 0, end 0), and the key t[pending]
  * still waiting for its ':' (pending -1: none; jsmn takes toknext - 1 as
  * the key when the ':' comes), into out[0..cap), which must not be t;
- * *ojp (which may be jp) the parser over it, at jp's position.  Returns
- * the number of open containers, or -1 if the tokens do not fit in cap
- * (out and *ojp unchanged).
+ * *ojp (which may be jp) the parser over it, at jp's position, *open
+ * (unless open is NULL) the number of open containers.  Returns 0, or
+ * JENC_ST_FULL if the tokens do not fit in cap (out, *ojp and *open
+ * unchanged).
  */
 int jenc_jsmn_chain(const jsmntok_t *t, const jsmn_parser *jp, int pending,
-    jsmntok_t *out, unsigned cap, jsmn_parser *ojp);
+    jsmntok_t *out, unsigned cap, jsmn_parser *ojp, unsigned *open);
 
 #endif

@@ -207,8 +207,8 @@ json_jsmn_trim(struct json_rd *r)
  * Keep only the tokens jsmn still needs (jenc_jsmn_chain): the chain of
  * open containers (and keys awaiting values) from toksuper up, plus a key
  * still waiting for its ':', moved down to the front of tok[].  The token
- * array doubles when the chain fills half of it.  Returns 0 or -1 (out of
- * memory).
+ * array doubles when the chain fills half of it.  Returns 0 or
+ * JENC_E_NOMEM.
  */
 static int
 json_jsmn_compact(struct json_rd *r)
@@ -224,8 +224,8 @@ json_jsmn_compact(struct json_rd *r)
 	}
 	n = jenc_jsmn_chain_len(r->tok, &r->jp, NULL) + (pending >= 0);
 	if (n > 64 && (ch = jenc_mem_alloc(n * sizeof(*ch))) == NULL)
-		return -1;
-	(void)jenc_jsmn_chain(r->tok, &r->jp, pending, ch, n, &r->jp);
+		return JENC_E_NOMEM;
+	(void)jenc_jsmn_chain(r->tok, &r->jp, pending, ch, n, &r->jp, NULL);
 	memcpy(r->tok, ch, n * sizeof(*ch));
 	if (ch != chain)
 		jenc_mem_free(ch, n * sizeof(*ch));
@@ -236,7 +236,7 @@ json_jsmn_compact(struct json_rd *r)
 		    r->ntok * sizeof(jsmntok_t), nn * sizeof(jsmntok_t));
 
 		if (nt == NULL)
-			return -1;
+			return JENC_E_NOMEM;
 		r->tok = nt;
 		r->ntok = nn;
 	}

@@ -174,15 +174,16 @@ pipe_waiting(const jenc_pipe *pp)
 /*
  * What jsmn still needs of t[] under *jp (jenc_jsmn_chain, as the reader
  * keeps it), with the key still waiting for its ':' if there is one,
- * into out[] (CHAIN_MAX), *ojp the parser over it.  Returns -1 if it does
- * not fit, else the number of open containers.
+ * into out[] (CHAIN_MAX), *ojp the parser over it, *open (unless NULL)
+ * the number of open containers.  Returns 0, or JENC_ST_FULL if it does
+ * not fit.
  */
 static int
 pipe_chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
-    jsmn_parser *ojp)
+    jsmn_parser *ojp, unsigned *open)
 {
 	return jenc_jsmn_chain(t, jp, jenc_jsmn_key_waiting(t, jp), out,
-	    CHAIN_MAX, ojp);
+	    CHAIN_MAX, ojp, open);
 }
 
 /* Room for n tokens in ps's array.  0 or JENC_E_NOMEM. */
@@ -228,8 +229,7 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	jsmn_parser jp = pp->cjp;
 	size_t slen, b;
 	int sk = jenc_jsmn_skel(ps->src, len, ps->sk, ps->s.map, &slen, &b);
-	unsigned c = pp->cjp.toknext, open;
-	int chained;
+	unsigned c = pp->cjp.toknext, open, chained;
 
 	if (sk == 0 && b == 0 && !eof && len < SLOT_CAP)
 		return JENC_ST_MORE;
@@ -258,7 +258,7 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
 				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
-				    &ps->s.jp) < 0) {
+				    &ps->s.jp, NULL) != 0) {
 					pipe_takeover_start(pp, ps);
 					return JENC_ST_FALLBACK;
 				}
@@ -281,12 +281,12 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.ntok = jp.toknext;
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
-	chained = pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp);
-	if (chained < 0) {
+	if (pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp,
+	    &chained) != 0) {
 		pipe_takeover_start(pp, ps);
 		return JENC_ST_FALLBACK;
 	}
-	if ((unsigned)chained > JENC_JSMN_DEEP || eof) {
+	if (chained > JENC_JSMN_DEEP || eof) {
 		pipe_takeover(ps, pp->chain, &pp->cjp);
 		return JENC_ST_FALLBACK;
 	}
