@@ -85,7 +85,8 @@
  * whose sentinel is cheaper (skel.c's skel_block says what it saves).
  */
 #define JENC_ST_MORE 1		/* more input is needed to decide */
-#define JENC_ST_END 2		/* the input ends: nothing more comes */
+#define JENC_ST_END 2		/* what is read ends here (the input, a
+				 * bad text): nothing more of it comes */
 #define JENC_ST_FULL 3		/* a buffer at its limit is full */
 #define JENC_ST_ROOM 4		/* more room is needed (how much: an
 				 * out-parameter) */
@@ -625,7 +626,7 @@ typedef struct jenc_jsonc {
 				 * code that was not whitespace, 0: none */
 } jenc_jsonc;
 
-#define JENC_JSONC_MORE 1
+#define JENC_JSONC_MORE JENC_ST_MORE	/* jsonc.c's name for it */
 
 /* Start at input offset at, outside strings and comments, after nothing. */
 void jenc_jsonc_init(jenc_jsonc *c, uint64_t at);
