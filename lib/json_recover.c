@@ -193,9 +193,9 @@ json_bad_more(struct json_rd *r, struct json_bad *b)
 
 /*
  * The byte c of the bad text, not --seq: strings and brackets followed
- * so that a line end with every bracket closed ends it.  1 if the bad
- * text ends after c, 0 if it goes on, or an error code (negative: after
- * the line end of a value still open, reading on failed).
+ * so that a line end with every bracket closed ends it.  JENC_ST_END if
+ * the bad text ends after c, 0 if it goes on, or an error code (after the
+ * line end of a value still open, reading on failed).
  */
 static int
 json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
@@ -208,7 +208,7 @@ json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
 	b->resume_line++;
 	b->instr = b->esc = 0;
 	if (b->d <= 0)
-		return 1;
+		return JENC_ST_END;
 	/* the value is still open: does the next line go on with it? */
 	while (b->i == r->in.len && !r->in.eof) {
 		if (b->pass && b->i - b->from > PASS_MAX)
@@ -222,10 +222,10 @@ json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
 	}
 	if (b->i == r->in.len) {
 		r->cut_end = 1;
-		return 1;
+		return JENC_ST_END;
 	}
 	if (json_starts_value(r, b->i))
-		return 1;
+		return JENC_ST_END;
 	b->lines++;
 	return 0;
 }
@@ -262,7 +262,7 @@ json_bad_read(struct json_rd *r, struct json_bad *b)
 		}
 		b->i++;
 		if ((rc = json_bad_byte(r, b, c)) != 0)
-			return rc > 0 ? 0 : rc;
+			return rc == JENC_ST_END ? 0 : rc;
 	}
 }
 
