@@ -65,6 +65,8 @@
  *			its errors, its reading on after bad input (json.h)
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
+ *	8 logfd.c	the log view over a file descriptor: compact
+ *			records without the reader, other lines with it
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H
