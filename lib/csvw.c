@@ -934,7 +934,8 @@ ks_shape(jenc_csvw *w, struct ks *k)
 		const struct jenc_rec_key *x = &k->key[i < KS_KEYS ? i : 0];
 		size_t len = x->q + 1 - x->b;
 
-		if (i >= KS_KEYS || x->esc || x->nested) {
+		if (i >= KS_KEYS || x->esc ||
+		    (p[x->q + 2] == '{' && p[x->q + 3] != '}')) {
 			k->walk = 1;
 			k->mode = KM_NONE;
 			return 0;

@@ -51,25 +51,45 @@ rec_hex4(const char *p)
 	return v;
 }
 
+/* The index of the first byte from p[i] on that stops a string body's
+ * run: a quote, a backslash, a byte below 0x20 or from 0x80, or the
+ * sentinel at p[n]. */
+static inline size_t
+rec_run(const struct jenc_rec *k, size_t i)
+{
+	const unsigned char *u = (const unsigned char *)k->p;
+	size_t n = k->n;
+
+#ifdef SCAN_VEC
+	/* a block at a time while sixteen bytes are left (scan_cand16) */
+	while (n - i >= 16) {
+		uint64_t m = scan_cand16(u + i, '"', '\\', '"');
+
+		if (m != 0)
+			return i + (size_t)(__builtin_ctzll(m) >> SCAN_SH);
+		i += 16;
+	}
+#endif
+	return scan_find(u, i, n, NULL, '"', '\\', '"');
+}
+
 /*
- * The index of the closing quote of the string whose body starts at
- * p[i], checked: escapes known (with JENC_REC_PAIRS, a surrogate escape
- * only as a pair), no control byte, UTF-8.  *esc 1 if it holds an
- * escape.
+ * rec_str from p[i], a byte that stopped the run and is not the closing
+ * quote: the rest of the body checked, escapes known (with
+ * JENC_REC_PAIRS, a surrogate escape only as a pair), no control byte,
+ * UTF-8.  Apart from rec_str, so that a plain string's check stays a
+ * run and a compare inline.
  */
-static size_t
-rec_str(const struct jenc_rec *k, size_t i, unsigned char *esc)
+static size_t __attribute__((noinline))
+rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 {
 	const char *p = k->p;
 	const unsigned char *u = (const unsigned char *)p;
 	long v;
 
-	*esc = 0;
-	for (;;) {
-		unsigned char c;
+	for (;; i = rec_run(k, i)) {
+		unsigned char c = u[i];
 
-		i = scan_find(u, i, k->n, NULL, '"', '\\', '"');
-		c = u[i];
 		if (c == '"')
 			return i;
 		if (c >= 0x80) {
@@ -110,6 +130,16 @@ rec_str(const struct jenc_rec *k, size_t i, unsigned char *esc)
 			i += 6;
 		}
 	}
+}
+
+/* The index of the closing quote of the string whose body starts at
+ * p[i], checked (rec_str_rest); *esc 1 if it holds an escape. */
+static inline size_t
+rec_str(const struct jenc_rec *k, size_t i, unsigned char *esc)
+{
+	*esc = 0;
+	i = rec_run(k, i);
+	return k->p[i] == '"' ? i : rec_str_rest(k, i, esc);
 }
 
 /* The end of the number at p[i], checked by RFC 8259's grammar. */
@@ -184,7 +214,6 @@ key:
 			x->b = i + 1;
 			x->q = q;
 			x->esc = esc;
-			x->nested = p[q + 2] == '{' && p[q + 3] != '}';
 		}
 		k->nkeys++;
 	}

@@ -19,11 +19,11 @@
 				   without a low one after it), which the
 				   CSV view cannot write */
 
-/* A top-level key: its body p[b..q), q its closing quote. */
+/* A top-level key: its body p[b..q), q its closing quote (its value
+ * starts at p[q + 2]). */
 struct jenc_rec_key {
 	size_t b, q;
-	unsigned char esc;	/* the body holds an escape */
-	unsigned char nested;	/* its value is a non-empty object */
+	int esc;		/* the body holds an escape */
 };
 
 struct jenc_rec {
