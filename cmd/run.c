@@ -337,7 +337,12 @@ run_json(struct run *r, int fd, jenc_enc *e, struct run_bad_ctx *bad,
 	ro.on_error = run_bad;
 	ro.ctx = bad;
 	run_reading = bad->name;
-	rc = jenc_json_copy_fd_par(fd, e, &ro, err, c->jobs, c->chunk);
+	/* --log on one thread: the lines that are compact records go to
+	 * the view without the reader */
+	if (c->log && c->jobs == 1 && e != NULL)
+		rc = jenc_logv_fd(r->logv, fd, e, &ro, err);
+	else
+		rc = jenc_json_copy_fd_par(fd, e, &ro, err, c->jobs, c->chunk);
 	run_reading = NULL;
 	return rc;
 }

@@ -22,6 +22,7 @@
 #endif
 
 #include "internal.h"
+#include "rec.h"
 
 struct slot {
 	uint64_t stamp;		/* the record that set it */
@@ -883,9 +884,10 @@ csvw_end(void *ctx, jenc_enc *e)
  * Most files of records hold them written compactly, one object after
  * another with only whitespace between them (NDJSON): their columns are
  * found here, without the reader, the encoder and the copy of each
- * record into the view.  ks_record checks a record by the rules the
- * reader applies (JSON's grammar, escapes, UTF-8, max_depth) and refuses
- * everything else, whitespace inside a record included.  A record whose
+ * record into the view.  jenc_rec_check (rec.c) checks a record by the
+ * rules the reader applies (JSON's grammar, escapes, UTF-8, max_depth)
+ * and refuses everything else, whitespace inside a record included, and
+ * a lone surrogate escape, which the view rejects (JENC_REC_PAIRS).  A record whose
  * top-level keys are those of the last record walked (the same bytes in
  * the same order, none escaped, no value a nested object) adds no column
  * and cannot be rejected, as that one was not: it is not walked; any
@@ -896,284 +898,66 @@ csvw_end(void *ctx, jenc_enc *e)
  * the columns are the reader's on every input read to its end here.
  */
 
-#define KS_MORE ((size_t)-1)	/* the record goes on past the bytes read */
-#define KS_BAD ((size_t)-2)	/* refused: the reader's pass decides */
-#define KS_NOMEM ((size_t)-3)	/* (so x >= KS_NOMEM: one of the three) */
-#define KS_DEPTH 256		/* the deepest nesting checked here */
 #define KS_READ (256 * 1024)	/* the first buffer */
-#define KS_SLACK 32		/* bytes after the buffer: the sentinel and
-				   what a 16-byte load reads past it */
+#define KS_SLACK 1		/* the byte after the buffer: the sentinel */
+#define KS_KEYS 256		/* top-level keys matched against shape */
 
 enum { KM_SAME, KM_COPY, KM_NONE };
 
 struct ks {
-	const char *p;
-	size_t n;		/* bytes read; p[n] is NUL, a sentinel that
-				   ends every scan (no NUL is valid) */
-	unsigned maxd;		/* containers that may be open */
+	struct jenc_rec rec;	/* the check (rec.c); rec.p[rec.n] is NUL,
+				   its sentinel (no NUL is valid) */
 	int walk;		/* the record must be walked */
 	int mode;		/* its top-level keys: still those of shape
 				   (KM_SAME, so bytes of it matched), copied
 				   into shape (KM_COPY), or none (KM_NONE) */
-	size_t so;
+	struct jenc_rec_key key[KS_KEYS];	/* its top-level keys */
 };
 
-/* A refusal at p[at]: at the end of the bytes read (within a token's
- * length of it), more input may make the record whole. */
-static size_t
-ks_fail(const struct ks *k, size_t at)
-{
-	return at + 8 > k->n ? KS_MORE : KS_BAD;
-}
-
-/* The value of the four hex digits at p, or -1. */
-static long
-ks_hex4(const char *p)
-{
-	long v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		unsigned char h = (unsigned char)p[i];
-
-		if (h >= '0' && h <= '9')
-			v = v * 16 + (h - '0');
-		else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-			v = v * 16 + ((h | 0x20) - 'a' + 10);
-		else
-			return -1;
-	}
-	return v;
-}
-
 /*
- * The index of the closing quote of the string whose body starts at
- * p[i], checked: escapes known (a surrogate escape only as a pair: a lone
- * one is refused, the view would reject it), no control byte, UTF-8.
- * *esc 1 if it holds an escape.
+ * The top-level keys of the record just checked (none escaped, no value
+ * a nested object: else KM_NONE) matched against or copied into
+ * w->shape; k->walk set if they are not those of the last record.  0 or
+ * JENC_E_NOMEM.
  */
-static size_t
-ks_str(const struct ks *k, size_t i, int *esc)
-{
-	const char *p = k->p;
-
-	*esc = 0;
-	for (;;) {
-		unsigned char c;
-		long v;
-
-#ifdef __SSE2__
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))),
-		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
-
-		if (m == 0) {	/* (bytes >= 0x80 are negative: in m) */
-			i += 16;
-			continue;
-		}
-		i += (size_t)__builtin_ctz(m);
-#else
-		while ((c = (unsigned char)p[i]) >= 0x20 && c < 0x80 &&
-		    c != '"' && c != '\\')
-			i++;
-#endif
-		c = (unsigned char)p[i];
-		if (c == '"')
-			return i;
-		if (c >= 0x80) {
-			uint32_t cp;
-			size_t len = jenc_utf8_seq((const unsigned char *)p + i,
-			    k->n - i, &cp);
-
-			if (len == 0)
-				return ks_fail(k, i);
-			i += len;
-			continue;
-		}
-		if (c != '\\')		/* a control byte, or the end */
-			return ks_fail(k, i);
-		*esc = 1;
-		switch (p[i + 1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
-		case 'r': case 't':
-			i += 2;
-			continue;
-		case 'u':
-			break;
-		default:
-			return ks_fail(k, i);
-		}
-		if ((v = ks_hex4(p + i + 2)) < 0)
-			return ks_fail(k, i);
-		i += 6;
-		if (v >= 0xdc00 && v < 0xe000)
-			return KS_BAD;
-		if (v >= 0xd800 && v < 0xdc00) {
-			if (p[i] != '\\' || p[i + 1] != 'u' ||
-			    (v = ks_hex4(p + i + 2)) < 0)
-				return ks_fail(k, i);
-			if (v < 0xdc00 || v >= 0xe000)
-				return KS_BAD;
-			i += 6;
-		}
-	}
-}
-
 static int
-ks_digit(char c)
+ks_shape(jenc_csvw *w, struct ks *k)
 {
-	return c >= '0' && c <= '9';
-}
-
-/* The end of the number at p[i], checked (RFC 8259's grammar). */
-static size_t
-ks_num(const struct ks *k, size_t i)
-{
-	const char *p = k->p;
-
-	if (p[i] == '-')
-		i++;
-	if (p[i] == '0')
-		i++;
-	else if (p[i] >= '1' && p[i] <= '9')
-		while (ks_digit(p[++i]))
-			;
-	else
-		return ks_fail(k, i);
-	if (p[i] == '.') {
-		if (!ks_digit(p[++i]))
-			return ks_fail(k, i);
-		while (ks_digit(p[++i]))
-			;
-	}
-	if (p[i] == 'e' || p[i] == 'E') {
-		if (p[++i] == '+' || p[i] == '-')
-			i++;
-		if (!ks_digit(p[i]))
-			return ks_fail(k, i);
-		while (ks_digit(p[++i]))
-			;
-	}
-	return i;
-}
-
-/* The top-level key p[b..q) (q: its closing quote), whose value is a
- * nested object or not, matched against or copied into w->shape. */
-static int
-ks_key(jenc_csvw *w, struct ks *k, size_t b, size_t q, int esc, int nested)
-{
-	size_t len = q + 1 - b;
-
-	if (esc || nested) {
-		k->walk = 1;
-		k->mode = KM_NONE;
-		return 0;
-	}
-	if (k->mode == KM_SAME) {
-		if (k->so + len <= w->shape.len &&
-		    same(w->shape.p + k->so, k->p + b, len)) {
-			k->so += len;
-			return 0;
-		}
-		k->walk = 1;
-		k->mode = KM_COPY;
-		w->shape.len = k->so;
-	}
-	if (k->mode == KM_COPY)
-		return buf_put(&w->shape, k->p + b, len);
-	return 0;
-}
-
-/*
- * Check the record at p[i], a '{': the index past it, KS_MORE, KS_BAD or
- * KS_NOMEM.  One loop over the record's bytes with a stack of the open
- * containers (a hot loop: the gotos are its states).
- */
-static size_t
-ks_record(jenc_csvw *w, struct ks *k, size_t i)
-{
-	const char *p = k->p;
-	char stk[KS_DEPTH];
-	unsigned depth = 0;
-	size_t q;
-	int esc;
+	const char *p = k->rec.p;
+	size_t i, so = 0;
 
 	k->walk = !w->shape_ok;
 	k->mode = w->shape_ok ? KM_SAME : KM_COPY;
-	k->so = 0;
 	if (!w->shape_ok)
 		w->shape.len = 0;
-open:					/* p[i] is '{' or '[' */
-	if (depth >= k->maxd)
-		return KS_BAD;
-	stk[depth++] = p[i++];
-	if (stk[depth - 1] == '[') {
-		if (p[i] == ']')
-			goto close;
-		goto value;
+	for (i = 0; i < k->rec.nkeys; i++) {
+		const struct jenc_rec_key *x = &k->key[i < KS_KEYS ? i : 0];
+		size_t len = x->q + 1 - x->b;
+
+		if (i >= KS_KEYS || x->esc ||
+		    (p[x->q + 2] == '{' && p[x->q + 3] != '}')) {
+			k->walk = 1;
+			k->mode = KM_NONE;
+			return 0;
+		}
+		if (k->mode == KM_SAME) {
+			if (so + len <= w->shape.len &&
+			    same(w->shape.p + so, p + x->b, len)) {
+				so += len;
+				continue;
+			}
+			k->walk = 1;
+			k->mode = KM_COPY;
+			w->shape.len = so;
+		}
+		if (buf_put(&w->shape, p + x->b, len) != 0)
+			return JENC_E_NOMEM;
 	}
-	if (p[i] == '}')
-		goto close;
-key:
-	if (p[i] != '"')
-		return ks_fail(k, i);
-	if ((q = ks_str(k, i + 1, &esc)) >= KS_NOMEM)
-		return q;
-	if (p[q + 1] != ':')
-		return ks_fail(k, q + 1);
-	if (depth == 1 && ks_key(w, k, i + 1, q, esc, p[q + 2] == '{' &&
-	    p[q + 3] != '}') != 0)
-		return KS_NOMEM;
-	i = q + 2;
-value:
-	switch (p[i]) {
-	case '"':
-		if ((q = ks_str(k, i + 1, &esc)) >= KS_NOMEM)
-			return q;
-		i = q + 1;
-		break;
-	case '{':
-	case '[':
-		goto open;
-	case 't':
-		if (memcmp(p + i, "true", 4) != 0)
-			return ks_fail(k, i);
-		i += 4;
-		break;
-	case 'f':
-		if (memcmp(p + i, "false", 5) != 0)
-			return ks_fail(k, i);
-		i += 5;
-		break;
-	case 'n':
-		if (memcmp(p + i, "null", 4) != 0)
-			return ks_fail(k, i);
-		i += 4;
-		break;
-	default:
-		if ((i = ks_num(k, i)) >= KS_NOMEM)
-			return i;
-	}
-next:					/* after a value */
-	if (p[i] == ',') {
-		i++;
-		if (stk[depth - 1] == '{')
-			goto key;
-		goto value;
-	}
-close:
-	if (p[i] != (stk[depth - 1] == '{' ? '}' : ']'))
-		return ks_fail(k, i);
-	i++;
-	if (--depth > 0)
-		goto next;
-	if (k->mode == KM_SAME && k->so != w->shape.len) {
+	if (k->mode == KM_SAME && so != w->shape.len) {
 		k->walk = 1;		/* fewer keys than the last */
-		w->shape.len = k->so;
+		w->shape.len = so;
 	}
-	return i;
+	return 0;
 }
 
 /*
@@ -1250,9 +1034,10 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 	if (ro != NULL && ((ro->flags & (JENC_READ_SINGLE | JENC_READ_SEQ |
 	    JENC_READ_JSONC)) || ro->encoding != NULL))
 		return 0;
-	k.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
-	if (k.maxd > KS_DEPTH)
-		k.maxd = KS_DEPTH;
+	k.rec.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
+	k.rec.flags = JENC_REC_PAIRS;
+	k.rec.key = k.key;
+	k.rec.keycap = KS_KEYS;
 	if ((p = jenc_mem_alloc(cap + KS_SLACK)) == NULL)
 		return JENC_E_NOMEM;
 	p[0] = '\0';
@@ -1267,21 +1052,20 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 				rc = 0;
 				break;
 			}
-			k.p = p;
-			k.n = len;
-			if ((end = ks_record(w, &k, pos)) == KS_NOMEM) {
-				rc = JENC_E_NOMEM;
-				break;
-			}
-			if (end == KS_BAD || (end == KS_MORE && eof)) {
+			k.rec.p = p;
+			k.rec.n = len;
+			end = jenc_rec_check(&k.rec, pos);
+			if (end == JENC_REC_BAD ||
+			    (end == JENC_REC_MORE && eof)) {
 				rc = 0;
 				break;
 			}
-			if (end == KS_MORE && k.walk)
-				w->shape_ok = 0;	/* (shape changed) */
-			if (end != KS_MORE) {
-				int t = ks_take(w, &k, p + pos, end - pos, e);
+			if (end != JENC_REC_MORE) {
+				int t = ks_shape(w, &k);
 
+				if (t == 0)
+					t = ks_take(w, &k, p + pos, end - pos,
+					    e);
 				if (t != 0) {
 					rc = t == JENC_E_SYNTAX ? 0 : t;
 					break;

@@ -28,6 +28,9 @@
  *			its reader (JENC_READ_MAP)
  *	3 logtime.c	the log view's times: read, and shown through a
  *			strftime format (logv.h)
+ *	3 rec.c		the check of one compact JSON object by the
+ *			reader's rules, for views that take records
+ *			without the reader (rec.h)
  *	3 jsmnx.c	the jsmn adapter under both JSON readers: its
  *			calls, skeletons read instead of the text, the
  *			chain of open tokens (jsmnx.h)
@@ -62,6 +65,8 @@
  *			its errors, its reading on after bad input (json.h)
  *	8 par.c		the JSON reader on several threads: chunks of
  *			a stream read at once, written in order
+ *	8 logfd.c	the log view over a file descriptor: compact
+ *			records without the reader, other lines with it
  */
 #ifndef JENC_INTERNAL_H
 #define JENC_INTERNAL_H

@@ -1158,6 +1158,30 @@ JENC_API int jenc_logv_format(const jenc_logv *lv, const char *json,
 JENC_API void jenc_logv_view(const jenc_logv *lv, jenc_view *v);
 
 /*
+ * jenc_logv_fd - jenc_json_copy_fd(fd, e, ro, err) where e has lv's view
+ * (jenc_logv_view, jenc_set_view), faster: each line of fd that holds
+ * one JSON object written compactly (no whitespace inside), followed by
+ * '\n' or the end of the input, goes straight to jenc_logv_format,
+ * without the reader and the encoder; every other line (not JSON, not an
+ * object, blank, with whitespace or a CR, a value of several lines, bad
+ * input) is read by the reader into e.  The output, the result, err and
+ * the reports to ro->on_error are those of jenc_json_copy_fd.  The
+ * input is read with read(2), in memory of at most 1 MiB plus 64 KiB of
+ * output; a longer line, or input in UTF-16 or UTF-32, hands the rest of
+ * fd to the reader.  Before each read, e is flushed (so a pipe's lines
+ * are out before jenc waits for more; but while a value of several
+ * lines is still open, the lines of bad input before it in the same run
+ * of such lines wait with it).
+ * All of fd goes to jenc_json_copy_fd when e is NULL or has no view of
+ * lv, is not verbatim (jenc_verbatim: JENC_ASCII, JENC_HTML,
+ * JENC_SORT_KEYS shape the text the view gets), or ro has
+ * JENC_READ_SINGLE, JENC_READ_SEQ, JENC_READ_JSONC or an encoding.
+ * ro NULL: the defaults; err NULL: not filled.  Not thread-safe for e.
+ */
+JENC_API int jenc_logv_fd(const jenc_logv *lv, int fd, jenc_enc *e,
+    const jenc_read_opts *ro, jenc_err *err);
+
+/*
  * jenc_logv_level - the severity of a level: trace 10, debug 20, info,
  * information and notice 30, warn and warning 40, error and err 50,
  * fatal, critical, crit, alert, emerg, emergency, panic and dpanic 60,

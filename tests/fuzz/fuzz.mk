@@ -34,7 +34,7 @@
 
 FUZZ_SECONDS ?= 60
 FUZZ_LONG_SECONDS ?= 1800
-FUZZ_HARNESSES ?= json jsonc csv api conv skel tocsv
+FUZZ_HARNESSES ?= json jsonc csv api conv skel tocsv logfd
 FUZZ_CC ?= clang
 FUZZ_MAX_LEN ?= 8192
 FUZZ_SHARED ?= $(abspath $(CURDIR)/../shared)

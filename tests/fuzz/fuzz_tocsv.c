@@ -25,25 +25,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int fd = -1;
+static int fd = -1;		/* the temporary file (fz_file) */
 static fz_buf fast, slow;
-
-/* The text in the temporary file, from its start. */
-static void
-put_file(const char *p, size_t n)
-{
-	if (fd < 0) {
-		FILE *f = tmpfile();
-
-		if (f == NULL || (fd = dup(fileno(f))) < 0)
-			abort();
-		fclose(f);
-	}
-	if (ftruncate(fd, 0) != 0 ||
-	    (n > 0 && pwrite(fd, p, n, 0) != (ssize_t)n) ||
-	    lseek(fd, 0, SEEK_SET) != 0)
-		abort();
-}
 
 static int
 sink(void *ctx, const char *buf, size_t len)
@@ -97,7 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    ((data[0] & 8) ? JENC_CSVW_PAD : 0);
 	wo.sep = (data[0] & 4) ? "_" : ".";
 	ro.max_depth = (data[0] & 2) ? 3 : 0;
-	put_file(p, n);
+	fd = fz_file(p, n);
 	if (jenc_csvw_new(&w1, &wo) != 0 || jenc_csvw_new(&w2, &wo) != 0)
 		abort();
 	rc = jenc_csvw_keys_fd(w1, fd, &ro);

@@ -962,6 +962,25 @@ fz_pipe_run(const char *p, size_t n, uint32_t seed,
 }
 
 int
+fz_file(const char *p, size_t n)
+{
+	static int fd = -1;
+
+	if (fd < 0) {
+		FILE *f = tmpfile();
+
+		if (f == NULL || (fd = dup(fileno(f))) < 0)
+			abort();
+		fclose(f);
+	}
+	if (ftruncate(fd, 0) != 0 ||
+	    (n > 0 && pwrite(fd, p, n, 0) != (ssize_t)n) ||
+	    lseek(fd, 0, SEEK_SET) != 0)
+		abort();
+	return fd;
+}
+
+int
 fz_wide_start(const char *p, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)p;

@@ -148,6 +148,10 @@ int fz_pipe_run(const char *p, size_t n, uint32_t seed,
  * UTF-8 input leave it out. */
 int fz_wide_start(const char *p, size_t n);
 
+/* fz_file - the descriptor of a temporary file (made at the first call
+ * and kept) that now holds p[0..n), at offset 0. */
+int fz_file(const char *p, size_t n);
+
 /* A small deterministic hash of p[0..n). */
 uint32_t fz_hash(const uint8_t *p, size_t n);
 

@@ -3,9 +3,9 @@
 
 usage: seeds.py SHARED OUTDIR
 
-Writes OUTDIR/seeds/{json,jsonc,csv,api,conv,skel,tocsv}/,
-OUTDIR/{json,jsonc,csv,api,conv,skel,tocsv}.dict and
-OUTDIR/replay/{json,jsonc,csv,api,conv,skel,tocsv}/ (the fixed inputs of
+Writes OUTDIR/seeds/{json,jsonc,csv,api,conv,skel,tocsv,logfd}/,
+OUTDIR/{json,jsonc,csv,api,conv,skel,tocsv,logfd}.dict and
+OUTDIR/replay/{json,jsonc,csv,api,conv,skel,tocsv,logfd}/ (the fixed inputs of
 REPLAY below).
 Nothing from SHARED is copied whole: big corpus files are cut into the
 byte ranges of their smaller arrays and objects (verbatim, so escapes and
@@ -110,6 +110,15 @@ REPLAY = {
               b"\x02{\"a\":{\"b\":{\"c\":{\"d\":1}}}}\n",
               b"\x01{\"a.b\":\"x\\ty\",\"a\":{\"b\":2}}",
               b"\x00{\"a\":1} {\"a\":2}\n"],
+    # fuzz_logfd.c: an option byte, then log lines (records, text, a
+    # blank line, a record of two lines, bad JSON, no final newline)
+    "logfd": [b"", b"\x00", b"\x00{}", b"\x00{}\n\n{}\n",
+              b"\x00{\"level\":30,\"time\":1714564800042,\"msg\":\"up\"}\n"
+              b"text\n{\"a\":\n1}\n{\"msg\":\"x\"}",
+              b"\x02{\"a\":1\n{\"b\":2}\n[1]\n\"s\"\n",
+              b"\x03{\"a\":1}\nbad\n{\"b\":2}\n",
+              b"\x0c{\"level\":50,\"pid\":1,\"a\":[[[1]]]}\n{\"a\":1} \n",
+              b"\x10{\"msg\":\"caf\xc3\xa9\\ud800\"}\n"],
     "api": [b"", b"x", b"xx", b"\x00\x00", b"\x01\x00", b"\x41\xc0",
             bytes([0x00, 0x00, OP["take"]]), bytes([0x01, 0x00, OP["flush"]]),
             bytes([0x00, 0x00, OP["query"], OP["reset"], OP["take"]]),
@@ -221,19 +230,22 @@ def skel_seeds(json_dir, out):
         write(d, data[:1] + bytes([(k * 37) & 0xff]) + data[1:])
 
 
+def corpus_rows(shared):
+    """The first 40 rows of the NDJSON corpus, each a list."""
+    with open(os.path.join(shared, "corpus", "amazon_cellphones.ndjson"),
+              "rb") as f:
+        rows = [json.loads(l) for l in f.read().split(b"\n")[:40] if l]
+    return [row if isinstance(row, list) else [row] for row in rows]
+
+
 def tocsv_seeds(shared, out):
     """fuzz_tocsv.c's: rows of the NDJSON corpus (arrays) made objects
     (some fields nested) and written compactly, a few at a time, with
     each option byte."""
     d = os.path.join(out, "seeds", "tocsv")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(shared, "corpus", "amazon_cellphones.ndjson"),
-              "rb") as f:
-        rows = [json.loads(l) for l in f.read().split(b"\n")[:40] if l]
     recs = []
-    for k, row in enumerate(rows):
-        if not isinstance(row, list):
-            row = [row]
+    for k, row in enumerate(corpus_rows(shared)):
         obj = {"f%d" % i: v for i, v in enumerate(row)}
         if k % 3 == 1:
             obj = {"id": k, "item": obj}
@@ -241,6 +253,25 @@ def tocsv_seeds(shared, out):
                                ensure_ascii=False).encode())
     for k in range(0, len(recs), 4):
         write(d, bytes([k % 16]) + b"\n".join(recs[k:k + 4]) + b"\n")
+
+
+def logfd_seeds(shared, out):
+    """fuzz_logfd.c's: the rows of tocsv_seeds as pino-like records (a
+    level, a time, a message), a few at a time among other lines, with
+    each option byte."""
+    d = os.path.join(out, "seeds", "logfd")
+    os.makedirs(d, exist_ok=True)
+    recs = []
+    for k, row in enumerate(corpus_rows(shared)):
+        obj = {"level": 10 + 10 * (k % 6), "time": 1714564800000 + k,
+               "msg": "record %d" % k}
+        obj.update({"f%d" % i: v for i, v in enumerate(row)})
+        recs.append(json.dumps(obj, separators=(",", ":"),
+                               ensure_ascii=False).encode())
+    other = [b"", b"text line", b'{"a": 1}', b"[1]", b'{"a":']
+    for k in range(0, len(recs), 4):
+        lines = recs[k:k + 4] + [other[(k // 4) % len(other)]]
+        write(d, bytes([k % 32]) + b"\n".join(lines) + b"\n")
 
 
 def records(shared, n):
@@ -457,6 +488,7 @@ def main():
     api_seeds(shared, jd, out)
     conv_seeds(shared, out)
     tocsv_seeds(shared, out)
+    logfd_seeds(shared, out)
     with open(os.path.join(out, "conv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in
                      [b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff",
@@ -471,6 +503,8 @@ def main():
                     os.path.join(out, "skel.dict"))
     shutil.copyfile(os.path.join(out, "json.dict"),
                     os.path.join(out, "tocsv.dict"))
+    shutil.copyfile(os.path.join(out, "json.dict"),
+                    os.path.join(out, "logfd.dict"))
     with open(os.path.join(out, "csv.dict"), "w") as f:
         f.writelines(dict_line(t) for t in CSV_TOKENS)
     with open(os.path.join(out, "api.dict"), "w") as f:
