@@ -1,13 +1,13 @@
 /*
  * json.h - the JSON reader's own header: its state (struct json_rd), the
- * grammar's states, and what its files share.  Not part of the library's
+ * grammar's states, classes and table, and what its files share.  Not part of the library's
  * API, nor of internal.h: only the reader's files include it.
  *
  * The reader (jenc_json_copy_fd and its kin) is split along its seams:
  *	json.c		the driver: the window, jsmn's calls (jsmnx.c) and
  *			its token array, the loop, the entry points
- *	json_walk.c	the grammar's steps and the walk over jsmn's tokens
- *			that checks and encodes each value
+ *	json_walk.c	the grammar's table and steps, and the walk over
+ *			jsmn's tokens that checks and encodes each value
  *	json_scan.c	the byte-by-byte scan after jsmn stops
  *	json_err.c	the errors and their hints
  *	json_recover.c	reading on after bad input (SKIP, PASS)
