@@ -1,13 +1,13 @@
 /*
  * json.h - the JSON reader's own header: its state (struct json_rd), the
- * grammar's states, and what its files share.  Not part of the library's
+ * grammar's states, classes and table, and what its files share.  Not part of the library's
  * API, nor of internal.h: only the reader's files include it.
  *
  * The reader (jenc_json_copy_fd and its kin) is split along its seams:
  *	json.c		the driver: the window, jsmn's calls (jsmnx.c) and
  *			its token array, the loop, the entry points
- *	json_walk.c	the grammar's steps and the walk over jsmn's tokens
- *			that checks and encodes each value
+ *	json_walk.c	the grammar's table and steps, and the walk over
+ *			jsmn's tokens that checks and encodes each value
  *	json_scan.c	the byte-by-byte scan after jsmn stops
  *	json_err.c	the errors and their hints
  *	json_recover.c	reading on after bad input (SKIP, PASS)
@@ -34,6 +34,13 @@
 #define ENC_POS ((size_t)-2)	/* the spot of the input layer's encoding
 				 * error (jenc_in_enc_where) */
 
+/*
+ * The grammar: its states, the classes of bytes and tokens, and one table
+ * (jenc_json_grammar, json_walk.c) that says for each state what each
+ * class leads to and what was expected there.  The exact walk, the fast
+ * walk and the scan after jsmn stops all take their transitions from it,
+ * and the errors their "expected ..." text.
+ */
 enum {
 	S_TOP,		/* between top-level values */
 	S_ARR_FIRST,	/* after '[' */
@@ -44,7 +51,34 @@ enum {
 	S_OBJ_COLON,	/* after a key */
 	S_OBJ_VAL,	/* after ':' */
 	S_OBJ_NEXT,	/* after a member value */
+	S_COUNT
 };
+
+/* The classes: the bytes between tokens (G_BAD: any other byte), then the
+ * tokens, by the byte that starts them (G_WORD: a number or literal). */
+enum {
+	G_BAD, G_WS, G_COMMA, G_COLON, G_RBRACKET, G_RBRACE,
+	G_QUOTE, G_LBRACKET, G_LBRACE, G_WORD,
+	G_COUNT
+};
+#define G_CLOSE 0x40	/* next: close the innermost container */
+#define G_FAIL 0x80	/* next: not here */
+
+struct json_grammar {
+	/* the class of each byte between tokens (G_BAD: any other) */
+	unsigned char gap[256];
+	/* by class, then state: the state after it, G_CLOSE or G_FAIL (a
+	 * string that leads to S_OBJ_COLON is a key) */
+	unsigned char next[G_COUNT][S_COUNT];
+	/* by state: the closing bracket that there follows a trailing
+	 * comma (0: none), and what the error says was expected */
+	unsigned char trail[S_COUNT];
+	const char *expect[S_COUNT];
+	/* ... in S_TOP with --single (JENC_READ_SINGLE): before the value,
+	 * and after it */
+	const char *expect_one[2];
+};
+extern const struct json_grammar jenc_json_grammar;
 
 struct json_rd {
 	jenc_in in;		/* the window: in.p[0..in.len) */
@@ -210,8 +244,12 @@ int jenc_json_state_fail(struct json_rd *r, size_t pos) __attribute__((cold));
 int jenc_json_enc_fail(struct json_rd *r) __attribute__((cold));
 /* What made a jenc_in call fail with rc. */
 int jenc_json_in_fail(struct json_rd *r, int rc) __attribute__((cold));
-/* A raw control byte c at in.p[pos], in a string. */
-void jenc_json_str_ctl(struct json_rd *r, size_t pos, unsigned char c);
+/* The byte at in.p[i], in the body of the string from b, is a raw
+ * control byte or not UTF-8.  Returns the code. */
+int jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
+    __attribute__((cold));
+/* RFC 7464 (JENC_READ_SEQ): an RS at in.p[pos] cuts the text short. */
+int jenc_json_rs_fail(struct json_rd *r, size_t pos) __attribute__((cold));
 
 #define EMIT(call) EMIT_AT(call, NO_POS)
 /* ... for the token or bracket at pos */
@@ -237,8 +275,8 @@ json_skip_ws(struct json_rd *r, size_t a, size_t b)
 /* ---- the grammar (json_walk.c, json_scan.c) ------------------------------ */
 
 /* Each returns 0, or the error's code once it is reported. */
-/* May a value start at pos? */
-int jenc_json_value_check(struct json_rd *r, size_t pos);
+/* May a token of class cls (G_QUOTE .. G_WORD) start at pos? */
+int jenc_json_token_check(struct json_rd *r, size_t pos, unsigned cls);
 /* The bracket c ('{' or '[') at pos opens a container. */
 int jenc_json_open(struct json_rd *r, size_t pos, char c);
 /* The bytes in.p[from..to) between two tokens. */
@@ -274,6 +312,21 @@ json_word_byte(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
 	    (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+/* The class of byte c outside strings (G_BAD .. G_WORD). */
+static inline unsigned
+json_byte_class(unsigned char c)
+{
+	switch (c) {
+	case '"':
+		return G_QUOTE;
+	case '[':
+		return G_LBRACKET;
+	case '{':
+		return G_LBRACE;
+	}
+	return json_word_byte(c) ? G_WORD : jenc_json_grammar.gap[c];
 }
 
 static inline int

@@ -11,18 +11,6 @@
 
 #include "json.h"
 
-static const char *const json_state_expect[] = {
-	[S_TOP] = "expected value or end of input",
-	[S_ARR_FIRST] = "expected value or ']'",
-	[S_ARR_VAL] = "expected value after ','",
-	[S_ARR_NEXT] = "expected ',' or ']' after array element",
-	[S_OBJ_FIRST] = "expected string key or '}'",
-	[S_OBJ_KEY] = "expected string key after ','",
-	[S_OBJ_COLON] = "expected ':' after object key",
-	[S_OBJ_VAL] = "expected value after ':'",
-	[S_OBJ_NEXT] = "expected ',' or '}' after object member",
-};
-
 /*
  * Does the first line of the input, t[0..n), look like CSV: a ',', ';',
  * tab or '|' outside double quotes, a field (a byte that is none of them
@@ -68,8 +56,8 @@ json_input_hint(const struct json_rd *r, size_t pos, const jenc_where *w)
 		if (p[pos] == '/' && pos + 1 < r->in.len &&
 		    (p[pos + 1] == '/' || p[pos + 1] == '*'))
 			return " (JSON with comments? try --jsonc)";
-		if ((r->st == S_ARR_VAL && p[pos] == ']') ||
-		    (r->st == S_OBJ_KEY && p[pos] == '}'))
+		if (jenc_json_grammar.trail[r->st] != 0 &&
+		    p[pos] == jenc_json_grammar.trail[r->st])
 			return " (trailing comma? try --jsonc)";
 	}
 	/* (an error at a '/' is about a comment, whatever the line holds;
@@ -170,12 +158,10 @@ jenc_json_state_fail(struct json_rd *r, size_t pos)
 		    "unterminated comment, found end of input");
 	if (r->st == S_TOP && r->single && r->values > 0)
 		return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_SECOND, 0,
-		    "expected end of input after the value, found %s", found);
-	if (r->st == S_TOP && r->single)
-		return jenc_json_fail(r, pos, JENC_E_SYNTAX, kind, 0,
-		    "expected value, found %s", found);
+		    "%s, found %s", jenc_json_grammar.expect_one[1], found);
 	return jenc_json_fail(r, pos, JENC_E_SYNTAX, kind, 0, "%s, found %s",
-	    json_state_expect[r->st], found);
+	    r->st == S_TOP && r->single ? jenc_json_grammar.expect_one[0] :
+	    jenc_json_grammar.expect[r->st], found);
 }
 
 /*
@@ -221,19 +207,34 @@ jenc_json_enc_fail(struct json_rd *r)
 	    NULL, "%s", jenc_strerror(code));
 }
 
-/*
- * A raw control byte c at in.p[pos], in a string: with JENC_READ_SEQ an
- * RS there ends the text as truncated, as it does in a container.
- */
-void
-jenc_json_str_ctl(struct json_rd *r, size_t pos, unsigned char c)
+/* RFC 7464: an RS inside a value (or a string) ends the text cut short. */
+int __attribute__((cold, noinline))
+jenc_json_rs_fail(struct json_rd *r, size_t pos)
 {
+	return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
+	    "truncated JSON text before RS");
+}
+
+/*
+ * A raw control byte or a byte that is not UTF-8 at in.p[i], in the body
+ * of the string from b: with JENC_READ_SEQ an RS there ends the text as
+ * truncated, as it does in a container.
+ */
+int __attribute__((cold, noinline))
+jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
+{
+	unsigned char c = (unsigned char)r->in.p[i];
+
 	if (c == RS && r->seq)
-		jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_CUT, 0,
-		    "truncated JSON text before RS");
-	else
-		jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_CONTROL, 0,
+		jenc_json_rs_fail(r, i);
+	else if (c < 0x20)
+		jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_CONTROL, 0,
 		    "unescaped control character 0x%02x in string", c);
+	else
+		jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
+		    "invalid UTF-8 byte 0x%02x in string", c);
+	r->str_bad = r->in.off + b - 1;
+	return JENC_E_SYNTAX;
 }
 
 /* Report what made a jenc_in call fail with rc. */

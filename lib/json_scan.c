@@ -2,8 +2,10 @@
  * json_scan.c - the JSON reader's slow path: the input checked byte by
  * byte with the grammar's steps (json_walk.c) where jsmn stopped, with an
  * error, at a NUL byte or at the end of the input, so that each error is
- * named at its exact place; and the check of a string body with its
- * escapes that it needs.
+ * named at its exact place (each byte's class picks the step, and the
+ * steps take their transitions and messages from the grammar's table, as
+ * the walks do); and the check of a string body with its escapes that it
+ * needs.
  */
 #include <stdio.h>
 
@@ -56,8 +58,7 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 			return (size_t)-1;
 		}
 		if (c < 0x20) {
-			jenc_json_str_ctl(r, i, c);
-			r->str_bad = r->in.off + b - 1;
+			(void)jenc_json_str_fail(r, b, i);
 			return (size_t)-1;
 		}
 		if (c < 0x80) {
@@ -71,9 +72,7 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 			if (!r->in.eof && limit == r->in.len &&
 			    jenc_utf8_cut(p + i, limit - i))
 				return limit;
-			jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
-			    "invalid UTF-8 byte 0x%02x in string", c);
-			r->str_bad = r->in.off + b - 1;
+			(void)jenc_json_str_fail(r, b, i);
 			return (size_t)-1;
 		}
 		i += k;
@@ -116,19 +115,17 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 
 		if (c == RS && r->seq) {
 			if (r->st != S_TOP)
-				return jenc_json_fail(r, pos, JENC_E_SYNTAX,
-				    JENC_K_CUT, 0,
-				    "truncated JSON text before RS");
+				return jenc_json_rs_fail(r, pos);
 			if (json_skip_ws(r, pos, pos + 1) != 0)
 				return JENC_E_SYNTAX;
 			pos++;
 			continue;
 		}
-		if (c == '"') {
-			int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
+		switch (json_byte_class(c)) {
+		case G_QUOTE: {
 			size_t q;
 
-			if (!is_key && jenc_json_value_check(r, pos) != 0)
+			if (jenc_json_token_check(r, pos, G_QUOTE) != 0)
 				return JENC_E_SYNTAX;
 			q = json_str_scan(r, pos + 1, limit);
 			if (q == (size_t)-1)
@@ -145,11 +142,15 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 			if (jenc_json_string(r, pos, q, 0) != 0)
 				return JENC_E_SYNTAX;
 			pos = q + 1;
-		} else if (c == '{' || c == '[') {
+			break;
+		}
+		case G_LBRACKET:
+		case G_LBRACE:
 			if (jenc_json_open(r, pos, (char)c) != 0)
 				return JENC_E_SYNTAX;
 			pos++;
-		} else if (json_word_byte(c)) {
+			break;
+		case G_WORD: {
 			size_t k = pos;
 
 			while (k < limit &&
@@ -164,10 +165,13 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 			if (rc != 0 && rc != RESYNC)
 				return JENC_E_SYNTAX;
 			pos = k;
-		} else {
+			break;
+		}
+		default:	/* between tokens */
 			if (jenc_json_gap(r, pos, pos + 1) != 0)
 				return JENC_E_SYNTAX;
 			pos++;
+			break;
 		}
 	}
 	r->cur = pos;

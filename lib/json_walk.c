@@ -1,11 +1,13 @@
 /*
  * json_walk.c - the JSON reader's grammar and its walk over jsmn's
- * tokens: the state machine that checks what jsmn lets through (the
- * bytes between tokens, each string body, number and literal, where a
- * value may start) and the calls to the encoder for each token.  The
- * steps are in this file with the walk so that the walk inlines them
- * (it is flattened: see jenc_json_walk); the scan after jsmn stops
- * (json_scan.c) calls the same steps out of line.
+ * tokens: the grammar's table (jenc_json_grammar: what each class of byte
+ * or token leads to in each state, and what was expected there), the
+ * steps that check what jsmn lets through with it (the bytes between
+ * tokens, each string body, number and literal, where a token may come)
+ * and the calls to the encoder for each token.  The steps are in this
+ * file with the walk so that the walk inlines them (it is flattened: see
+ * jenc_json_walk); the scan after jsmn stops (json_scan.c) calls the same
+ * steps out of line.
  */
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -13,40 +15,113 @@
 
 #include "json.h"
 
-/* A value ended: what may come next. */
-static inline void
-json_after_value(struct json_rd *r)
+/* ---- the grammar --------------------------------------------------------- */
+
+/*
+ * What each class leads to in each state (F: an error, C: the innermost
+ * container closes; whitespace leaves the state as it is, though the
+ * steps skip it before they look here), the bracket that would follow a
+ * trailing comma, and what the error says was expected.
+ */
+#define F G_FAIL
+#define C G_CLOSE
+#define TOP S_TOP
+#define AF S_ARR_FIRST
+#define AV S_ARR_VAL
+#define AN S_ARR_NEXT
+#define OF S_OBJ_FIRST
+#define OK S_OBJ_KEY
+#define OC S_OBJ_COLON
+#define OV S_OBJ_VAL
+#define ON S_OBJ_NEXT
+const struct json_grammar jenc_json_grammar = {
+	.gap = {
+		[' '] = G_WS, ['\t'] = G_WS, ['\n'] = G_WS, ['\r'] = G_WS,
+		[','] = G_COMMA, [':'] = G_COLON,
+		[']'] = G_RBRACKET, ['}'] = G_RBRACE,
+	},
+	.next = {
+		/* in:		TOP, AF, AV, AN, OF, OK, OC, OV, ON */
+		[G_BAD] =	{ F, F, F, F, F, F, F, F, F },
+		[G_WS] =	{ TOP, AF, AV, AN, OF, OK, OC, OV, ON },
+		[G_COMMA] =	{ F, F, F, AV, F, F, F, F, OK },
+		[G_COLON] =	{ F, F, F, F, F, F, OV, F, F },
+		[G_RBRACKET] =	{ F, C, F, C, F, F, F, F, F },
+		[G_RBRACE] =	{ F, F, F, F, C, F, F, F, C },
+		[G_QUOTE] =	{ TOP, AN, AN, F, OC, OC, F, ON, F },
+		[G_LBRACKET] =	{ AF, AF, AF, F, F, F, F, AF, F },
+		[G_LBRACE] =	{ OF, OF, OF, F, F, F, F, OF, F },
+		[G_WORD] =	{ TOP, AN, AN, F, F, F, F, ON, F },
+	},
+	.trail = { [S_ARR_VAL] = ']', [S_OBJ_KEY] = '}' },
+	.expect = {
+		[S_TOP] = "expected value or end of input",
+		[S_ARR_FIRST] = "expected value or ']'",
+		[S_ARR_VAL] = "expected value after ','",
+		[S_ARR_NEXT] = "expected ',' or ']' after array element",
+		[S_OBJ_FIRST] = "expected string key or '}'",
+		[S_OBJ_KEY] = "expected string key after ','",
+		[S_OBJ_COLON] = "expected ':' after object key",
+		[S_OBJ_VAL] = "expected value after ':'",
+		[S_OBJ_NEXT] = "expected ',' or '}' after object member",
+	},
+	.expect_one = { "expected value",
+	    "expected end of input after the value" },
+};
+#undef F
+#undef C
+#undef TOP
+#undef AF
+#undef AV
+#undef AN
+#undef OF
+#undef OK
+#undef OC
+#undef OV
+#undef ON
+
+/*
+ * A container closed inside the one opened by `parent` ('{' or '['): it
+ * is a value there, and the state after it is the one after any value
+ * (constants, once the compiler has read the table).
+ */
+static inline int
+json_st_after_close(unsigned char parent)
 {
-	if (r->depth == 0) {
-		r->st = S_TOP;
-		r->values++;
-	} else {
-		r->st = r->stk[r->depth - 1] == '{' ? S_OBJ_NEXT : S_ARR_NEXT;
-	}
+	return parent == '{' ?
+	    jenc_json_grammar.next[G_WORD][S_OBJ_VAL] :
+	    jenc_json_grammar.next[G_WORD][S_ARR_VAL];
 }
 
-/* May a value start at pos? */
-int
-jenc_json_value_check(struct json_rd *r, size_t pos)
+/* A value ended; next: the state after it. */
+static inline void
+json_value_end(struct json_rd *r, int next)
 {
-	switch (r->st) {
-	case S_TOP:
+	r->st = next;
+	if (r->depth == 0)
+		r->values++;
+}
+
+int
+jenc_json_token_check(struct json_rd *r, size_t pos, unsigned cls)
+{
+	if (jenc_json_grammar.next[cls][r->st] == G_FAIL)
+		return jenc_json_state_fail(r, pos);
+	if (r->st == S_TOP) {
 		r->bol = 0;
 		if (r->single && r->values > 0)
 			return jenc_json_state_fail(r, pos);
-		return 0;
-	case S_ARR_FIRST:
-	case S_ARR_VAL:
-	case S_OBJ_VAL:
-		return 0;
 	}
-	return jenc_json_state_fail(r, pos);
+	return 0;
 }
 
 int
 jenc_json_open(struct json_rd *r, size_t pos, char c)
 {
-	if (jenc_json_value_check(r, pos) != 0)
+	unsigned cls = c == '{' ? G_LBRACE : G_LBRACKET;
+	int next = jenc_json_grammar.next[cls][r->st];
+
+	if (jenc_json_token_check(r, pos, cls) != 0)
 		return JENC_E_SYNTAX;
 	if (r->depth >= r->max_depth)
 		return jenc_json_fail(r, pos, JENC_E_DEPTH, JENC_K_DEPTH, 0,
@@ -80,7 +155,7 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		EMIT_AT(jenc_arr_begin(r->e), pos);
 	}
 	r->stk[r->depth++] = (unsigned char)c;
-	r->st = c == '{' ? S_OBJ_FIRST : S_ARR_FIRST;
+	r->st = next;
 	return 0;
 }
 
@@ -98,29 +173,10 @@ json_close(struct json_rd *r, size_t pos, char c)
 		EMIT(jenc_frag(r->e, r->in.p + r->from, pos + 1 - r->from));
 		EMIT_AT(jenc_frag_end(r->e), pos);
 	}
-	json_after_value(r);
+	json_value_end(r, r->depth == 0 ? S_TOP :
+	    json_st_after_close(r->stk[r->depth - 1]));
 	return 0;
 }
-
-/* Byte classes between tokens, and what a separator does in each state. */
-enum { G_BAD, G_WS, G_COMMA, G_COLON, G_RBRACKET, G_RBRACE };
-static const unsigned char json_gap_class[256] = {
-	[' '] = G_WS, ['\t'] = G_WS, ['\n'] = G_WS, ['\r'] = G_WS,
-	[','] = G_COMMA, [':'] = G_COLON, [']'] = G_RBRACKET, ['}'] = G_RBRACE,
-};
-#define G_CLOSE 0x40		/* close the innermost container */
-#define G_FAIL 0x80
-static const unsigned char json_gap_next[][6] = {
-	[S_TOP] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
-	[S_ARR_FIRST] = { G_FAIL, 0, G_FAIL, G_FAIL, G_CLOSE, G_FAIL },
-	[S_ARR_VAL] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
-	[S_ARR_NEXT] = { G_FAIL, 0, S_ARR_VAL, G_FAIL, G_CLOSE, G_FAIL },
-	[S_OBJ_FIRST] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_CLOSE },
-	[S_OBJ_KEY] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
-	[S_OBJ_COLON] = { G_FAIL, 0, G_FAIL, S_OBJ_VAL, G_FAIL, G_FAIL },
-	[S_OBJ_VAL] = { G_FAIL, 0, G_FAIL, G_FAIL, G_FAIL, G_FAIL },
-	[S_OBJ_NEXT] = { G_FAIL, 0, S_OBJ_KEY, G_FAIL, G_FAIL, G_CLOSE },
-};
 
 /* The end of the run of whitespace at win[from], at most to. */
 static inline size_t
@@ -141,7 +197,7 @@ json_ws_end(const struct json_rd *r, size_t from, size_t to)
 	}
 #endif
 	while (from < to &&
-	    json_gap_class[(unsigned char)r->in.p[from]] == G_WS)
+	    jenc_json_grammar.gap[(unsigned char)r->in.p[from]] == G_WS)
 		from++;
 	return from;
 }
@@ -173,7 +229,7 @@ jenc_json_gap(struct json_rd *r, size_t from, size_t to)
 {
 	while (from < to) {
 		unsigned char c = (unsigned char)r->in.p[from];
-		unsigned cls = json_gap_class[c], next;
+		unsigned cls = jenc_json_grammar.gap[c], next;
 
 		if (cls == G_WS) {
 			size_t b = json_ws_end(r, from + 1, to);
@@ -186,7 +242,7 @@ jenc_json_gap(struct json_rd *r, size_t from, size_t to)
 			from = b;
 			continue;
 		}
-		next = json_gap_next[r->st][cls];
+		next = jenc_json_grammar.next[cls][r->st];
 		if (next < G_CLOSE)
 			r->st = (int)next;
 		else if (next == G_FAIL)
@@ -211,13 +267,7 @@ json_body_check(struct json_rd *r, size_t b, size_t end)
 
 	if (i == n)
 		return 0;
-	if (p[i] < 0x20)
-		jenc_json_str_ctl(r, b + i, p[i]);
-	else
-		jenc_json_fail(r, b + i, JENC_E_SYNTAX, JENC_K_BYTE, 0,
-		    "invalid UTF-8 byte 0x%02x in string", p[i]);
-	r->str_bad = r->in.off + b - 1;
-	return JENC_E_SYNTAX;
+	return jenc_json_str_fail(r, b, b + i);
 }
 
 /* A string token: quote at q, body [q+1, end), closing quote at end;
@@ -225,16 +275,16 @@ json_body_check(struct json_rd *r, size_t b, size_t end)
 int
 jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked)
 {
-	int is_key = r->st == S_OBJ_FIRST || r->st == S_OBJ_KEY;
+	int next = jenc_json_grammar.next[G_QUOTE][r->st];
 
-	if (!is_key && jenc_json_value_check(r, q) != 0)
+	if (jenc_json_token_check(r, q, G_QUOTE) != 0)
 		return JENC_E_SYNTAX;
 	if (!checked && json_body_check(r, q + 1, end) != 0)
 		return JENC_E_SYNTAX;
-	if (is_key) {
+	if (next == S_OBJ_COLON) {	/* a key */
 		if (!r->bulk)
 			EMIT(jenc_raw_key(r->e, r->in.p + q + 1, end - q - 1));
-		r->st = S_OBJ_COLON;
+		r->st = next;
 		return 0;
 	}
 	if (r->depth == 0) {
@@ -243,7 +293,7 @@ jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked)
 	}
 	if (!r->bulk || r->depth == 0)
 		EMIT_AT(jenc_raw_str(r->e, r->in.p + q + 1, end - q - 1), q);
-	json_after_value(r);
+	json_value_end(r, next);
 	return 0;
 }
 
@@ -333,9 +383,9 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 {
 	const char *s = r->in.p + pos;
 	size_t k = 0, n = end - pos;
-	int ok;
+	int ok, next = jenc_json_grammar.next[G_WORD][r->st];
 
-	if (jenc_json_value_check(r, pos) != 0)
+	if (jenc_json_token_check(r, pos, G_WORD) != 0)
 		return JENC_E_SYNTAX;
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
@@ -357,7 +407,7 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 			r->vend = r->in.off + end;
 		if (!r->bulk || r->depth == 0)
 			EMIT_AT(jenc_raw(r->e, s, n), pos);
-		json_after_value(r);
+		json_value_end(r, next);
 		return 0;
 	}
 	/* Say what is wrong: a bad word, or a good one with junk after it. */
@@ -380,7 +430,7 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 		r->vend = r->in.off + pos + k;
 	if (!r->bulk || r->depth == 0)
 		EMIT_AT(jenc_raw(r->e, s, k), pos);
-	json_after_value(r);
+	json_value_end(r, next);
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
 	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
@@ -394,23 +444,6 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 }
 
 /* ---- the token walk ------------------------------------------------------ */
-
-/* A string or a primitive in each state: the state after it, or G_FAIL
- * (a key only where one may come; a value where one may). */
-static const unsigned char json_str_next[] = {
-	[S_TOP] = G_FAIL, [S_ARR_FIRST] = S_ARR_NEXT,
-	[S_ARR_VAL] = S_ARR_NEXT, [S_ARR_NEXT] = G_FAIL,
-	[S_OBJ_FIRST] = S_OBJ_COLON, [S_OBJ_KEY] = S_OBJ_COLON,
-	[S_OBJ_COLON] = G_FAIL, [S_OBJ_VAL] = S_OBJ_NEXT,
-	[S_OBJ_NEXT] = G_FAIL,
-};
-static const unsigned char json_prim_next[] = {
-	[S_TOP] = G_FAIL, [S_ARR_FIRST] = S_ARR_NEXT,
-	[S_ARR_VAL] = S_ARR_NEXT, [S_ARR_NEXT] = G_FAIL,
-	[S_OBJ_FIRST] = G_FAIL, [S_OBJ_KEY] = G_FAIL,
-	[S_OBJ_COLON] = G_FAIL, [S_OBJ_VAL] = S_OBJ_NEXT,
-	[S_OBJ_NEXT] = G_FAIL,
-};
 
 /*
  * The walk's common case: the tokens inside a top-level value, from
@@ -466,7 +499,7 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 			break;
 		first = (size_t)t->start - (t->type == JSMN_STRING);
 		while (cur < first) {
-			unsigned c = p[cur], cls = json_gap_class[c];
+			unsigned c = p[cur], cls = jenc_json_grammar.gap[c];
 
 			if (cls == G_WS) {
 				size_t b = json_ws_end(r, cur + 1, first);
@@ -484,7 +517,7 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 				cur = b;
 				continue;
 			}
-			next = json_gap_next[st][cls];
+			next = jenc_json_grammar.next[cls][st];
 			if (next < G_CLOSE) {
 				st = (int)next;
 			} else if (next == G_FAIL || depth == 1) {
@@ -494,8 +527,7 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 				if (!bulk)
 					FAST_EMIT(c == '}' ? jenc_obj_end(e) :
 					    jenc_arr_end(e));
-				st = stk[depth - 1] == '{' ? S_OBJ_NEXT :
-				    S_ARR_NEXT;
+				st = json_st_after_close(stk[depth - 1]);
 			}
 			cur++;
 		}
@@ -503,23 +535,24 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 		switch (t->type) {
 		case JSMN_OBJECT:
 		case JSMN_ARRAY:
-			if (json_prim_next[st] == G_FAIL || depth >= room)
+			next = jenc_json_grammar.next[t->type == JSMN_OBJECT ?
+			    G_LBRACE : G_LBRACKET][st];
+			if (next == G_FAIL || depth >= room)
 				goto out;
 			if (t->type == JSMN_OBJECT) {
 				if (!bulk)
 					FAST_EMIT(jenc_obj_begin(e));
 				stk[depth++] = '{';
-				st = S_OBJ_FIRST;
 			} else {
 				if (!bulk)
 					FAST_EMIT(jenc_arr_begin(e));
 				stk[depth++] = '[';
-				st = S_ARR_FIRST;
 			}
+			st = (int)next;
 			tcur = cur = first + 1;
 			break;
 		case JSMN_STRING:
-			next = json_str_next[st];
+			next = jenc_json_grammar.next[G_QUOTE][st];
 			if (next == G_FAIL || (!(first >= lo && end < hi) &&
 			    scan_text_bad(p + first + 1, end - first - 1,
 			    len - first - 1, 0x20) != end - first - 1))
@@ -534,7 +567,7 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 			tcur = cur = end + 1;
 			break;
 		default:
-			next = json_prim_next[st];
+			next = jenc_json_grammar.next[G_WORD][st];
 			if (next == G_FAIL)
 				goto out;
 			if (p[first] == 't' || p[first] == 'f' ||

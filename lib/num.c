@@ -246,28 +246,29 @@ shortest(int q, uint64_t c, int *ep)
 	return cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
 }
 
+/* If p10, which is 10^k, divides *fp: *fp / p10 * 10^(*ep + k) instead
+ * of *fp * 10^*ep, and 1; else 0. */
+static inline int
+num_strip(uint64_t *fp, int *ep, uint32_t p10, int k)
+{
+	if (*fp % p10 != 0)
+		return 0;
+	*fp /= p10;
+	*ep += k;
+	return 1;
+}
+
 /* f * 10^e with the trailing zeros of f moved into e; f > 0. */
 static uint64_t
 strip_zeros(uint64_t f, int *ep)
 {
 	int e = *ep;
 
-	while (f % 100000000u == 0) {
-		f /= 100000000u;
-		e += 8;
-	}
-	if (f % 10000u == 0) {
-		f /= 10000u;
-		e += 4;
-	}
-	if (f % 100u == 0) {
-		f /= 100u;
-		e += 2;
-	}
-	if (f % 10u == 0) {
-		f /= 10u;
-		e += 1;
-	}
+	while (num_strip(&f, &e, 100000000u, 8))
+		;
+	(void)num_strip(&f, &e, 10000u, 4);
+	(void)num_strip(&f, &e, 100u, 2);
+	(void)num_strip(&f, &e, 10u, 1);
 	*ep = e;
 	return f;
 }
