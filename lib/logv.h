@@ -98,9 +98,9 @@ struct jenc_logw_batch {
 /* Takes the leaves of a full batch; non-zero stops the walk. */
 typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
 
-/* The 64-bit words of work a walk of len bytes of text takes: the
- * text's index (three bits a byte) and the path of a nested leaf. */
-#define JENC_LOGW_WORK(len) (3 * ((len) / 64 + 1) + ((len) + 7) / 8)
+/* The 64-bit words of work a walk of len bytes of text takes: room for
+ * the path of a nested leaf. */
+#define JENC_LOGW_WORK(len) (((len) + 7) / 8 + 1)
 
 /*
  * The leaves of the object that json[0..len) holds into *b, in order:

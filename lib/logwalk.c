@@ -6,15 +6,15 @@
  * hands to a view, already checked; the walk still stops at any byte it
  * does not expect (JENC_E_SYNTAX), and never reads outside it.
  *
- * The walk first indexes the text, 64 bytes to a word of each of three
- * bit masks (SSE2, or eight bytes at a time in a 64-bit word): its '"'
- * and '\\', its bytes that are not plain (those that make a logfmt value
- * quoted or a name escaped, and the non-ASCII ones, which the view then
- * looks at one by one), and the bytes that may end a number.  A string
- * without escapes then ends at the next bit of the first mask, and it is
- * plain when the second has none between; so the walk touches a few
- * words per member rather than each byte, and the view does not look at
- * a plain name or value again.
+ * The walk goes once over the text, member by member.  A string is
+ * scanned a block at a time (sixteen bytes with SSE2, else eight in a
+ * word), each block giving two bit masks: its '"' and '\\', and its
+ * bytes that are not plain (those that make a logfmt value quoted or a
+ * name escaped, and the non-ASCII ones, which the view then looks at one
+ * by one).  A string without escapes ends at the first bit of the first
+ * mask, and it is plain when the second has none before it: most names
+ * and values are one block, and the view does not look at a plain name
+ * or value again.  A string with escapes is left to a scan for its end.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -33,10 +33,6 @@ struct lw_walk {
 	size_t len;
 	char *path;		/* room for the longest path: the record's
 				 * length */
-	/* the index: bit i of quote[i / 64] is 1 if json[i] is '"' or
-	 * '\\', of odd if it is not plain, of stop if it may end a number
-	 * or literal (',', ']', '}', or not plain) */
-	uint64_t *quote, *odd, *stop;
 	struct jenc_logw_batch *b;
 	jenc_logw_fn fn;
 	void *ctx;
@@ -70,8 +66,7 @@ lw_first(uint64_t m)
  * Just past the string that starts at p ('"'), NULL if it does not end;
  * *esc 1 if its body holds a backslash.  Eight bytes at a time to the
  * first '"' or '\\' of a word, a byte at a time in the last seven.  For
- * strings with escapes and those inside arrays: the index finds the
- * others.
+ * strings with escapes and those inside arrays.
  */
 static const char *
 lw_str_end(const char *p, const char *end, char *esc)
@@ -112,108 +107,94 @@ lw_str_end(const char *p, const char *end, char *esc)
 	return NULL;
 }
 
-/* ---- the index ---------------------------------------------------------- */
+/* ---- strings: a block at a time ----------------------------------------- */
 
 /*
- * The three masks of the 64 bytes at p (json[at..at+64)) into word k of
- * the index.  Not plain: below '!', '=', DEL and from 0x80 on.
+ * A block of LW_BLOCK bytes at p (16 with SSE2, else 8 in a word): in
+ * *q a bit for each '"' and '\\', byte j's as bit j; in *odd one for
+ * each byte that is not plain: below '!', '=', DEL and from 0x80 on.
  */
-static void
-lw_index64(struct lw_walk *w, const unsigned char *p, size_t k)
-{
-	uint64_t q = 0, odd = 0, stop = 0;
-	int j;
-
 #ifdef __SSE2__
-	for (j = 0; j < 4; j++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * j));
-		__m128i o = _mm_or_si128(_mm_or_si128(
-		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21)),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
-		__m128i e = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-		    _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
-		    _mm_set1_epi8('}')));
+#define LW_BLOCK 16
 
-		q |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))) << (16 * j);
-		odd |= (uint64_t)(unsigned)_mm_movemask_epi8(o) << (16 * j);
-		stop |= (uint64_t)(unsigned)_mm_movemask_epi8(
-		    _mm_or_si128(o, e)) << (16 * j);
-	}
+static inline void
+lw_block(const char *p, unsigned *q, unsigned *odd)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	*q = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+	*odd = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21)),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))));
+}
 #else
-	for (j = 0; j < 8; j++) {
-		uint64_t x = sw_load(p + 8 * j), o;
+#define LW_BLOCK 8
 
-		o = sw_lt(x, 0x21) | sw_eq(x, '=') |
-		    ((((x & SW_LOW7) + SW_ONES) | x) & SW_HIGH);
-		q |= sw_bits(sw_eq(x, '"') | sw_eq(x, '\\')) << (8 * j);
-		odd |= sw_bits(o) << (8 * j);
-		stop |= sw_bits(o | sw_eq(x, ',') |
-		    sw_eq(x | SW_ONES * 0x20, '}')) << (8 * j);
-	}
+static inline void
+lw_block(const char *p, unsigned *q, unsigned *odd)
+{
+	uint64_t x = sw_load((const unsigned char *)p);
+
+	*q = (unsigned)sw_bits(sw_eq(x, '"') | sw_eq(x, '\\'));
+	*odd = (unsigned)sw_bits(sw_lt(x, 0x21) | sw_eq(x, '=') |
+	    ((((x & SW_LOW7) + SW_ONES) | x) & SW_HIGH));
+}
 #endif
-	w->quote[k] = q;
-	w->odd[k] = odd;
-	w->stop[k] = stop;
-}
 
-/* The index of json[0..len), 64 bytes at a time, the last ones from a
- * copy padded with spaces. */
-static void
-lw_index(struct lw_walk *w)
-{
-	unsigned char last[64];
-	size_t at, k;
-
-	for (at = 0, k = 0; w->len - at >= 64; at += 64, k++)
-		lw_index64(w, (const unsigned char *)w->json + at, k);
-	memset(last, ' ', sizeof(last));
-	memcpy(last, w->json + at, w->len - at);
-	lw_index64(w, last, k);
-}
-
-/* The first i from at on, below lim (at most len), whose bit in m is 1;
- * lim if none. */
-static inline size_t
-lw_next(const uint64_t *m, size_t at, size_t lim)
-{
-	size_t k = at >> 6;
-	uint64_t x;
-
-	if (at >= lim)
-		return lim;
-	x = m[k] & (~(uint64_t)0 << (at & 63));
-	while (x == 0) {
-		if (++k > (lim - 1) >> 6)
-			return lim;
-		x = m[k];
-	}
-	at = (k << 6) + (size_t)__builtin_ctzll(x);
-	return at < lim ? at : lim;
-}
+/* The bytes that are not plain, as lw_block's odd. */
+static const unsigned char lw_odd[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, ['='] = 1, [0x7f] = 1,
+	[0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
 
 /*
- * Just past the string that starts at p ('"'), NULL if it does not end,
- * from the index; *esc 1 if its body holds a backslash, else *odd 1 if
- * it holds a byte that is not plain.
+ * Just past the string that starts at p ('"'), NULL if it does not end;
+ * *esc 1 if its body holds a backslash, else *odd 1 if it holds a byte
+ * that is not plain.  A block at a time while one fits before the end,
+ * so that a short string (most names and values) is one block, then a
+ * byte at a time.
  */
 static inline const char *
-lw_string(const struct lw_walk *w, const char *p, char *esc, char *odd)
+lw_string(const char *p, const char *end, char *esc, char *odd)
 {
-	size_t at = (size_t)(p - w->json) + 1;
-	size_t q = lw_next(w->quote, at, w->len);
+	const char *s = p + 1;
+	unsigned q, o, any = 0;
 
-	if (q == w->len)
-		return NULL;
-	if (w->json[q] == '\\') {
-		*odd = 1;
-		return lw_str_end(p, w->end, esc);
+	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
+		lw_block(s, &q, &o);
+		if (q != 0) {
+			s += __builtin_ctz(q);
+			if (*s == '\\')
+				break;
+			*esc = 0;
+			*odd = (any | (o & ((1u << __builtin_ctz(q)) - 1))) !=
+			    0;
+			return s + 1;
+		}
+		any |= o;
 	}
-	*esc = 0;
-	*odd = lw_next(w->odd, at, q) < q;
-	return w->json + q + 1;
+	for (; s < end && *s != '\\'; s++) {
+		if (*s == '"') {
+			*esc = 0;
+			*odd = any != 0;
+			return s + 1;
+		}
+		any |= lw_odd[(unsigned char)*s];
+	}
+	*odd = 1;
+	return lw_str_end(p, end, esc);
 }
 
 /* Bytes that end a number or literal: ',', '}', ']' and white space. */
@@ -222,14 +203,31 @@ static const unsigned char lw_ends[256] = {
 	[']'] = 1, ['}'] = 1,
 };
 
-/* Just past the number or literal that starts at p: from the index to
- * the first byte that may end it, then a byte at a time. */
+/*
+ * Just past the number or literal that starts at p: with SSE2, the first
+ * byte of a block that may end it (',', ']', '}', below '!' or from
+ * 0x80), then a byte at a time.
+ */
 static inline const char *
-lw_scalar_end(const struct lw_walk *w, const char *p)
+lw_scalar_end(const char *p, const char *end)
 {
-	const char *end = w->end;
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+		    _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+		    _mm_set1_epi8('}'))),
+		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21))));
 
-	p = w->json + lw_next(w->stop, (size_t)(p - w->json), w->len);
+		if (m == 0)
+			p += 16;
+		else if (lw_ends[(unsigned char)p[__builtin_ctz(m)]])
+			return p + __builtin_ctz(m);
+		else
+			p += __builtin_ctz(m);
+	}
+#endif
 	while (p < end && !lw_ends[(unsigned char)*p])
 		p++;
 	return p;
@@ -345,17 +343,6 @@ jenc_logw_unescape(const char *s, size_t n, char *out)
 	return w;
 }
 
-/* A type of leaf: '"', '0', 't', 'f', 'n', '[', '{'. */
-static inline int
-lw_type_ok(char t)
-{
-	switch (t) {
-	case '"': case '0': case 't': case 'f': case 'n': case '[': case '{':
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * A place in w->b for the next leaf, whose name of n bytes is copied
  * into the batch (0: none): when the batch has no room, fn takes its
@@ -403,6 +390,35 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 }
 
 /*
+ * The value at p, a member's (p < end): *type its type ('"', '0'
+ * number, 't', 'f', 'n', '[', '{'), *esc and *odd a string's (as
+ * lw_string's).  Just past it, NULL if it does not end or is not a
+ * value.
+ */
+static inline const char *
+lw_value(const char *p, const char *end, char *type, char *esc, char *odd)
+{
+	*esc = 0;
+	*odd = 0;
+	switch (*p) {
+	case '"':
+		*type = '"';
+		return lw_string(p, end, esc, odd);
+	case '{': case '[':
+		*type = *p;
+		return lw_value_end(p, end);
+	case 't': case 'f': case 'n':
+		*type = *p;
+		return lw_scalar_end(p, end);
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		*type = '0';
+		return lw_scalar_end(p, end);
+	}
+	return NULL;
+}
+
+/*
  * Walk the members of the object at p ('{'), whose path so far is
  * w->path[0..plen), odd if it holds a byte that is not plain: each leaf
  * into the batch, in order.  Returns just past its '}', or NULL on text
@@ -414,15 +430,15 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 	const char *end = w->end, *q, *v, *name;
 	struct jenc_logw_leaf *l;
 	size_t nl, k;
-	char esc, odd, vesc, vodd = 0;
-	int named, nested;
+	char esc, odd, type, vesc, vodd;
+	int named;
 
 	p = lw_ws(p + 1, end);
 	if (p < end && *p == '}')
 		return p + 1;
 	for (;;) {
 		if (p >= end || *p != '"' ||
-		    (q = lw_string(w, p, &esc, &odd)) == NULL)
+		    (q = lw_string(p, end, &esc, &odd)) == NULL)
 			return NULL;
 		name = p + 1;
 		k = (size_t)(q - p - 2);
@@ -435,12 +451,10 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			p = lw_ws(p, end);
 		if (p >= end)
 			return NULL;
-		nested = *p == '{' && depth + 1 < JENC_LOGW_DEPTH &&
-		    (q = lw_ws(p + 1, end)) < end && *q != '}';
 		/* a top-level key as it is in the text needs no copy */
-		named = plen == 0 && !esc && !nested;
+		named = plen == 0 && !esc;
 		nl = plen;
-		if (!named) {
+		if (!named || *p == '{') {
 			if (plen > 0)
 				w->path[nl++] = '.';
 			if (esc) {
@@ -450,32 +464,23 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 				nl += k;
 			}
 		}
-		if (nested) {
+		if (*p == '{' && depth + 1 < JENC_LOGW_DEPTH &&
+		    (q = lw_ws(p + 1, end)) < end && *q != '}') {
+			/* a non-empty object: its members are the leaves */
 			if ((p = lw_obj(w, p, nl, odd, depth + 1)) == NULL)
 				return NULL;
 		} else {
-			vesc = 0;
-			if (*p == '"')
-				v = lw_string(w, p, &vesc, &vodd);
-			else if (*p == '{' || *p == '[')
-				v = lw_value_end(p, end);
-			else
-				v = lw_scalar_end(w, p);
-			if (v == NULL || v == p || (l = lw_leaf(w, named ||
-			    nl > JENC_LOGW_NAMES ? 0 : nl)) == NULL)
+			if ((v = lw_value(p, end, &type, &vesc, &vodd)) == NULL ||
+			    (l = lw_leaf(w, named || nl > JENC_LOGW_NAMES ?
+			    0 : nl)) == NULL)
 				return NULL;
-			l->type = *p == '-' || (*p >= '0' && *p <= '9') ?
-			    '0' : *p;
-			if (!lw_type_ok(l->type))
-				return NULL;
-			l->esc = 0;
-			l->odd = odd ? JENC_LOGW_ODD_NAME : 0;
-			if (l->type == '"') {
+			l->type = type;
+			l->esc = vesc;
+			l->odd = (odd ? JENC_LOGW_ODD_NAME : 0) |
+			    (vodd ? JENC_LOGW_ODD_VALUE : 0);
+			if (type == '"') {
 				l->v = p + 1;
 				l->vlen = (size_t)(v - p - 2);
-				l->esc = vesc;
-				if (vesc || vodd)
-					l->odd |= JENC_LOGW_ODD_VALUE;
 			} else {
 				l->v = p;
 				l->vlen = (size_t)(v - p);
@@ -505,10 +510,8 @@ int
 jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx)
 {
-	size_t nw = len / 64 + 1;
 	struct lw_walk w = {
-		json, json + len, len, (char *)(work + 3 * nw), work,
-		work + nw, work + 2 * nw, b, fn, ctx, 0,
+		json, json + len, len, (char *)work, b, fn, ctx, 0,
 	};
 	const char *p = lw_ws(json, json + len);
 
@@ -517,7 +520,6 @@ jenc_logw_walk(const char *json, size_t len, uint64_t *work,
 	b->more = 0;
 	if (p >= w.end || *p != '{')
 		return JENC_E_SYNTAX;
-	lw_index(&w);
 	p = lw_obj(&w, p, 0, 0, 0);
 	if (w.rc != 0)
 		return w.rc;

@@ -521,9 +521,9 @@ main(void)
 
 	TEST("jenc_logv_format: a record at each place of its 64-byte words") {
 		/* the walk finds strings, and the bytes that ask for quotes,
-		 * in an index of 64-byte words: the same record moved by 0
-		 * to 130 bytes of white space puts each of them on each side
-		 * of a word's end */
+		 * a block of 16 or 8 bytes at a time, a byte at a time near
+		 * the end: the same record moved by 0 to 130 bytes of white
+		 * space puts each of them on each side of a block's end */
 		static const char rec[] = "{\"time\":1714564800020,"
 		    "\"level\":30,\"msg\":\"hello world\",\"a\":\"x=y\","
 		    "\"b\":\"a_plain_value_long_enough_to_cross_a_word_0123456789\","
