@@ -462,10 +462,10 @@ lv_sep(struct lv_rec *r)
 static int
 lv_put_time(struct lv_rec *r, int64_t sec, long nsec)
 {
-	char t[JENC_LOGT_MAX];
+	const char *t;
 	size_t n;
 
-	if (!jenc_logt_text(&r->lv->tf, sec, nsec, t, &n))
+	if ((t = jenc_logt_text(&r->lv->tf, sec, nsec, &n)) == NULL)
 		return 0;
 	lv_sep(r);
 	lv_out_color(r->o, r->lv, JENC_COLOR_NULL);

@@ -38,11 +38,12 @@ struct jenc_logt_fmt {
 int jenc_logt_fmt_set(struct jenc_logt_fmt *f, const char *fmt, int utc);
 void jenc_logt_fmt_free(struct jenc_logt_fmt *f);
 
-/* sec.nsec through f into out (JENC_LOGT_MAX bytes): 1 and its length
- * *len, or 0 when the time cannot be shown (outside the years 1 to
- * 9999).  The text of the last second is kept per thread. */
-int jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
-    char *out, size_t *len);
+/* sec.nsec through f: its text (at most JENC_LOGT_MAX bytes) and length
+ * *len, or NULL when the time cannot be shown (outside the years 1 to
+ * 9999).  The text is the thread's, kept for the next time of the same
+ * second, and good until the thread's next call. */
+const char *jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec,
+    long nsec, size_t *len);
 
 /* An RFC 3339 time (loose: also without seconds, or a date alone), or a
  * Unix time as a JSON number (seconds, ms, us or ns by magnitude): 1 and
