@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "logv.h"
+#include "scan.h"
 #include "swar.h"
 
 #define LV_OUT 4096		/* output gathered for one sink call */
@@ -46,11 +47,9 @@ struct lv_names {
 struct jenc_logv {
 	unsigned flags;
 	struct lv_names keys[3];	/* time, level, message */
-	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
-				 * 31 or more) */
-	uint32_t anylen;	/* lens[0] | lens[1] | lens[2] */
-	uint32_t first[8];	/* bit c: a key of the three lists begins
-				 * with byte c */
+	/* bit k of lens[c]: a key of the three lists begins with byte
+	 * c and has k bytes (31: 31 or more) */
+	uint32_t lens[256];
 	/* the keys of the three lists by lv_hash, open addressing: each
 	 * name's first place in each list it is in */
 	struct lv_key *tab;
@@ -241,50 +240,51 @@ lv_out_c(struct lv_out *o, char c)
 static const char lv_hexd[] = "0123456789abcdef";
 
 /* The index of the first 8-byte word of s[0..n) from i on that may hold
- * a byte out_text (or, with quote, a logfmt value) must look at; the
- * bytes before it hold none.  Bytes after the first such one may be
- * taken for one too: the caller looks at each byte from there. */
+ * a byte that makes a logfmt value quoted; the bytes before it hold
+ * none.  Bytes after the first such one may be taken for one too: the
+ * caller looks at each byte from there. */
 static inline size_t
-lv_text_skip(const char *s, size_t n, size_t i, int quoted, int quote)
+lv_quote_skip(const char *s, size_t n, size_t i)
 {
 	uint64_t w, m;
 
 	for (; n - i >= 8; i += 8) {
 		w = sw_load((const unsigned char *)s + i);
-		m = sw_lt(w, quote ? 0x21 : 0x20) | sw_eq(w, 0x7f) |
-		    sw_eq(w, 0xc2);
-		if (quoted || quote)
-			m |= sw_eq(w, '"') | sw_eq(w, quote ? '=' : '\\');
+		m = sw_lt(w, 0x21) | sw_eq(w, 0x7f) | sw_eq(w, 0xc2) |
+		    sw_eq(w, '"') | sw_eq(w, '=');
 		if (m != 0)
 			break;
 	}
 	return i;
 }
 
+/*
+ * The bytes out_text looks at, [0] outside quotes, [1] within them: C0
+ * controls but tab (with tab too within quotes), DEL and 0xc2 (a C1
+ * control's first byte); within quotes also '"' and '\\'.  Each is a
+ * candidate of scan_find with DEL, '"' and '\\' (LV_SCAN).
+ */
+static const unsigned char lv_esc[2][256] = {
+	{
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		[0x7f] = 1, [0xc2] = 1,
+	}, {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		['"'] = 1, ['\\'] = 1, [0x7f] = 1, [0xc2] = 1,
+	},
+};
+#define LV_SCAN(s, i, n, quoted) scan_find((const unsigned char *)(s), \
+	(i), (n), lv_esc[(quoted)], 0x7f, '"', '\\')
+
 /* 1 if s[0..n) holds none of the bytes out_text escapes outside quotes
  * (0xc2 taken for one whatever follows it). */
 static inline int
 lv_text_plain(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = lv_text_skip(s, n, 0, 0, 0); i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f || c == 0xc2)
-			return 0;
-	}
-	return 1;
+	return LV_SCAN(s, 0, n, 0) == n;
 }
-
-/* Bytes out_text looks at: 1 C0 controls, DEL and 0xc2 (a C1 control's
- * first byte), 2 also '"' and '\\' (escaped within quotes). */
-static const unsigned char lv_text_class[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	[0x5c] = 2, [0x7f] = 1, [0xc2] = 1,
-};
 
 /*
  * s[0..n), decoded text, with what could move the cursor or split the
@@ -296,13 +296,11 @@ lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 {
 	size_t i, from = 0;
 	char e[6] = { '\\', 'u', '0', '0', 0, 0 };
+	unsigned c, cp;
 
-	for (i = lv_text_skip(s, n, 0, quoted, 0); i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		unsigned cp, k = lv_text_class[c];
-
-		if (k == 0 || (k == 2 && !quoted) || (c == '\t' && !quoted))
-			continue;
+	for (i = LV_SCAN(s, 0, n, quoted); i < n;
+	    i = LV_SCAN(s, i + 1, n, quoted)) {
+		c = (unsigned char)s[i];
 		if (c == 0xc2 && (i + 1 >= n ||
 		    (unsigned char)s[i + 1] < 0x80 ||
 		    (unsigned char)s[i + 1] > 0x9f))
@@ -349,27 +347,31 @@ struct lv_rec {
 	int pass;			/* LV_ROLES, LV_FIELDS or LV_BELOW */
 };
 
-/* 1 if the 16 bytes at s may be read: inside [lo, hi). */
-static inline int
-lv_in(const char *s, const char *lo, const char *hi)
-{
-	uintptr_t a = (uintptr_t)s;
-
-	return a >= (uintptr_t)lo && a < (uintptr_t)hi &&
-	    (uintptr_t)hi - a >= 16;
-}
-
-/* s[0..n) to d, which has room for 16 bytes or n: a short one as 16
- * bytes (two moves, not a call) where they may be read, from the
- * record's text or the batch's names. */
+/* s[0..n) to d: up to 16 bytes as two moves each way that may overlap,
+ * not a call. */
 static inline void
-lv_copy(const struct lv_rec *r, char *d, const char *s, size_t n)
+lv_copy(char *d, const char *s, size_t n)
 {
-	if (n <= 16 && (lv_in(s, r->json, r->json_end) ||
-	    lv_in(s, r->b->names, r->b->names + JENC_LOGW_NAMES)))
-		memcpy(d, s, 16);
-	else
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n > 16) {
 		memcpy(d, s, n);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
 }
 
 /* The text of a string leaf, decoded if it has to be. */
@@ -394,11 +396,10 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	size_t h, mask = lv->ntab - 1;
 	int i;
 
-	/* most keys are none of the three: their length or first byte
-	 * tells */
-	if (l->nlen == 0 || !((lv->anylen >> (l->nlen < 31 ? l->nlen :
-	    31)) & 1) || !((lv->first[(unsigned char)l->name[0] >> 5] >>
-	    ((unsigned char)l->name[0] & 31)) & 1) ||
+	/* most keys are none of the three: their first byte and length
+	 * tell (no key is empty: bit 0 is never set) */
+	if (l->nlen == 0 || !((lv->lens[(unsigned char)l->name[0]] >>
+	    (l->nlen < 31 ? l->nlen : 31)) & 1) ||
 	    l->type == '[' || l->type == '{')
 		return;
 	for (h = lv_hash(l->name, l->nlen, mask); lv->tab[h].len != 0;
@@ -541,62 +542,30 @@ lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	lv_out_color(r->o, r->lv, JENC_PAL_RESET);
 }
 
-/* The second walk: key=value for each leaf left, but strings of several
- * lines, which the third writes below. */
+/* A field but the most common ones (lv_put_field): key=value, the value
+ * quoted when it has to be; a string of several lines left to the third
+ * walk. */
 static void
-lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
+lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	const char *s;
-	size_t n, i;
-	int quote;
+	const char *s = l->v;
+	size_t n = l->vlen, i;
+	int quote = 0;
 
-	if (lv_left_out(r, l))
-		return;
-	s = l->v;
-	n = l->vlen;
-	quote = 0;
-	if (l->type == '"' && !(l->odd & JENC_LOGW_ODD_VALUE)) {
-		/* no byte that asks for quotes, nor escapes */
-		quote = n == 0;
-	} else if (l->type == '"') {
+	if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		if (l->esc && memchr(s, '\n', n) != NULL) {
 			r->below = 1;
 			return;
 		}
 		quote = n == 0;
-		for (i = lv_text_skip(s, n, 0, 0, 1); i < n && !quote; i++) {
+		for (i = lv_quote_skip(s, n, 0); i < n && !quote; i++) {
 			unsigned char c = (unsigned char)s[i];
 
 			quote = c <= ' ' || c == '=' || c == '"' || c == 0x7f ||
 			    (c == 0xc2 && i + 1 < n &&
 			    (unsigned char)s[i + 1] <= 0x9f);
 		}
-	}
-	/* most fields: a name and a value that out_text would copy as
-	 * they are (a string that needs no quotes holds no byte it
-	 * escapes; nor do numbers and literals), no colors: one copy of
-	 * each into the buffer */
-	if (!quote && l->type != '[' && l->type != '{' &&
-	    !(r->lv->flags & JENC_LOGV_COLOR) &&
-	    l->nlen + n + 2 + 16 <= LV_OUT &&
-	    (!(l->odd & JENC_LOGW_ODD_NAME) ||
-	    lv_text_plain(l->name, l->nlen))) {
-		struct lv_out *o = r->o;
-		char *d;
-
-		if (l->nlen + n + 2 + 16 > LV_OUT - o->n)
-			lv_out_flush(o);
-		d = o->buf + o->n;
-		if (r->any)
-			*d++ = ' ';
-		r->any = 1;
-		lv_copy(r, d, l->name, l->nlen);
-		d += l->nlen;
-		*d++ = '=';
-		lv_copy(r, d, s, n);
-		o->n = (size_t)(d + n - o->buf);
-		return;
 	}
 	lv_sep(r);
 	lv_put_key(r, l);
@@ -606,7 +575,44 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	lv_out_text(r->o, s, n, quote);
 	if (quote)
 		lv_out_c(r->o, '"');
-	return;
+}
+
+/*
+ * The second walk: key=value for each leaf left, but strings of several
+ * lines, which the third writes below.  Most fields are a name and a
+ * number, literal or non-empty string that out_text would copy as they
+ * are and that need no quotes (the walk found no byte that asks for
+ * them), without colors: one copy of each into the buffer.
+ */
+static inline void
+lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
+{
+	struct lv_out *o = r->o;
+	size_t room = l->nlen + l->vlen + 2;
+	char *d;
+
+	if (lv_left_out(r, l))
+		return;
+	if (l->type == '[' || l->type == '{' ||
+	    (l->odd & JENC_LOGW_ODD_VALUE) ||
+	    (l->type == '"' && l->vlen == 0) ||
+	    (r->lv->flags & JENC_LOGV_COLOR) || room > LV_OUT ||
+	    ((l->odd & JENC_LOGW_ODD_NAME) &&
+	    !lv_text_plain(l->name, l->nlen))) {
+		lv_put_other(r, l);
+		return;
+	}
+	if (room > LV_OUT - o->n)
+		lv_out_flush(o);
+	d = o->buf + o->n;
+	if (r->any)
+		*d++ = ' ';
+	r->any = 1;
+	lv_copy(d, l->name, l->nlen);
+	d += l->nlen;
+	*d++ = '=';
+	lv_copy(d, l->v, l->vlen);
+	o->n = (size_t)(d + l->vlen - o->buf);
 }
 
 /* The third walk: each string of several lines, under the record, its
@@ -790,10 +796,8 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 			const struct lv_names *l = &lv->keys[i];
 			unsigned char c = (unsigned char)l->text[l->off[k]];
 
-			lv->lens[i] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
-			lv->first[c >> 5] |= 1u << (c & 31);
+			lv->lens[c] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
 		}
-		lv->anylen |= lv->lens[i];
 	}
 	if ((o->hide != NULL && lv_names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && lv_names_set(&lv->only, o->only) != 0))
