@@ -347,33 +347,6 @@ struct lv_rec {
 	int pass;			/* LV_ROLES, LV_FIELDS or LV_BELOW */
 };
 
-/* s[0..n) to d: up to 16 bytes as two moves each way that may overlap,
- * not a call. */
-static inline void
-lv_copy(char *d, const char *s, size_t n)
-{
-	uint64_t a, b;
-	uint32_t x, y;
-
-	if (n >= 8 && n <= 16) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		memcpy(d, &x, 4);
-		memcpy(d + n - 4, &y, 4);
-	} else if (n > 16) {
-		memcpy(d, s, n);
-	} else if (n > 0) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
-}
-
 /* The text of a string leaf, decoded if it has to be. */
 static const char *
 lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
@@ -608,10 +581,10 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	if (r->any)
 		*d++ = ' ';
 	r->any = 1;
-	lv_copy(d, l->name, l->nlen);
+	jenc_logw_copy(d, l->name, l->nlen);
 	d += l->nlen;
 	*d++ = '=';
-	lv_copy(d, l->v, l->vlen);
+	jenc_logw_copy(d, l->v, l->vlen);
 	o->n = (size_t)(d + l->vlen - o->buf);
 }
 

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- times (logtime.c) ---- */
 
@@ -113,6 +114,33 @@ typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
  */
 int jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx);
+
+/* s[0..n) to d: up to 16 bytes as two moves each way that may overlap,
+ * not a call (names and values are most often that short). */
+static inline void
+jenc_logw_copy(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
 
 /* The JSON string body s[0..n) decoded into out (room: n bytes); its
  * length.  A bad escape is copied as it is. */

@@ -110,45 +110,45 @@ lw_str_end(const char *p, const char *end, char *esc)
 /* ---- strings: a block at a time ----------------------------------------- */
 
 /*
- * A block of LW_BLOCK bytes at p (16 with SSE2, else 8 in a word): in
- * *q a bit for each '"' and '\\', byte j's as bit j; in *odd one for
- * each byte that is not plain: below '!', '=', DEL and from 0x80 on.
+ * A bit for each byte of the block of LW_BLOCK bytes at p (16 with SSE2,
+ * else 8 in a word), byte j's as bit j, that stops a plain string: '"',
+ * '\\', and the bytes that are not plain (below '!', '=', DEL and from
+ * 0x80 on).  With SSE2, the bytes below '!' or from DEL on are one
+ * signed compare: adding 0x5f takes '!' to '~' to -128 to -35.
  */
 #ifdef __SSE2__
 #define LW_BLOCK 16
 
-static inline void
-lw_block(const char *p, unsigned *q, unsigned *odd)
+static inline unsigned
+lw_stops(const char *p)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-	*q = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
-	*odd = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-	    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21)),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f))));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x5f)),
+	    _mm_set1_epi8(-35)),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))), _mm_or_si128(
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('=')))));
 }
 #else
 #define LW_BLOCK 8
 
-static inline void
-lw_block(const char *p, unsigned *q, unsigned *odd)
+static inline unsigned
+lw_stops(const char *p)
 {
 	uint64_t x = sw_load((const unsigned char *)p);
 
-	*q = (unsigned)sw_bits(sw_eq(x, '"') | sw_eq(x, '\\'));
-	*odd = (unsigned)sw_bits(sw_lt(x, 0x21) | sw_eq(x, '=') |
-	    ((((x & SW_LOW7) + SW_ONES) | x) & SW_HIGH));
+	return (unsigned)sw_bits(sw_lt(x, 0x21) | sw_eq(x, 0x7f) |
+	    (x & SW_HIGH) | sw_eq(x, '"') | sw_eq(x, '\\') | sw_eq(x, '='));
 }
 #endif
 
-/* The bytes that are not plain, as lw_block's odd. */
-static const unsigned char lw_odd[256] = {
+/* The bytes of lw_stops: 2 '"', 1 the others. */
+static const unsigned char lw_stop[256] = {
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, ['='] = 1, [0x7f] = 1,
+	1, 0, 2, ['='] = 1, ['\\'] = 1, [0x7f] = 1,
 	[0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -162,39 +162,34 @@ static const unsigned char lw_odd[256] = {
 /*
  * Just past the string that starts at p ('"'), NULL if it does not end;
  * *esc 1 if its body holds a backslash, else *odd 1 if it holds a byte
- * that is not plain.  A block at a time while one fits before the end,
- * so that a short string (most names and values) is one block, then a
- * byte at a time.
+ * that is not plain.  A plain string (most names and values) ends at the
+ * first byte that stops it, found a block at a time while one fits
+ * before the end, then a byte at a time; from any other stop, the rest
+ * of the string is lw_str_end's.
  */
 static inline const char *
 lw_string(const char *p, const char *end, char *esc, char *odd)
 {
 	const char *s = p + 1;
-	unsigned q, o, any = 0;
+	unsigned m;
 
+	*esc = 0;
+	*odd = 0;
 	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
-		lw_block(s, &q, &o);
-		if (q != 0) {
-			s += __builtin_ctz(q);
-			if (*s == '\\')
-				break;
-			*esc = 0;
-			*odd = (any | (o & ((1u << __builtin_ctz(q)) - 1))) !=
-			    0;
-			return s + 1;
+		if ((m = lw_stops(s)) != 0) {
+			s += __builtin_ctz(m);
+			goto stop;
 		}
-		any |= o;
 	}
-	for (; s < end && *s != '\\'; s++) {
-		if (*s == '"') {
-			*esc = 0;
-			*odd = any != 0;
-			return s + 1;
-		}
-		any |= lw_odd[(unsigned char)*s];
-	}
+	while (s < end && lw_stop[(unsigned char)*s] == 0)
+		s++;
+	if (s == end)
+		return NULL;
+stop:
+	if (*s == '"')
+		return s + 1;
 	*odd = 1;
-	return lw_str_end(p, end, esc);
+	return lw_str_end(s - 1, end, esc);
 }
 
 /* Bytes that end a number or literal: ',', '}', ']' and white space. */
@@ -377,7 +372,8 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 
 	l->nlen = n;
 	if (n <= JENC_LOGW_NAMES) {
-		l->name = memcpy(b->names + b->nnames, w->path, n);
+		l->name = b->names + b->nnames;
+		jenc_logw_copy(b->names + b->nnames, w->path, n);
 		b->nnames += n;
 		return 0;
 	}
@@ -460,7 +456,7 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			if (esc) {
 				nl += jenc_logw_unescape(name, k, w->path + nl);
 			} else {
-				memcpy(w->path + nl, name, k);
+				jenc_logw_copy(w->path + nl, name, k);
 				nl += k;
 			}
 		}
