@@ -455,7 +455,10 @@ lv_put_plain(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	const char *s;
 	size_t n;
 
-	if (l->type == '"') {
+	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
+		/* no byte out_text escapes, nor escapes */
+		lv_out_put(r->o, l->v, l->vlen);
+	} else if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		lv_out_text(r->o, s, n, 0);
 	} else {
@@ -525,7 +528,11 @@ lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	size_t n = l->vlen, i;
 	int quote = 0;
 
-	if (l->type == '"') {
+	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
+		/* no byte out_text escapes, nor escapes: quoted for a space
+		 * or '=', the only bytes that are not plain left */
+		quote = n == 0 || (l->odd & JENC_LOGW_ODD_VALUE);
+	} else if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		if (l->esc && memchr(s, '\n', n) != NULL) {
 			r->below = 1;

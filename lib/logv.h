@@ -83,6 +83,9 @@ struct jenc_logw_leaf {
  * below '!', '=', '"', '\\', DEL or any from 0x80 on (0: it holds none). */
 #define JENC_LOGW_ODD_NAME 0x01
 #define JENC_LOGW_ODD_VALUE 0x02
+/* A string value's body holds a byte that out_text may escape (below
+ * ' ', DEL, from 0x80 on) or a backslash: with JENC_LOGW_ODD_VALUE. */
+#define JENC_LOGW_CTL_VALUE 0x04
 
 #define JENC_LOGW_LEAVES 64	/* leaves of one batch */
 #define JENC_LOGW_NAMES 2048	/* bytes of their names */

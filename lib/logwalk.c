@@ -110,14 +110,23 @@ lw_str_end(const char *p, const char *end, char *esc)
 /* ---- strings: a block at a time ----------------------------------------- */
 
 /*
- * A bit for each byte of the block of LW_BLOCK bytes at p (16 with SSE2,
- * else 8 in a word), byte j's as bit j, that stops a plain string: '"',
- * '\\', and the bytes that are not plain (below '!', '=', DEL and from
- * 0x80 on).  With SSE2, the bytes below '!' or from DEL on are one
- * signed compare: adding 0x5f takes '!' to '~' to -128 to -35.
+ * Bits for the bytes of the block of LW_BLOCK bytes at p (16 with SSE2,
+ * else 8 in a word), byte j's as bit j.  lw_stops: the bytes that stop a
+ * plain string: '"', '\\', and those that are not plain (below '!', '=',
+ * DEL and from 0x80 on).  lw_ctls: '"', '\\', and those that out_text
+ * may escape (below ' ', DEL and from 0x80 on).  With SSE2 a range of
+ * bytes is one signed compare: adding 0x5f takes '!' to '~' to -128 to
+ * -35, adding 0x60 takes ' ' to '~' there to -34.
  */
 #ifdef __SSE2__
 #define LW_BLOCK 16
+
+static inline __m128i
+lw_quotes(__m128i x)
+{
+	return _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+}
 
 static inline unsigned
 lw_stops(const char *p)
@@ -127,9 +136,17 @@ lw_stops(const char *p)
 	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
 	    _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x5f)),
 	    _mm_set1_epi8(-35)),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('"'))), _mm_or_si128(
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
-	    _mm_cmpeq_epi8(x, _mm_set1_epi8('=')))));
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))), lw_quotes(x)));
+}
+
+static inline unsigned
+lw_ctls(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x60)),
+	    _mm_set1_epi8(-34)), lw_quotes(x)));
 }
 #else
 #define LW_BLOCK 8
@@ -142,33 +159,78 @@ lw_stops(const char *p)
 	return (unsigned)sw_bits(sw_lt(x, 0x21) | sw_eq(x, 0x7f) |
 	    (x & SW_HIGH) | sw_eq(x, '"') | sw_eq(x, '\\') | sw_eq(x, '='));
 }
+
+static inline unsigned
+lw_ctls(const char *p)
+{
+	uint64_t x = sw_load((const unsigned char *)p);
+
+	return (unsigned)sw_bits(sw_lt(x, 0x20) | sw_eq(x, 0x7f) |
+	    (x & SW_HIGH) | sw_eq(x, '"') | sw_eq(x, '\\'));
+}
 #endif
 
-/* The bytes of lw_stops: 2 '"', 1 the others. */
+/* The bytes of lw_stops (bit 0) and of lw_ctls (bit 1). */
 static const unsigned char lw_stop[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 0, 2, ['='] = 1, ['\\'] = 1, [0x7f] = 1,
-	[0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	1, 0, 3, ['='] = 1, ['\\'] = 3, [0x7f] = 3,
+	[0x80] = 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 };
+
+/* The first byte from s on (before end) whose bit of lw_stop is bit, a
+ * block at a time with f while one fits, then a byte at a time; end if
+ * none. */
+#define LW_FIND(s, end, f, bit) do { \
+	unsigned lw_m_; \
+	for (; (end) - (s) >= LW_BLOCK; (s) += LW_BLOCK) \
+		if ((lw_m_ = f(s)) != 0) { \
+			(s) += __builtin_ctz(lw_m_); \
+			break; \
+		} \
+	if ((end) - (s) < LW_BLOCK) \
+		while ((s) < (end) && !(lw_stop[(unsigned char)*(s)] & (bit))) \
+			(s)++; \
+} while (0)
+
+/*
+ * The rest of a string that is not plain from s, its first byte that
+ * stops a plain string (lw_string): on to the first '"', '\\' or byte
+ * out_text may escape; from a '\\' or such a byte, lw_str_end finds the
+ * end.
+ */
+static const char *
+lw_string_odd(const char *s, const char *end, char *esc,
+    unsigned char *odd)
+{
+	*odd = JENC_LOGW_ODD_VALUE;
+	LW_FIND(s, end, lw_ctls, 2);
+	if (s == end)
+		return NULL;
+	if (*s == '"')
+		return s + 1;
+	*odd |= JENC_LOGW_CTL_VALUE;
+	return lw_str_end(*s == '\\' ? s - 1 : s, end, esc);
+}
 
 /*
  * Just past the string that starts at p ('"'), NULL if it does not end;
- * *esc 1 if its body holds a backslash, else *odd 1 if it holds a byte
- * that is not plain.  A plain string (most names and values) ends at the
- * first byte that stops it, found a block at a time while one fits
- * before the end, then a byte at a time; from any other stop, the rest
- * of the string is lw_str_end's.
+ * *esc 1 if its body holds a backslash; *odd JENC_LOGW_ODD_VALUE if it
+ * holds a byte that is not plain (or a backslash), with
+ * JENC_LOGW_CTL_VALUE if one of them is a byte that out_text may escape
+ * (or a backslash).  A plain string (most names and values) ends at the
+ * first byte that stops it, a '"'; from any other, lw_string_odd goes
+ * on.
  */
 static inline const char *
-lw_string(const char *p, const char *end, char *esc, char *odd)
+lw_string(const char *p, const char *end, char *esc, unsigned char *odd)
 {
 	const char *s = p + 1;
 	unsigned m;
@@ -181,15 +243,14 @@ lw_string(const char *p, const char *end, char *esc, char *odd)
 			goto stop;
 		}
 	}
-	while (s < end && lw_stop[(unsigned char)*s] == 0)
+	while (s < end && !(lw_stop[(unsigned char)*s] & 1))
 		s++;
 	if (s == end)
 		return NULL;
 stop:
 	if (*s == '"')
 		return s + 1;
-	*odd = 1;
-	return lw_str_end(s - 1, end, esc);
+	return lw_string_odd(s, end, esc, odd);
 }
 
 /* Bytes that end a number or literal: ',', '}', ']' and white space. */
@@ -392,7 +453,8 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
  * value.
  */
 static inline const char *
-lw_value(const char *p, const char *end, char *type, char *esc, char *odd)
+lw_value(const char *p, const char *end, char *type, char *esc,
+    unsigned char *odd)
 {
 	*esc = 0;
 	*odd = 0;
@@ -426,7 +488,8 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 	const char *end = w->end, *q, *v, *name;
 	struct jenc_logw_leaf *l;
 	size_t nl, k;
-	char esc, odd, type, vesc, vodd;
+	char esc, type, vesc;
+	unsigned char odd, vodd;
 	int named;
 
 	p = lw_ws(p + 1, end);
@@ -472,8 +535,8 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 				return NULL;
 			l->type = type;
 			l->esc = vesc;
-			l->odd = (odd ? JENC_LOGW_ODD_NAME : 0) |
-			    (vodd ? JENC_LOGW_ODD_VALUE : 0);
+			l->odd = (unsigned char)((odd ? JENC_LOGW_ODD_NAME : 0) |
+			    vodd);
 			if (type == '"') {
 				l->v = p + 1;
 				l->vlen = (size_t)(v - p - 2);
