@@ -214,22 +214,32 @@ lv_out_flush(struct lv_out *o)
 	o->n = 0;
 }
 
+/* s[0..n) to the sink when it does not fit in the buffer. */
 static void
+lv_out_big(struct lv_out *o, const char *s, size_t n)
+{
+	lv_out_flush(o);
+	if (n > LV_OUT) {
+		if (o->err == 0 && o->fn(o->ctx, s, n) != 0)
+			o->err = JENC_E_SINK;
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->n = n;
+}
+
+static inline void
 lv_out_put(struct lv_out *o, const char *s, size_t n)
 {
 	if (n > LV_OUT - o->n) {
-		lv_out_flush(o);
-		if (n > LV_OUT) {
-			if (o->err == 0 && o->fn(o->ctx, s, n) != 0)
-				o->err = JENC_E_SINK;
-			return;
-		}
+		lv_out_big(o, s, n);
+		return;
 	}
-	memcpy(o->buf + o->n, s, n);
+	jenc_logw_copy(o->buf + o->n, s, n);
 	o->n += n;
 }
 
-static void
+static inline void
 lv_out_c(struct lv_out *o, char c)
 {
 	if (o->n == LV_OUT)
@@ -359,6 +369,34 @@ lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 	return r->scratch;
 }
 
+/* 1 if a[0..n) and b[0..n) are the same bytes: up to 16 as two loads
+ * each that may overlap, not a call. */
+static inline int
+lv_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+	uint32_t i, j, k, m;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, a + n - 8, 8);
+		memcpy(&u, b, 8);
+		memcpy(&v, b + n - 8, 8);
+		return ((x ^ u) | (y ^ v)) == 0;
+	}
+	if (n >= 4 && n < 8) {
+		memcpy(&i, a, 4);
+		memcpy(&j, a + n - 4, 4);
+		memcpy(&k, b, 4);
+		memcpy(&m, b + n - 4, 4);
+		return ((i ^ k) | (j ^ m)) == 0;
+	}
+	if (n < 4)
+		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+		    a[n - 1] == b[n - 1]);
+	return memcmp(a, b, n) == 0;
+}
+
 /* The first pass: the time, level and message, each the leaf of the
  * earliest of its keys (of a type that can be one). */
 static void
@@ -382,7 +420,7 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 		/* a time or level is a string or a number, a message any
 		 * scalar */
 		if (k->len != l->nlen || (i < ROLE_MSG && l->type != '"' &&
-		    l->type != '0') || memcmp(k->name, l->name, k->len) != 0)
+		    l->type != '0') || !lv_same(k->name, l->name, k->len))
 			continue;
 		if (r->role[i].v == NULL || k->rank < r->rank[i]) {
 			r->role[i] = *l;
@@ -471,14 +509,15 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 {
 	const jenc_logv *lv = r->lv;
 	int band = sev >= 10 ? (sev > 60 ? 6 : sev / 10) : 0;
+	const char *name;
 	char up[32];
 	size_t i;
 
 	lv_sep(r);
 	if (band > 0 && (lv->flags & JENC_LOGV_COLOR))
 		lv_out_put(r->o, jenc_logl_sgr(band), 7);
-	if (jenc_logl_name(sev) != NULL) {
-		lv_out_put(r->o, jenc_logl_name(sev), 5);
+	if ((name = jenc_logl_name(sev)) != NULL) {
+		lv_out_put(r->o, name, 5);
 	} else {
 		/* a level of its own: in upper case, five columns or more */
 		for (i = 0; i < n; i += sizeof(up)) {
@@ -722,7 +761,10 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	}
 	if (r.role[ROLE_LEVEL].v != NULL) {
 		/* its text again: the scratch may have been used since */
-		sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
+		/* an escaped name's text again: the scratch may have been
+		 * used since */
+		if (r.role[ROLE_LEVEL].esc)
+			sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
 		lv_put_level(&r, sev, lvl, nlvl);
 	}
 	if (r.role[ROLE_MSG].v != NULL) {
