@@ -201,42 +201,57 @@ static const unsigned char lw_stop[256] = {
 } while (0)
 
 /*
+ * The end of a string or other value, and what the walk found in it
+ * (returned in two registers, not through memory): JENC_LOGW_ODD_VALUE,
+ * JENC_LOGW_CTL_VALUE, LW_ESC (a backslash), and a value's type
+ * (lw_value) in the bits from 8 on.
+ */
+struct lw_end {
+	const char *p;		/* just past it, NULL if it does not end */
+	unsigned fl;
+};
+
+#define LW_ESC 0x08
+
+/*
  * The rest of a string that is not plain from s, its first byte that
  * stops a plain string (lw_string): on to the first '"', '\\' or byte
  * out_text may escape; from a '\\' or such a byte, lw_str_end finds the
  * end.
  */
-static const char *
-lw_string_odd(const char *s, const char *end, char *esc,
-    unsigned char *odd)
+static struct lw_end
+lw_string_odd(const char *s, const char *end)
 {
-	*odd = JENC_LOGW_ODD_VALUE;
+	struct lw_end e = { NULL, JENC_LOGW_ODD_VALUE };
+	char esc;
+
 	LW_FIND(s, end, lw_ctls, 2);
 	if (s == end)
-		return NULL;
-	if (*s == '"')
-		return s + 1;
-	*odd |= JENC_LOGW_CTL_VALUE;
-	return lw_str_end(*s == '\\' ? s - 1 : s, end, esc);
+		return e;
+	if (*s == '"') {
+		e.p = s + 1;
+		return e;
+	}
+	e.p = lw_str_end(*s == '\\' ? s - 1 : s, end, &esc);
+	e.fl |= JENC_LOGW_CTL_VALUE | (esc ? LW_ESC : 0);
+	return e;
 }
 
 /*
- * Just past the string that starts at p ('"'), NULL if it does not end;
- * *esc 1 if its body holds a backslash; *odd JENC_LOGW_ODD_VALUE if it
- * holds a byte that is not plain (or a backslash), with
- * JENC_LOGW_CTL_VALUE if one of them is a byte that out_text may escape
- * (or a backslash).  A plain string (most names and values) ends at the
- * first byte that stops it, a '"'; from any other, lw_string_odd goes
- * on.
+ * The end of the string that starts at p ('"'); LW_ESC if its body holds
+ * a backslash; JENC_LOGW_ODD_VALUE if it holds a byte that is not plain
+ * (or a backslash), with JENC_LOGW_CTL_VALUE if one of them is a byte
+ * that out_text may escape (or a backslash).  A plain string (most names
+ * and values) ends at the first byte that stops it, a '"'; from any
+ * other, lw_string_odd goes on.
  */
-static inline const char *
-lw_string(const char *p, const char *end, char *esc, unsigned char *odd)
+static inline struct lw_end
+lw_string(const char *p, const char *end)
 {
 	const char *s = p + 1;
+	struct lw_end e = { NULL, 0 };
 	unsigned m;
 
-	*esc = 0;
-	*odd = 0;
 	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
 		if ((m = lw_stops(s)) != 0) {
 			s += __builtin_ctz(m);
@@ -246,11 +261,12 @@ lw_string(const char *p, const char *end, char *esc, unsigned char *odd)
 	while (s < end && !(lw_stop[(unsigned char)*s] & 1))
 		s++;
 	if (s == end)
-		return NULL;
+		return e;
 stop:
-	if (*s == '"')
-		return s + 1;
-	return lw_string_odd(s, end, esc, odd);
+	if (*s != '"')
+		return lw_string_odd(s, end);
+	e.p = s + 1;
+	return e;
 }
 
 /* Bytes that end a number or literal: ',', '}', ']' and white space. */
@@ -447,33 +463,34 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 }
 
 /*
- * The value at p, a member's (p < end): *type its type ('"', '0'
- * number, 't', 'f', 'n', '[', '{'), *esc and *odd a string's (as
- * lw_string's).  Just past it, NULL if it does not end or is not a
- * value.
+ * The end of the value at p, a member's (p < end), NULL if it does not
+ * end or is not a value; its type ('"', '0' number, 't', 'f', 'n', '[',
+ * '{') in the bits from 8 on, a string's flags (lw_string) below.
  */
-static inline const char *
-lw_value(const char *p, const char *end, char *type, char *esc,
-    unsigned char *odd)
+static inline struct lw_end
+lw_value(const char *p, const char *end)
 {
-	*esc = 0;
-	*odd = 0;
+	struct lw_end e = { NULL, 0 };
+
 	switch (*p) {
 	case '"':
-		*type = '"';
-		return lw_string(p, end, esc, odd);
+		e = lw_string(p, end);
+		e.fl |= (unsigned)'"' << 8;
+		return e;
 	case '{': case '[':
-		*type = *p;
-		return lw_value_end(p, end);
+		e.p = lw_value_end(p, end);
+		break;
 	case 't': case 'f': case 'n':
-		*type = *p;
-		return lw_scalar_end(p, end);
+		e.p = lw_scalar_end(p, end);
+		break;
 	case '-': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
-		*type = '0';
-		return lw_scalar_end(p, end);
+		e.p = lw_scalar_end(p, end);
+		e.fl = (unsigned)'0' << 8;
+		return e;
 	}
-	return NULL;
+	e.fl = (unsigned)(unsigned char)*p << 8;
+	return e;
 }
 
 /*
@@ -485,23 +502,23 @@ lw_value(const char *p, const char *end, char *type, char *esc,
 static const char *
 lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 {
-	const char *end = w->end, *q, *v, *name;
+	const char *end = w->end, *q, *name;
 	struct jenc_logw_leaf *l;
+	struct lw_end e;
 	size_t nl, k;
-	char esc, type, vesc;
-	unsigned char odd, vodd;
-	int named;
+	int named, esc, odd;
 
 	p = lw_ws(p + 1, end);
 	if (p < end && *p == '}')
 		return p + 1;
 	for (;;) {
 		if (p >= end || *p != '"' ||
-		    (q = lw_string(p, end, &esc, &odd)) == NULL)
+		    (q = (e = lw_string(p, end)).p) == NULL)
 			return NULL;
 		name = p + 1;
 		k = (size_t)(q - p - 2);
-		odd = odd || esc || podd;
+		esc = (e.fl & LW_ESC) != 0;
+		odd = e.fl != 0 || podd;
 		/* compact text first: white space only where it is not */
 		p = q < end && *q == ':' ? q : lw_ws(q, end);
 		if (p >= end || *p != ':')
@@ -529,20 +546,21 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			if ((p = lw_obj(w, p, nl, odd, depth + 1)) == NULL)
 				return NULL;
 		} else {
-			if ((v = lw_value(p, end, &type, &vesc, &vodd)) == NULL ||
+			if ((e = lw_value(p, end)).p == NULL ||
 			    (l = lw_leaf(w, named || nl > JENC_LOGW_NAMES ?
 			    0 : nl)) == NULL)
 				return NULL;
-			l->type = type;
-			l->esc = vesc;
+			l->type = (char)(e.fl >> 8);
+			l->esc = (e.fl & LW_ESC) != 0;
 			l->odd = (unsigned char)((odd ? JENC_LOGW_ODD_NAME : 0) |
-			    vodd);
-			if (type == '"') {
+			    (e.fl & (JENC_LOGW_ODD_VALUE |
+			    JENC_LOGW_CTL_VALUE)));
+			if (*p == '"') {
 				l->v = p + 1;
-				l->vlen = (size_t)(v - p - 2);
+				l->vlen = (size_t)(e.p - p - 2);
 			} else {
 				l->v = p;
-				l->vlen = (size_t)(v - p);
+				l->vlen = (size_t)(e.p - p);
 			}
 			if (named) {
 				l->name = name;
@@ -550,7 +568,7 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			} else if (lw_name(w, l, nl) != 0) {
 				return NULL;
 			}
-			p = v;
+			p = e.p;
 		}
 		if (p < end && (unsigned char)*p <= ' ')
 			p = lw_ws(p, end);
