@@ -147,13 +147,11 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 	return 1;
 }
 
-/* 1 and the value *v of s[0..8) if they are eight digits: in a word, a
- * multiplication for each halving of the digits. */
+/* 1 and the value *v of the eight bytes of w (sw_load) if they are
+ * digits: a multiplication for each halving of the digits. */
 static inline int
-lt_eight(const char *s, uint64_t *v)
+lt_eight(uint64_t w, uint64_t *v)
 {
-	uint64_t w = sw_load((const unsigned char *)s);
-
 	if (((w & UINT64_C(0xf0f0f0f0f0f0f0f0)) |
 	    (((w + UINT64_C(0x0606060606060606)) &
 	    UINT64_C(0xf0f0f0f0f0f0f0f0)) >> 4)) !=
@@ -163,6 +161,39 @@ lt_eight(const char *s, uint64_t *v)
 	w = (w & UINT64_C(0x00ff00ff00ff00ff)) * 6553601 >> 16;
 	*v = (w & UINT64_C(0x0000ffff0000ffff)) * UINT64_C(42949672960001) >>
 	    32;
+	return 1;
+}
+
+static const uint32_t lt_p10[8] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+};
+
+/* A Unix time with an exponent (1.7e9), through a double, which holds 15
+ * digits; as jenc_logt_epoch. */
+static int
+lt_epoch_exp(const char *s, size_t n, int64_t *sec, long *nsec)
+{
+	char buf[64];
+	double v, w;
+	uint64_t k;
+
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtod(buf, NULL);
+	w = v < 0 ? -v : v;
+	if (!(w < 1e19))
+		return 0;
+	k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
+	    1000000000;
+	w = v / (double)k;
+	*sec = (int64_t)w;
+	if ((double)*sec > w)
+		(*sec)--;
+	*nsec = (long)((w - (double)*sec) * 1e9);
+	if (*nsec >= NS)
+		*nsec = NS - 1;
 	return 1;
 }
 
@@ -184,9 +215,21 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 		neg = 1, at++;
 	/* more than 19 digits are refused below, whatever ip became */
 	id = at;
-	while (n - at >= 8 && lt_eight(s + at, &k)) {
+	while (n - at >= 8 &&
+	    lt_eight(sw_load((const unsigned char *)s + at), &k)) {
 		ip = ip * 100000000u + k;
 		at += 8;
+	}
+	/* the last digits, fewer than eight: the word that ends the text,
+	 * the bytes before them taken for leading zeros */
+	if (at < n && n - at < 8 && n >= 8) {
+		uint64_t low = ((uint64_t)1 << (8 * (8 - (n - at)))) - 1;
+		uint64_t w = sw_load((const unsigned char *)s + n - 8);
+
+		if (lt_eight((w & ~low) | (SW_ONES * '0' & low), &k)) {
+			ip = ip * (uint64_t)lt_p10[n - at] + k;
+			at = n;
+		}
 	}
 	for (; at < n && (unsigned)(s[at] - '0') <= 9; at++)
 		ip = ip * 10u + (uint64_t)(s[at] - '0');
@@ -211,30 +254,8 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 		    s[at] <= '9'; at++, scale /= 10)
 			ns += (s[at] - '0') * scale;
 	}
-	if (at < n && (s[at] == 'e' || s[at] == 'E')) {
-		/* 1.7e9: through a double, which holds 15 digits */
-		char buf[64];
-		double v, w;
-
-		if (n >= sizeof(buf))
-			return 0;
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-		v = strtod(buf, NULL);
-		w = v < 0 ? -v : v;
-		if (!(w < 1e19))
-			return 0;
-		k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
-		    1000000000;
-		w = v / (double)k;
-		*sec = (int64_t)w;
-		if ((double)*sec > w)
-			(*sec)--;
-		*nsec = (long)((w - (double)*sec) * 1e9);
-		if (*nsec >= NS)
-			*nsec = NS - 1;
-		return 1;
-	}
+	if (at < n && (s[at] == 'e' || s[at] == 'E'))
+		return lt_epoch_exp(s, n, sec, nsec);
 	if (at != n)
 		return 0;
 	/* by constants: multiplications, not divisions */
