@@ -47,13 +47,13 @@ struct lv_names {
 struct jenc_logv {
 	unsigned flags;
 	struct lv_names keys[3];	/* time, level, message */
-	/* bit k of lens[c]: a key of the three lists begins with byte
-	 * c and has k bytes (31: 31 or more) */
-	uint32_t lens[256];
-	/* the keys of the three lists by lv_hash, open addressing: each
-	 * name's first place in each list it is in */
-	struct lv_key *tab;
-	size_t ntab;		/* a power of two, twice the keys or more */
+	/* the keys of the three lists, each name at its first place in
+	 * each list it is in, chained by their first byte c and length n:
+	 * slot[LV_SLOT(c, n)] is 1 + the index in key[] of the first,
+	 * key[i].next of the next, 0 for none */
+	uint32_t *slot;
+	struct lv_key *key;
+	size_t nkey;
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
 	int min_level;
@@ -68,13 +68,18 @@ enum { ROLE_TIME, ROLE_LEVEL, ROLE_MSG };
  * lv_put_below. */
 enum { LV_ROLES, LV_FIELDS, LV_BELOW };
 
-/* A key of one of the three lists; len 0: an empty place. */
+/* A key of one of the three lists. */
 struct lv_key {
 	const char *name;
 	size_t len;
 	int role;
+	uint32_t next;		/* 1 + the next one's index, 0: none */
 	size_t rank;		/* its place in its list */
 };
+
+/* The chains of keys: by first byte and length (31: 31 or more). */
+#define LV_SLOTS (256 * 32)
+#define LV_SLOT(c, n) ((size_t)(unsigned char)(c) << 5 | ((n) < 31 ? (n) : 31))
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -152,30 +157,22 @@ lv_names_hold(const struct lv_names *l, const char *name, size_t n)
 }
 
 
-/* The place of a key of n bytes (n > 0) in a table of mask + 1. */
-static inline size_t
-lv_hash(const char *name, size_t n, size_t mask)
-{
-	return (n * 0x9e37u + (unsigned char)name[0] * 31u +
-	    (unsigned char)name[n - 1]) & mask;
-}
-
-/* lv->tab from lv->keys. */
+/* lv->slot and lv->key from lv->keys. */
 static int
 lv_tab_set(jenc_logv *lv)
 {
-	size_t n = 0, k, h;
+	size_t n = 0, k, at;
 	int r;
 
 	for (r = 0; r < 3; r++)
 		n += lv->keys[r].n;
-	for (lv->ntab = 16; lv->ntab < 2 * n; lv->ntab *= 2)
-		;
-	lv->tab = jenc_mem_alloc(lv->ntab * sizeof(*lv->tab));
-	if (lv->tab == NULL)
+	lv->slot = jenc_mem_alloc(LV_SLOTS * sizeof(*lv->slot));
+	lv->key = jenc_mem_alloc((n > 0 ? n : 1) * sizeof(*lv->key));
+	lv->nkey = n;
+	if (lv->slot == NULL || lv->key == NULL)
 		return JENC_E_NOMEM;
-	memset(lv->tab, 0, lv->ntab * sizeof(*lv->tab));
-	for (r = 0; r < 3; r++) {
+	memset(lv->slot, 0, LV_SLOTS * sizeof(*lv->slot));
+	for (r = 0, n = 0; r < 3; r++) {
 		const struct lv_names *l = &lv->keys[r];
 
 		for (k = 0; k < l->n; k++) {
@@ -184,13 +181,13 @@ lv_tab_set(jenc_logv *lv)
 			/* a name again in its list: its first place only */
 			if ((size_t)lv_names_find(l, name, l->len[k]) != k)
 				continue;
-			h = lv_hash(name, l->len[k], lv->ntab - 1);
-			while (lv->tab[h].len != 0)
-				h = (h + 1) & (lv->ntab - 1);
-			lv->tab[h].name = name;
-			lv->tab[h].len = l->len[k];
-			lv->tab[h].role = r;
-			lv->tab[h].rank = k;
+			at = LV_SLOT(name[0], l->len[k]);
+			lv->key[n].name = name;
+			lv->key[n].len = l->len[k];
+			lv->key[n].role = r;
+			lv->key[n].rank = k;
+			lv->key[n].next = lv->slot[at];
+			lv->slot[at] = (uint32_t)++n;
 		}
 	}
 	return 0;
@@ -404,18 +401,16 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
 	const jenc_logv *lv = r->lv;
 	const struct lv_key *k;
-	size_t h, mask = lv->ntab - 1;
+	uint32_t at;
 	int i;
 
 	/* most keys are none of the three: their first byte and length
-	 * tell (no key is empty: bit 0 is never set) */
-	if (l->nlen == 0 || !((lv->lens[(unsigned char)l->name[0]] >>
-	    (l->nlen < 31 ? l->nlen : 31)) & 1) ||
+	 * tell (no key is empty: no chain for a length of 0) */
+	if ((at = lv->slot[LV_SLOT(l->name[0], l->nlen)]) == 0 ||
 	    l->type == '[' || l->type == '{')
 		return;
-	for (h = lv_hash(l->name, l->nlen, mask); lv->tab[h].len != 0;
-	    h = (h + 1) & mask) {
-		k = &lv->tab[h];
+	for (; at != 0; at = k->next) {
+		k = &lv->key[at - 1];
 		i = k->role;
 		/* a time or level is a string or a number, a message any
 		 * scalar */
@@ -808,19 +803,10 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	keys[0] = o->time_keys;
 	keys[1] = o->level_keys;
 	keys[2] = o->message_keys;
-	for (i = 0; i < 3; i++) {
-		size_t k;
-
+	for (i = 0; i < 3; i++)
 		if (lv_names_set(&lv->keys[i], keys[i] != NULL ? keys[i] :
 		    lv_default_keys[i]) != 0)
 			goto fail;
-		for (k = 0; k < lv->keys[i].n; k++) {
-			const struct lv_names *l = &lv->keys[i];
-			unsigned char c = (unsigned char)l->text[l->off[k]];
-
-			lv->lens[c] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
-		}
-	}
 	if ((o->hide != NULL && lv_names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && lv_names_set(&lv->only, o->only) != 0))
 		goto fail;
@@ -851,7 +837,9 @@ jenc_logv_free(jenc_logv *lv)
 		lv_names_free(&lv->keys[i]);
 	lv_names_free(&lv->hide);
 	lv_names_free(&lv->only);
-	jenc_mem_free(lv->tab, lv->ntab * sizeof(*lv->tab));
+	jenc_mem_free(lv->slot, LV_SLOTS * sizeof(*lv->slot));
+	jenc_mem_free(lv->key, (lv->nkey > 0 ? lv->nkey : 1) *
+	    sizeof(*lv->key));
 	jenc_logt_fmt_free(&lv->tf);
 	jenc_mem_free(lv, sizeof(*lv));
 }
