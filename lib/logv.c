@@ -755,7 +755,6 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		lv_put_plain(&r, &r.role[ROLE_TIME]);
 	}
 	if (r.role[ROLE_LEVEL].v != NULL) {
-		/* its text again: the scratch may have been used since */
 		/* an escaped name's text again: the scratch may have been
 		 * used since */
 		if (r.role[ROLE_LEVEL].esc)
