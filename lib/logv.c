@@ -720,8 +720,9 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	if (words > LV_LOCAL && (mem = jenc_mem_alloc(words * 8)) == NULL)
 		return JENC_E_NOMEM;
 	work = mem != NULL ? mem : local;
-	memset(r.role, 0, sizeof(r.role));
-	memset(r.rank, 0, sizeof(r.rank));
+	/* a role's other members are read only once its v is set */
+	r.role[ROLE_TIME].v = r.role[ROLE_LEVEL].v = r.role[ROLE_MSG].v =
+	    NULL;
 	r.below = r.any = 0;
 	r.lv = lv;
 	r.o = &o;
