@@ -509,7 +509,17 @@ jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
 	if ((lt_cache.id != f->id || lt_cache.sec != sec) &&
 	    !lt_second(f, sec))
 		return NULL;
-	/* the first fracmax digits of the nine of nsec */
+	/* the first fracmax digits of the nine of nsec; the milliseconds
+	 * of a format with one %3N (the default's) in their place */
+	if (f->fracmax == 3 && f->npiece == 2) {
+		char *o = lt_cache.text + lt_cache.at[0];
+
+		v = nsec / 1000000;
+		o[0] = (char)('0' + v / 100);
+		memcpy(o + 1, lt_two + 2 * (v % 100), 2);
+		*len = lt_cache.len;
+		return lt_cache.text;
+	}
 	if (f->fracmax == 3) {
 		v = nsec / 1000000;
 		d[0] = (char)('0' + v / 100);

@@ -56,6 +56,7 @@ struct jenc_logv {
 	size_t nkey;
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
+	int names;		/* has_only, or hide holds a name */
 	int min_level;
 	int64_t since, until;
 	struct jenc_logt_fmt tf;	/* the time format */
@@ -451,6 +452,13 @@ lv_record_sev(struct lv_rec *r, const char **s, size_t *n)
 
 	if (l->v == NULL)
 		return -1;
+	if (l->type == '0' && l->vlen == 2 &&
+	    (unsigned)(l->v[0] - '0') <= 9 && (unsigned)(l->v[1] - '0') <= 9) {
+		/* pino's and bunyan's numbers, as jenc_logv_level reads them */
+		*s = l->v;
+		*n = 2;
+		return (l->v[0] - '0') * 10 + (l->v[1] - '0');
+	}
 	*s = l->type == '"' ? lv_leaf_text(r, l, n) : l->v;
 	if (l->type != '"')
 		*n = l->vlen;
@@ -539,6 +547,8 @@ lv_left_out(const struct lv_rec *r, const struct jenc_logw_leaf *l)
 	if (l->v == r->role[0].v || l->v == r->role[1].v ||
 	    l->v == r->role[2].v)
 		return 1;
+	if (!lv->names)
+		return 0;
 	if (lv->has_only && !lv_names_hold(&lv->only, l->name, l->nlen))
 		return 1;
 	return lv->hide.n > 0 && lv_names_hold(&lv->hide, l->name, l->nlen);
@@ -811,6 +821,7 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	    (o->only != NULL && lv_names_set(&lv->only, o->only) != 0))
 		goto fail;
 	lv->has_only = o->only != NULL;
+	lv->names = lv->has_only || lv->hide.n > 0;
 	if (lv_tab_set(lv) != 0)
 		goto fail;
 	if ((rc = jenc_logt_fmt_set(&lv->tf, o->time_format != NULL ?
