@@ -144,13 +144,17 @@ main(void)
 
 	TEST("jenc_logv_format: epoch numbers of every length of digits") {
 		/* digits are read eight at a time, the last fewer than eight
-		 * as the word that ends the number: each length from 1 to 20,
-		 * with a sign, a fraction, in a string, and not a number */
+		 * as the word that ends the number, thirteen as two words:
+		 * each length from 1 to 20, thirteen digits below 1e11 (then
+		 * seconds), with a sign, a fraction, in a string, and not a
+		 * number */
 		static const char *const cases[][2] = {
 			{ "9", "9.000000000" },
 			{ "12345678", "12345678.000000000" },
 			{ "123456789", "123456789.000000000" },
 			{ "1234567890123", "1234567890.123000000" },
+			{ "0001714564800", "1714564800.000000000" },
+			{ "0000000000000", "0.000000000" },
 			{ "12345678901234", "12345678901.234000000" },
 			{ "123456789012345", "123456789.012345000" },
 			{ "1234567890123456", "1234567890.123456000" },
