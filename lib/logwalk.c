@@ -185,21 +185,6 @@ static const unsigned char lw_stop[256] = {
 	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 };
 
-/* The first byte from s on (before end) whose bit of lw_stop is bit, a
- * block at a time with f while one fits, then a byte at a time; end if
- * none. */
-#define LW_FIND(s, end, f, bit) do { \
-	unsigned lw_m_; \
-	for (; (end) - (s) >= LW_BLOCK; (s) += LW_BLOCK) \
-		if ((lw_m_ = f(s)) != 0) { \
-			(s) += __builtin_ctz(lw_m_); \
-			break; \
-		} \
-	if ((end) - (s) < LW_BLOCK) \
-		while ((s) < (end) && !(lw_stop[(unsigned char)*(s)] & (bit))) \
-			(s)++; \
-} while (0)
-
 /*
  * The end of a string or other value, and what the walk found in it
  * (returned in two registers, not through memory): JENC_LOGW_ODD_VALUE,
@@ -223,11 +208,20 @@ static struct lw_end
 lw_string_odd(const char *s, const char *end)
 {
 	struct lw_end e = { NULL, JENC_LOGW_ODD_VALUE };
+	unsigned m;
 	char esc;
 
-	LW_FIND(s, end, lw_ctls, 2);
+	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
+		if ((m = lw_ctls(s)) != 0) {
+			s += __builtin_ctz(m);
+			goto stop;
+		}
+	}
+	while (s < end && !(lw_stop[(unsigned char)*s] & 2))
+		s++;
 	if (s == end)
 		return e;
+stop:
 	if (*s == '"') {
 		e.p = s + 1;
 		return e;
