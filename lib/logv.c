@@ -48,7 +48,8 @@ struct jenc_logv {
 	unsigned flags;
 	struct lv_names keys[3];	/* time, level, message */
 	/* the keys of the three lists, each name at its first place in
-	 * each list it is in, chained by their first byte c and length n:
+	 * each list it is in, chained by their first byte c and length n
+	 * (modulo 32):
 	 * slot[LV_SLOT(c, n)] is 1 + the index in key[] of the first,
 	 * key[i].next of the next, 0 for none */
 	uint32_t *slot;
@@ -78,9 +79,10 @@ struct lv_key {
 	size_t rank;		/* its place in its list */
 };
 
-/* The chains of keys: by first byte and length (31: 31 or more). */
+/* The chains of keys: by first byte and length modulo 32 (the length
+ * itself is compared in the chain). */
 #define LV_SLOTS (256 * 32)
-#define LV_SLOT(c, n) ((size_t)(unsigned char)(c) << 5 | ((n) < 31 ? (n) : 31))
+#define LV_SLOT(c, n) ((size_t)(unsigned char)(c) << 5 | ((n) & 31))
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -406,7 +408,8 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	int i;
 
 	/* most keys are none of the three: their first byte and length
-	 * tell (no key is empty: no chain for a length of 0) */
+	 * tell (an empty name finds keys of 32, 64... bytes at most, and
+	 * not their length) */
 	if ((at = lv->slot[LV_SLOT(l->name[0], l->nlen)]) == 0 ||
 	    l->type == '[' || l->type == '{')
 		return;
@@ -445,7 +448,7 @@ lv_record_time(struct lv_rec *r, int64_t *sec, long *nsec)
 }
 
 /* The record's severity, -1 if it has no level known. */
-static int
+static inline int
 lv_record_sev(struct lv_rec *r, const char **s, size_t *n)
 {
 	const struct jenc_logw_leaf *l = &r->role[ROLE_LEVEL];

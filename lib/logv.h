@@ -59,10 +59,18 @@ int jenc_logt_cmp(int64_t sec, long nsec, int64_t ns);
 /* ---- levels (loglevel.c) ---- */
 
 /* The name shown for a severity of 10, 20, ... 60, five columns wide,
- * NULL for another severity; the SGR sequence (7 bytes) of the band 1
- * (10 to 19) to 6 (60 and up). */
-const char *jenc_logl_name(int sev);
+ * NULL for another severity (inline: once a record); the SGR sequence
+ * (7 bytes) of the band 1 (10 to 19) to 6 (60 and up). */
+extern const char *const jenc_logl_names[6];
 const char *jenc_logl_sgr(int band);
+
+static inline const char *
+jenc_logl_name(int sev)
+{
+	if (sev < 10 || sev > 60 || sev % 10 != 0)
+		return NULL;
+	return jenc_logl_names[sev / 10 - 1];
+}
 
 /* ---- the walk of a record's text (logwalk.c) ---- */
 
