@@ -19,9 +19,10 @@ static const struct {
 	{ "panic", 60 }, { "dpanic", 60 },
 };
 
-/* The name shown for severities 10, 20, ... 60, five columns wide, and
- * the color of each (SGR parameters) from pino-pretty's. */
-static const char *const ll_shown[6] = {
+/* The name shown for severities 10, 20, ... 60, five columns wide
+ * (jenc_logl_name, logv.h), and the color of each (SGR parameters) from
+ * pino-pretty's. */
+const char *const jenc_logl_names[6] = {
 	"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
 };
 static const char *const ll_sgr[6] = {
@@ -55,14 +56,6 @@ jenc_logv_level(const char *s, size_t n)
 			return ll_names[i].sev;
 	}
 	return -1;
-}
-
-const char *
-jenc_logl_name(int sev)
-{
-	if (sev < 10 || sev > 60 || sev % 10 != 0)
-		return NULL;
-	return ll_shown[sev / 10 - 1];
 }
 
 const char *

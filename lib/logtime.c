@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "logv.h"
+#include "swar.h"
 
 #define NS 1000000000LL
 
@@ -146,6 +147,56 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 	return 1;
 }
 
+/* 1 and the value *v of the eight bytes of w (sw_load) if they are
+ * digits: a multiplication for each halving of the digits. */
+static inline int
+lt_eight(uint64_t w, uint64_t *v)
+{
+	if (((w & UINT64_C(0xf0f0f0f0f0f0f0f0)) |
+	    (((w + UINT64_C(0x0606060606060606)) &
+	    UINT64_C(0xf0f0f0f0f0f0f0f0)) >> 4)) !=
+	    UINT64_C(0x3333333333333333))
+		return 0;
+	w = (w & UINT64_C(0x0f0f0f0f0f0f0f0f)) * 2561 >> 8;
+	w = (w & UINT64_C(0x00ff00ff00ff00ff)) * 6553601 >> 16;
+	*v = (w & UINT64_C(0x0000ffff0000ffff)) * UINT64_C(42949672960001) >>
+	    32;
+	return 1;
+}
+
+static const uint32_t lt_p10[8] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+};
+
+/* A Unix time with an exponent (1.7e9), through a double, which holds 15
+ * digits; as jenc_logt_epoch. */
+static int
+lt_epoch_exp(const char *s, size_t n, int64_t *sec, long *nsec)
+{
+	char buf[64];
+	double v, w;
+	uint64_t k;
+
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v = strtod(buf, NULL);
+	w = v < 0 ? -v : v;
+	if (!(w < 1e19))
+		return 0;
+	k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
+	    1000000000;
+	w = v / (double)k;
+	*sec = (int64_t)w;
+	if ((double)*sec > w)
+		(*sec)--;
+	*nsec = (long)((w - (double)*sec) * 1e9);
+	if (*nsec >= NS)
+		*nsec = NS - 1;
+	return 1;
+}
+
 /*
  * A Unix time as a JSON number: seconds below 1e11 (in magnitude),
  * milliseconds below 1e14, microseconds below 1e17, else nanoseconds;
@@ -160,14 +211,40 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 	long ns = 0, unit_ns, scale;
 	int neg = 0;
 
+	/* thirteen digits, milliseconds since 1970 (JavaScript's
+	 * Date.now(), pino's and bunyan's): two words that overlap */
+	if (n == 13 && lt_eight(sw_load((const unsigned char *)s), &ip) &&
+	    lt_eight(sw_load((const unsigned char *)s + 5), &k) &&
+	    (ip = ip * 100000u + k % 100000u) >= 100000000000ull) {
+		*sec = (int64_t)(ip / 1000);
+		*nsec = (long)(ip % 1000) * 1000000L;
+		return 1;
+	}
+	ip = 0;
 	if (at < n && s[at] == '-')
 		neg = 1, at++;
-	for (; at < n && s[at] >= '0' && s[at] <= '9'; at++, id++) {
-		if (id >= 19)
-			return 0;
-		ip = ip * 10u + (uint64_t)(s[at] - '0');
+	/* more than 19 digits are refused below, whatever ip became */
+	id = at;
+	while (n - at >= 8 &&
+	    lt_eight(sw_load((const unsigned char *)s + at), &k)) {
+		ip = ip * 100000000u + k;
+		at += 8;
 	}
-	if (id == 0)
+	/* the last digits, fewer than eight: the word that ends the text,
+	 * the bytes before them taken for leading zeros */
+	if (at < n && n - at < 8 && n >= 8) {
+		uint64_t low = ((uint64_t)1 << (8 * (8 - (n - at)))) - 1;
+		uint64_t w = sw_load((const unsigned char *)s + n - 8);
+
+		if (lt_eight((w & ~low) | (SW_ONES * '0' & low), &k)) {
+			ip = ip * (uint64_t)lt_p10[n - at] + k;
+			at = n;
+		}
+	}
+	for (; at < n && (unsigned)(s[at] - '0') <= 9; at++)
+		ip = ip * 10u + (uint64_t)(s[at] - '0');
+	id = at - id;
+	if (id == 0 || id > 19)
 		return 0;
 	if (ip < 100000000000ull)
 		k = 1;
@@ -187,30 +264,8 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 		    s[at] <= '9'; at++, scale /= 10)
 			ns += (s[at] - '0') * scale;
 	}
-	if (at < n && (s[at] == 'e' || s[at] == 'E')) {
-		/* 1.7e9: through a double, which holds 15 digits */
-		char buf[64];
-		double v, w;
-
-		if (n >= sizeof(buf))
-			return 0;
-		memcpy(buf, s, n);
-		buf[n] = '\0';
-		v = strtod(buf, NULL);
-		w = v < 0 ? -v : v;
-		if (!(w < 1e19))
-			return 0;
-		k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
-		    1000000000;
-		w = v / (double)k;
-		*sec = (int64_t)w;
-		if ((double)*sec > w)
-			(*sec)--;
-		*nsec = (long)((w - (double)*sec) * 1e9);
-		if (*nsec >= NS)
-			*nsec = NS - 1;
-		return 1;
-	}
+	if (at < n && (s[at] == 'e' || s[at] == 'E'))
+		return lt_epoch_exp(s, n, sec, nsec);
 	if (at != n)
 		return 0;
 	/* by constants: multiplications, not divisions */
@@ -370,12 +425,17 @@ jenc_logt_fmt_free(struct jenc_logt_fmt *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The pieces' text for one second, per thread. */
+/*
+ * The text of one second through one format, per thread: the pieces
+ * with room for each fraction's digits at at[i], which each time shown
+ * of that second writes there.
+ */
 static _Thread_local struct {
 	uint64_t id;
 	int64_t sec;
-	size_t len[JENC_LOGT_PIECES];
-	char text[JENC_LOGT_PIECES][JENC_LOGT_PIECE];
+	size_t len;
+	size_t at[JENC_LOGT_PIECES];
+	char text[JENC_LOGT_MAX];
 } lt_cache;
 
 /*
@@ -412,44 +472,75 @@ lt_piece(const char *piece, int64_t sec, const struct tm *tm, char *out)
 	return strftime(out, JENC_LOGT_PIECE, f, tm);
 }
 
-/* The time through the format, from the thread's cache of its second. */
-int
+/* "00" to "99". */
+static const char lt_two[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* The text of sec in the thread's cache: 1, or 0 when it cannot be shown
+ * (the cache is then as it was). */
+static int
+lt_second(const struct jenc_logt_fmt *f, int64_t sec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	size_t w = 0;
+	int i;
+
+	if ((int64_t)t != sec || (f->utc ? gmtime_r(&t, &tm) :
+	    localtime_r(&t, &tm)) == NULL ||
+	    tm.tm_year < 1 - 1900 || tm.tm_year > 9999 - 1900)
+		return 0;
+	for (i = 0; i < f->npiece; i++) {
+		w += lt_piece(f->piece[i], sec, &tm, lt_cache.text + w);
+		lt_cache.at[i] = w;
+		if (i + 1 < f->npiece)
+			w += f->frac[i];
+	}
+	lt_cache.len = w;
+	lt_cache.id = f->id;
+	lt_cache.sec = sec;
+	return 1;
+}
+
+/* The time through the format, from the thread's cache of its second:
+ * only the fraction's digits are written for each time. */
+const char *
 jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
-    char *out, size_t *len)
+    size_t *len)
 {
 	static const long p10[10] = { 1, 10, 100, 1000, 10000, 100000,
 		1000000, 10000000, 100000000, 1000000000 };
 	char d[9];
-	size_t w = 0;
 	long v;
 	int i;
 
-	if (lt_cache.id != f->id || lt_cache.sec != sec) {
-		time_t t = (time_t)sec;
-		struct tm tm;
+	if ((lt_cache.id != f->id || lt_cache.sec != sec) &&
+	    !lt_second(f, sec))
+		return NULL;
+	/* the first fracmax digits of the nine of nsec; the milliseconds
+	 * of a format with one %3N (the default's) in their place */
+	if (f->fracmax == 3 && f->npiece == 2) {
+		char *o = lt_cache.text + lt_cache.at[0];
 
-		if ((int64_t)t != sec || (f->utc ? gmtime_r(&t, &tm) :
-		    localtime_r(&t, &tm)) == NULL ||
-		    tm.tm_year < 1 - 1900 || tm.tm_year > 9999 - 1900)
-			return 0;
-		for (i = 0; i < f->npiece; i++)
-			lt_cache.len[i] = lt_piece(f->piece[i], sec, &tm,
-			    lt_cache.text[i]);
-		lt_cache.id = f->id;
-		lt_cache.sec = sec;
+		v = nsec / 1000000;
+		o[0] = (char)('0' + v / 100);
+		memcpy(o + 1, lt_two + 2 * (v % 100), 2);
+		*len = lt_cache.len;
+		return lt_cache.text;
 	}
-	/* the first fracmax digits of the nine of nsec */
-	v = f->fracmax == 3 ? nsec / 1000000 : nsec / p10[9 - f->fracmax];
-	for (i = f->fracmax - 1; i >= 0; i--, v /= 10)
-		d[i] = (char)('0' + v % 10);
-	for (i = 0; i < f->npiece; i++) {
-		memcpy(out + w, lt_cache.text[i], lt_cache.len[i]);
-		w += lt_cache.len[i];
-		if (i + 1 < f->npiece) {
-			memcpy(out + w, d, f->frac[i]);
-			w += f->frac[i];
-		}
+	if (f->fracmax == 3) {
+		v = nsec / 1000000;
+		d[0] = (char)('0' + v / 100);
+		memcpy(d + 1, lt_two + 2 * (v % 100), 2);
+	} else {
+		v = nsec / p10[9 - f->fracmax];
+		for (i = f->fracmax - 1; i >= 0; i--, v /= 10)
+			d[i] = (char)('0' + v % 10);
 	}
-	*len = w;
-	return 1;
+	for (i = 0; i + 1 < f->npiece; i++)
+		memcpy(lt_cache.text + lt_cache.at[i], d, f->frac[i]);
+	*len = lt_cache.len;
+	return lt_cache.text;
 }

@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "logv.h"
+#include "scan.h"
 #include "swar.h"
 
 #define LV_OUT 4096		/* output gathered for one sink call */
@@ -46,17 +47,17 @@ struct lv_names {
 struct jenc_logv {
 	unsigned flags;
 	struct lv_names keys[3];	/* time, level, message */
-	uint32_t lens[3];	/* bit k: keys[i] has one of length k (31:
-				 * 31 or more) */
-	uint32_t anylen;	/* lens[0] | lens[1] | lens[2] */
-	uint32_t first[8];	/* bit c: a key of the three lists begins
-				 * with byte c */
-	/* the keys of the three lists by lv_hash, open addressing: each
-	 * name's first place in each list it is in */
-	struct lv_key *tab;
-	size_t ntab;		/* a power of two, twice the keys or more */
+	/* the keys of the three lists, each name at its first place in
+	 * each list it is in, chained by their first byte c and length n
+	 * (modulo 32):
+	 * slot[LV_SLOT(c, n)] is 1 + the index in key[] of the first,
+	 * key[i].next of the next, 0 for none */
+	uint32_t *slot;
+	struct lv_key *key;
+	size_t nkey;
 	struct lv_names hide, only;
 	int has_only;		/* only was given, maybe empty: no field */
+	int names;		/* has_only, or hide holds a name */
 	int min_level;
 	int64_t since, until;
 	struct jenc_logt_fmt tf;	/* the time format */
@@ -69,13 +70,19 @@ enum { ROLE_TIME, ROLE_LEVEL, ROLE_MSG };
  * lv_put_below. */
 enum { LV_ROLES, LV_FIELDS, LV_BELOW };
 
-/* A key of one of the three lists; len 0: an empty place. */
+/* A key of one of the three lists. */
 struct lv_key {
 	const char *name;
 	size_t len;
 	int role;
+	uint32_t next;		/* 1 + the next one's index, 0: none */
 	size_t rank;		/* its place in its list */
 };
+
+/* The chains of keys: by first byte and length modulo 32 (the length
+ * itself is compared in the chain). */
+#define LV_SLOTS (256 * 32)
+#define LV_SLOT(c, n) ((size_t)(unsigned char)(c) << 5 | ((n) & 31))
 
 /* ---- names ------------------------------------------------------------ */
 
@@ -153,30 +160,22 @@ lv_names_hold(const struct lv_names *l, const char *name, size_t n)
 }
 
 
-/* The place of a key of n bytes (n > 0) in a table of mask + 1. */
-static inline size_t
-lv_hash(const char *name, size_t n, size_t mask)
-{
-	return (n * 0x9e37u + (unsigned char)name[0] * 31u +
-	    (unsigned char)name[n - 1]) & mask;
-}
-
-/* lv->tab from lv->keys. */
+/* lv->slot and lv->key from lv->keys. */
 static int
 lv_tab_set(jenc_logv *lv)
 {
-	size_t n = 0, k, h;
+	size_t n = 0, k, at;
 	int r;
 
 	for (r = 0; r < 3; r++)
 		n += lv->keys[r].n;
-	for (lv->ntab = 16; lv->ntab < 2 * n; lv->ntab *= 2)
-		;
-	lv->tab = jenc_mem_alloc(lv->ntab * sizeof(*lv->tab));
-	if (lv->tab == NULL)
+	lv->slot = jenc_mem_alloc(LV_SLOTS * sizeof(*lv->slot));
+	lv->key = jenc_mem_alloc((n > 0 ? n : 1) * sizeof(*lv->key));
+	lv->nkey = n;
+	if (lv->slot == NULL || lv->key == NULL)
 		return JENC_E_NOMEM;
-	memset(lv->tab, 0, lv->ntab * sizeof(*lv->tab));
-	for (r = 0; r < 3; r++) {
+	memset(lv->slot, 0, LV_SLOTS * sizeof(*lv->slot));
+	for (r = 0, n = 0; r < 3; r++) {
 		const struct lv_names *l = &lv->keys[r];
 
 		for (k = 0; k < l->n; k++) {
@@ -185,13 +184,13 @@ lv_tab_set(jenc_logv *lv)
 			/* a name again in its list: its first place only */
 			if ((size_t)lv_names_find(l, name, l->len[k]) != k)
 				continue;
-			h = lv_hash(name, l->len[k], lv->ntab - 1);
-			while (lv->tab[h].len != 0)
-				h = (h + 1) & (lv->ntab - 1);
-			lv->tab[h].name = name;
-			lv->tab[h].len = l->len[k];
-			lv->tab[h].role = r;
-			lv->tab[h].rank = k;
+			at = LV_SLOT(name[0], l->len[k]);
+			lv->key[n].name = name;
+			lv->key[n].len = l->len[k];
+			lv->key[n].role = r;
+			lv->key[n].rank = k;
+			lv->key[n].next = lv->slot[at];
+			lv->slot[at] = (uint32_t)++n;
 		}
 	}
 	return 0;
@@ -215,22 +214,32 @@ lv_out_flush(struct lv_out *o)
 	o->n = 0;
 }
 
+/* s[0..n) to the sink when it does not fit in the buffer. */
 static void
+lv_out_big(struct lv_out *o, const char *s, size_t n)
+{
+	lv_out_flush(o);
+	if (n > LV_OUT) {
+		if (o->err == 0 && o->fn(o->ctx, s, n) != 0)
+			o->err = JENC_E_SINK;
+		return;
+	}
+	memcpy(o->buf, s, n);
+	o->n = n;
+}
+
+static inline void
 lv_out_put(struct lv_out *o, const char *s, size_t n)
 {
 	if (n > LV_OUT - o->n) {
-		lv_out_flush(o);
-		if (n > LV_OUT) {
-			if (o->err == 0 && o->fn(o->ctx, s, n) != 0)
-				o->err = JENC_E_SINK;
-			return;
-		}
+		lv_out_big(o, s, n);
+		return;
 	}
-	memcpy(o->buf + o->n, s, n);
+	jenc_logw_copy(o->buf + o->n, s, n);
 	o->n += n;
 }
 
-static void
+static inline void
 lv_out_c(struct lv_out *o, char c)
 {
 	if (o->n == LV_OUT)
@@ -241,50 +250,51 @@ lv_out_c(struct lv_out *o, char c)
 static const char lv_hexd[] = "0123456789abcdef";
 
 /* The index of the first 8-byte word of s[0..n) from i on that may hold
- * a byte out_text (or, with quote, a logfmt value) must look at; the
- * bytes before it hold none.  Bytes after the first such one may be
- * taken for one too: the caller looks at each byte from there. */
+ * a byte that makes a logfmt value quoted; the bytes before it hold
+ * none.  Bytes after the first such one may be taken for one too: the
+ * caller looks at each byte from there. */
 static inline size_t
-lv_text_skip(const char *s, size_t n, size_t i, int quoted, int quote)
+lv_quote_skip(const char *s, size_t n, size_t i)
 {
 	uint64_t w, m;
 
 	for (; n - i >= 8; i += 8) {
 		w = sw_load((const unsigned char *)s + i);
-		m = sw_lt(w, quote ? 0x21 : 0x20) | sw_eq(w, 0x7f) |
-		    sw_eq(w, 0xc2);
-		if (quoted || quote)
-			m |= sw_eq(w, '"') | sw_eq(w, quote ? '=' : '\\');
+		m = sw_lt(w, 0x21) | sw_eq(w, 0x7f) | sw_eq(w, 0xc2) |
+		    sw_eq(w, '"') | sw_eq(w, '=');
 		if (m != 0)
 			break;
 	}
 	return i;
 }
 
+/*
+ * The bytes out_text looks at, [0] outside quotes, [1] within them: C0
+ * controls but tab (with tab too within quotes), DEL and 0xc2 (a C1
+ * control's first byte); within quotes also '"' and '\\'.  Each is a
+ * candidate of scan_find with DEL, '"' and '\\' (LV_SCAN).
+ */
+static const unsigned char lv_esc[2][256] = {
+	{
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		[0x7f] = 1, [0xc2] = 1,
+	}, {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		['"'] = 1, ['\\'] = 1, [0x7f] = 1, [0xc2] = 1,
+	},
+};
+#define LV_SCAN(s, i, n, quoted) scan_find((const unsigned char *)(s), \
+	(i), (n), lv_esc[(quoted)], 0x7f, '"', '\\')
+
 /* 1 if s[0..n) holds none of the bytes out_text escapes outside quotes
  * (0xc2 taken for one whatever follows it). */
 static inline int
 lv_text_plain(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = lv_text_skip(s, n, 0, 0, 0); i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f || c == 0xc2)
-			return 0;
-	}
-	return 1;
+	return LV_SCAN(s, 0, n, 0) == n;
 }
-
-/* Bytes out_text looks at: 1 C0 controls, DEL and 0xc2 (a C1 control's
- * first byte), 2 also '"' and '\\' (escaped within quotes). */
-static const unsigned char lv_text_class[256] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	[0x5c] = 2, [0x7f] = 1, [0xc2] = 1,
-};
 
 /*
  * s[0..n), decoded text, with what could move the cursor or split the
@@ -296,13 +306,11 @@ lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 {
 	size_t i, from = 0;
 	char e[6] = { '\\', 'u', '0', '0', 0, 0 };
+	unsigned c, cp;
 
-	for (i = lv_text_skip(s, n, 0, quoted, 0); i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		unsigned cp, k = lv_text_class[c];
-
-		if (k == 0 || (k == 2 && !quoted) || (c == '\t' && !quoted))
-			continue;
+	for (i = LV_SCAN(s, 0, n, quoted); i < n;
+	    i = LV_SCAN(s, i + 1, n, quoted)) {
+		c = (unsigned char)s[i];
 		if (c == 0xc2 && (i + 1 >= n ||
 		    (unsigned char)s[i + 1] < 0x80 ||
 		    (unsigned char)s[i + 1] > 0x9f))
@@ -349,29 +357,6 @@ struct lv_rec {
 	int pass;			/* LV_ROLES, LV_FIELDS or LV_BELOW */
 };
 
-/* 1 if the 16 bytes at s may be read: inside [lo, hi). */
-static inline int
-lv_in(const char *s, const char *lo, const char *hi)
-{
-	uintptr_t a = (uintptr_t)s;
-
-	return a >= (uintptr_t)lo && a < (uintptr_t)hi &&
-	    (uintptr_t)hi - a >= 16;
-}
-
-/* s[0..n) to d, which has room for 16 bytes or n: a short one as 16
- * bytes (two moves, not a call) where they may be read, from the
- * record's text or the batch's names. */
-static inline void
-lv_copy(const struct lv_rec *r, char *d, const char *s, size_t n)
-{
-	if (n <= 16 && (lv_in(s, r->json, r->json_end) ||
-	    lv_in(s, r->b->names, r->b->names + JENC_LOGW_NAMES)))
-		memcpy(d, s, 16);
-	else
-		memcpy(d, s, n);
-}
-
 /* The text of a string leaf, decoded if it has to be. */
 static const char *
 lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
@@ -384,6 +369,34 @@ lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 	return r->scratch;
 }
 
+/* 1 if a[0..n) and b[0..n) are the same bytes: up to 16 as two loads
+ * each that may overlap, not a call. */
+static inline int
+lv_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+	uint32_t i, j, k, m;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, a + n - 8, 8);
+		memcpy(&u, b, 8);
+		memcpy(&v, b + n - 8, 8);
+		return ((x ^ u) | (y ^ v)) == 0;
+	}
+	if (n >= 4 && n < 8) {
+		memcpy(&i, a, 4);
+		memcpy(&j, a + n - 4, 4);
+		memcpy(&k, b, 4);
+		memcpy(&m, b + n - 4, 4);
+		return ((i ^ k) | (j ^ m)) == 0;
+	}
+	if (n < 4)
+		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+		    a[n - 1] == b[n - 1]);
+	return memcmp(a, b, n) == 0;
+}
+
 /* The first pass: the time, level and message, each the leaf of the
  * earliest of its keys (of a type that can be one). */
 static void
@@ -391,24 +404,22 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
 	const jenc_logv *lv = r->lv;
 	const struct lv_key *k;
-	size_t h, mask = lv->ntab - 1;
+	uint32_t at;
 	int i;
 
-	/* most keys are none of the three: their length or first byte
-	 * tells */
-	if (l->nlen == 0 || !((lv->anylen >> (l->nlen < 31 ? l->nlen :
-	    31)) & 1) || !((lv->first[(unsigned char)l->name[0] >> 5] >>
-	    ((unsigned char)l->name[0] & 31)) & 1) ||
+	/* most keys are none of the three: their first byte and length
+	 * tell (an empty name finds keys of 32, 64... bytes at most, and
+	 * not their length) */
+	if ((at = lv->slot[LV_SLOT(l->name[0], l->nlen)]) == 0 ||
 	    l->type == '[' || l->type == '{')
 		return;
-	for (h = lv_hash(l->name, l->nlen, mask); lv->tab[h].len != 0;
-	    h = (h + 1) & mask) {
-		k = &lv->tab[h];
+	for (; at != 0; at = k->next) {
+		k = &lv->key[at - 1];
 		i = k->role;
 		/* a time or level is a string or a number, a message any
 		 * scalar */
 		if (k->len != l->nlen || (i < ROLE_MSG && l->type != '"' &&
-		    l->type != '0') || memcmp(k->name, l->name, k->len) != 0)
+		    l->type != '0') || !lv_same(k->name, l->name, k->len))
 			continue;
 		if (r->role[i].v == NULL || k->rank < r->rank[i]) {
 			r->role[i] = *l;
@@ -437,13 +448,20 @@ lv_record_time(struct lv_rec *r, int64_t *sec, long *nsec)
 }
 
 /* The record's severity, -1 if it has no level known. */
-static int
+static inline int
 lv_record_sev(struct lv_rec *r, const char **s, size_t *n)
 {
 	const struct jenc_logw_leaf *l = &r->role[ROLE_LEVEL];
 
 	if (l->v == NULL)
 		return -1;
+	if (l->type == '0' && l->vlen == 2 &&
+	    (unsigned)(l->v[0] - '0') <= 9 && (unsigned)(l->v[1] - '0') <= 9) {
+		/* pino's and bunyan's numbers, as jenc_logv_level reads them */
+		*s = l->v;
+		*n = 2;
+		return (l->v[0] - '0') * 10 + (l->v[1] - '0');
+	}
 	*s = l->type == '"' ? lv_leaf_text(r, l, n) : l->v;
 	if (l->type != '"')
 		*n = l->vlen;
@@ -462,10 +480,10 @@ lv_sep(struct lv_rec *r)
 static int
 lv_put_time(struct lv_rec *r, int64_t sec, long nsec)
 {
-	char t[JENC_LOGT_MAX];
+	const char *t;
 	size_t n;
 
-	if (!jenc_logt_text(&r->lv->tf, sec, nsec, t, &n))
+	if ((t = jenc_logt_text(&r->lv->tf, sec, nsec, &n)) == NULL)
 		return 0;
 	lv_sep(r);
 	lv_out_color(r->o, r->lv, JENC_COLOR_NULL);
@@ -481,7 +499,10 @@ lv_put_plain(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	const char *s;
 	size_t n;
 
-	if (l->type == '"') {
+	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
+		/* no byte out_text escapes, nor escapes */
+		lv_out_put(r->o, l->v, l->vlen);
+	} else if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		lv_out_text(r->o, s, n, 0);
 	} else {
@@ -494,14 +515,15 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 {
 	const jenc_logv *lv = r->lv;
 	int band = sev >= 10 ? (sev > 60 ? 6 : sev / 10) : 0;
+	const char *name;
 	char up[32];
 	size_t i;
 
 	lv_sep(r);
 	if (band > 0 && (lv->flags & JENC_LOGV_COLOR))
 		lv_out_put(r->o, jenc_logl_sgr(band), 7);
-	if (jenc_logl_name(sev) != NULL) {
-		lv_out_put(r->o, jenc_logl_name(sev), 5);
+	if ((name = jenc_logl_name(sev)) != NULL) {
+		lv_out_put(r->o, name, 5);
 	} else {
 		/* a level of its own: in upper case, five columns or more */
 		for (i = 0; i < n; i += sizeof(up)) {
@@ -528,6 +550,8 @@ lv_left_out(const struct lv_rec *r, const struct jenc_logw_leaf *l)
 	if (l->v == r->role[0].v || l->v == r->role[1].v ||
 	    l->v == r->role[2].v)
 		return 1;
+	if (!lv->names)
+		return 0;
 	if (lv->has_only && !lv_names_hold(&lv->only, l->name, l->nlen))
 		return 1;
 	return lv->hide.n > 0 && lv_names_hold(&lv->hide, l->name, l->nlen);
@@ -541,23 +565,20 @@ lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	lv_out_color(r->o, r->lv, JENC_PAL_RESET);
 }
 
-/* The second walk: key=value for each leaf left, but strings of several
- * lines, which the third writes below. */
+/* A field but the most common ones (lv_put_field): key=value, the value
+ * quoted when it has to be; a string of several lines left to the third
+ * walk. */
 static void
-lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
+lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	const char *s;
-	size_t n, i;
-	int quote;
+	const char *s = l->v;
+	size_t n = l->vlen, i;
+	int quote = 0;
 
-	if (lv_left_out(r, l))
-		return;
-	s = l->v;
-	n = l->vlen;
-	quote = 0;
-	if (l->type == '"' && !(l->odd & JENC_LOGW_ODD_VALUE)) {
-		/* no byte that asks for quotes, nor escapes */
-		quote = n == 0;
+	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
+		/* no byte out_text escapes, nor escapes: quoted for a space
+		 * or '=', the only bytes that are not plain left */
+		quote = n == 0 || (l->odd & JENC_LOGW_ODD_VALUE);
 	} else if (l->type == '"') {
 		s = lv_leaf_text(r, l, &n);
 		if (l->esc && memchr(s, '\n', n) != NULL) {
@@ -565,38 +586,13 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 			return;
 		}
 		quote = n == 0;
-		for (i = lv_text_skip(s, n, 0, 0, 1); i < n && !quote; i++) {
+		for (i = lv_quote_skip(s, n, 0); i < n && !quote; i++) {
 			unsigned char c = (unsigned char)s[i];
 
 			quote = c <= ' ' || c == '=' || c == '"' || c == 0x7f ||
 			    (c == 0xc2 && i + 1 < n &&
 			    (unsigned char)s[i + 1] <= 0x9f);
 		}
-	}
-	/* most fields: a name and a value that out_text would copy as
-	 * they are (a string that needs no quotes holds no byte it
-	 * escapes; nor do numbers and literals), no colors: one copy of
-	 * each into the buffer */
-	if (!quote && l->type != '[' && l->type != '{' &&
-	    !(r->lv->flags & JENC_LOGV_COLOR) &&
-	    l->nlen + n + 2 + 16 <= LV_OUT &&
-	    (!(l->odd & JENC_LOGW_ODD_NAME) ||
-	    lv_text_plain(l->name, l->nlen))) {
-		struct lv_out *o = r->o;
-		char *d;
-
-		if (l->nlen + n + 2 + 16 > LV_OUT - o->n)
-			lv_out_flush(o);
-		d = o->buf + o->n;
-		if (r->any)
-			*d++ = ' ';
-		r->any = 1;
-		lv_copy(r, d, l->name, l->nlen);
-		d += l->nlen;
-		*d++ = '=';
-		lv_copy(r, d, s, n);
-		o->n = (size_t)(d + n - o->buf);
-		return;
 	}
 	lv_sep(r);
 	lv_put_key(r, l);
@@ -606,7 +602,44 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	lv_out_text(r->o, s, n, quote);
 	if (quote)
 		lv_out_c(r->o, '"');
-	return;
+}
+
+/*
+ * The second walk: key=value for each leaf left, but strings of several
+ * lines, which the third writes below.  Most fields are a name and a
+ * number, literal or non-empty string that out_text would copy as they
+ * are and that need no quotes (the walk found no byte that asks for
+ * them), without colors: one copy of each into the buffer.
+ */
+static inline void
+lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
+{
+	struct lv_out *o = r->o;
+	size_t room = l->nlen + l->vlen + 2;
+	char *d;
+
+	if (lv_left_out(r, l))
+		return;
+	if (l->type == '[' || l->type == '{' ||
+	    (l->odd & JENC_LOGW_ODD_VALUE) ||
+	    (l->type == '"' && l->vlen == 0) ||
+	    (r->lv->flags & JENC_LOGV_COLOR) || room > LV_OUT ||
+	    ((l->odd & JENC_LOGW_ODD_NAME) &&
+	    !lv_text_plain(l->name, l->nlen))) {
+		lv_put_other(r, l);
+		return;
+	}
+	if (room > LV_OUT - o->n)
+		lv_out_flush(o);
+	d = o->buf + o->n;
+	if (r->any)
+		*d++ = ' ';
+	r->any = 1;
+	jenc_logw_copy(d, l->name, l->nlen);
+	d += l->nlen;
+	*d++ = '=';
+	jenc_logw_copy(d, l->v, l->vlen);
+	o->n = (size_t)(d + l->vlen - o->buf);
 }
 
 /* The third walk: each string of several lines, under the record, its
@@ -700,8 +733,9 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	if (words > LV_LOCAL && (mem = jenc_mem_alloc(words * 8)) == NULL)
 		return JENC_E_NOMEM;
 	work = mem != NULL ? mem : local;
-	memset(r.role, 0, sizeof(r.role));
-	memset(r.rank, 0, sizeof(r.rank));
+	/* a role's other members are read only once its v is set */
+	r.role[ROLE_TIME].v = r.role[ROLE_LEVEL].v = r.role[ROLE_MSG].v =
+	    NULL;
 	r.below = r.any = 0;
 	r.lv = lv;
 	r.o = &o;
@@ -735,8 +769,10 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		lv_put_plain(&r, &r.role[ROLE_TIME]);
 	}
 	if (r.role[ROLE_LEVEL].v != NULL) {
-		/* its text again: the scratch may have been used since */
-		sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
+		/* an escaped name's text again: the scratch may have been
+		 * used since */
+		if (r.role[ROLE_LEVEL].esc)
+			sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
 		lv_put_level(&r, sev, lvl, nlvl);
 	}
 	if (r.role[ROLE_MSG].v != NULL) {
@@ -780,25 +816,15 @@ jenc_logv_new(jenc_logv **lvp, const jenc_logv_opts *o)
 	keys[0] = o->time_keys;
 	keys[1] = o->level_keys;
 	keys[2] = o->message_keys;
-	for (i = 0; i < 3; i++) {
-		size_t k;
-
+	for (i = 0; i < 3; i++)
 		if (lv_names_set(&lv->keys[i], keys[i] != NULL ? keys[i] :
 		    lv_default_keys[i]) != 0)
 			goto fail;
-		for (k = 0; k < lv->keys[i].n; k++) {
-			const struct lv_names *l = &lv->keys[i];
-			unsigned char c = (unsigned char)l->text[l->off[k]];
-
-			lv->lens[i] |= 1u << (l->len[k] < 31 ? l->len[k] : 31);
-			lv->first[c >> 5] |= 1u << (c & 31);
-		}
-		lv->anylen |= lv->lens[i];
-	}
 	if ((o->hide != NULL && lv_names_set(&lv->hide, o->hide) != 0) ||
 	    (o->only != NULL && lv_names_set(&lv->only, o->only) != 0))
 		goto fail;
 	lv->has_only = o->only != NULL;
+	lv->names = lv->has_only || lv->hide.n > 0;
 	if (lv_tab_set(lv) != 0)
 		goto fail;
 	if ((rc = jenc_logt_fmt_set(&lv->tf, o->time_format != NULL ?
@@ -825,7 +851,9 @@ jenc_logv_free(jenc_logv *lv)
 		lv_names_free(&lv->keys[i]);
 	lv_names_free(&lv->hide);
 	lv_names_free(&lv->only);
-	jenc_mem_free(lv->tab, lv->ntab * sizeof(*lv->tab));
+	jenc_mem_free(lv->slot, LV_SLOTS * sizeof(*lv->slot));
+	jenc_mem_free(lv->key, (lv->nkey > 0 ? lv->nkey : 1) *
+	    sizeof(*lv->key));
 	jenc_logt_fmt_free(&lv->tf);
 	jenc_mem_free(lv, sizeof(*lv));
 }

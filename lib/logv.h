@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- times (logtime.c) ---- */
 
@@ -38,11 +39,12 @@ struct jenc_logt_fmt {
 int jenc_logt_fmt_set(struct jenc_logt_fmt *f, const char *fmt, int utc);
 void jenc_logt_fmt_free(struct jenc_logt_fmt *f);
 
-/* sec.nsec through f into out (JENC_LOGT_MAX bytes): 1 and its length
- * *len, or 0 when the time cannot be shown (outside the years 1 to
- * 9999).  The text of the last second is kept per thread. */
-int jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec, long nsec,
-    char *out, size_t *len);
+/* sec.nsec through f: its text (at most JENC_LOGT_MAX bytes) and length
+ * *len, or NULL when the time cannot be shown (outside the years 1 to
+ * 9999).  The text is the thread's, kept for the next time of the same
+ * second, and good until the thread's next call. */
+const char *jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec,
+    long nsec, size_t *len);
 
 /* An RFC 3339 time (loose: also without seconds, or a date alone), or a
  * Unix time as a JSON number (seconds, ms, us or ns by magnitude): 1 and
@@ -57,10 +59,18 @@ int jenc_logt_cmp(int64_t sec, long nsec, int64_t ns);
 /* ---- levels (loglevel.c) ---- */
 
 /* The name shown for a severity of 10, 20, ... 60, five columns wide,
- * NULL for another severity; the SGR sequence (7 bytes) of the band 1
- * (10 to 19) to 6 (60 and up). */
-const char *jenc_logl_name(int sev);
+ * NULL for another severity (inline: once a record); the SGR sequence
+ * (7 bytes) of the band 1 (10 to 19) to 6 (60 and up). */
+extern const char *const jenc_logl_names[6];
 const char *jenc_logl_sgr(int band);
+
+static inline const char *
+jenc_logl_name(int sev)
+{
+	if (sev < 10 || sev > 60 || sev % 10 != 0)
+		return NULL;
+	return jenc_logl_names[sev / 10 - 1];
+}
 
 /* ---- the walk of a record's text (logwalk.c) ---- */
 
@@ -81,6 +91,9 @@ struct jenc_logw_leaf {
  * below '!', '=', '"', '\\', DEL or any from 0x80 on (0: it holds none). */
 #define JENC_LOGW_ODD_NAME 0x01
 #define JENC_LOGW_ODD_VALUE 0x02
+/* A string value's body holds a byte that out_text may escape (below
+ * ' ', DEL, from 0x80 on) or a backslash: with JENC_LOGW_ODD_VALUE. */
+#define JENC_LOGW_CTL_VALUE 0x04
 
 #define JENC_LOGW_LEAVES 64	/* leaves of one batch */
 #define JENC_LOGW_NAMES 2048	/* bytes of their names */
@@ -98,9 +111,9 @@ struct jenc_logw_batch {
 /* Takes the leaves of a full batch; non-zero stops the walk. */
 typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
 
-/* The 64-bit words of work a walk of len bytes of text takes: the
- * text's index (three bits a byte) and the path of a nested leaf. */
-#define JENC_LOGW_WORK(len) (3 * ((len) / 64 + 1) + ((len) + 7) / 8)
+/* The 64-bit words of work a walk of len bytes of text takes: room for
+ * the path of a nested leaf. */
+#define JENC_LOGW_WORK(len) (((len) + 7) / 8 + 1)
 
 /*
  * The leaves of the object that json[0..len) holds into *b, in order:
@@ -112,6 +125,43 @@ typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
  */
 int jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx);
+
+/* s[0..n) to d: up to 32 bytes as moves of 8 or 4 bytes that may
+ * overlap, not a call (names, values and times are most often that
+ * short). */
+static inline void
+jenc_logw_copy(char *d, const char *s, size_t n)
+{
+	uint64_t a, b, c, e;
+	uint32_t x, y;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n > 16 && n <= 32) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, 8);
+		memcpy(&c, s + n - 16, 8);
+		memcpy(&e, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + 8, &b, 8);
+		memcpy(d + n - 16, &c, 8);
+		memcpy(d + n - 8, &e, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n > 32) {
+		memcpy(d, s, n);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
 
 /* The JSON string body s[0..n) decoded into out (room: n bytes); its
  * length.  A bad escape is copied as it is. */

@@ -6,15 +6,15 @@
  * hands to a view, already checked; the walk still stops at any byte it
  * does not expect (JENC_E_SYNTAX), and never reads outside it.
  *
- * The walk first indexes the text, 64 bytes to a word of each of three
- * bit masks (SSE2, or eight bytes at a time in a 64-bit word): its '"'
- * and '\\', its bytes that are not plain (those that make a logfmt value
- * quoted or a name escaped, and the non-ASCII ones, which the view then
- * looks at one by one), and the bytes that may end a number.  A string
- * without escapes then ends at the next bit of the first mask, and it is
- * plain when the second has none between; so the walk touches a few
- * words per member rather than each byte, and the view does not look at
- * a plain name or value again.
+ * The walk goes once over the text, member by member.  A string is
+ * scanned a block at a time (sixteen bytes with SSE2, else eight in a
+ * word), each block giving two bit masks: its '"' and '\\', and its
+ * bytes that are not plain (those that make a logfmt value quoted or a
+ * name escaped, and the non-ASCII ones, which the view then looks at one
+ * by one).  A string without escapes ends at the first bit of the first
+ * mask, and it is plain when the second has none before it: most names
+ * and values are one block, and the view does not look at a plain name
+ * or value again.  A string with escapes is left to a scan for its end.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -33,10 +33,6 @@ struct lw_walk {
 	size_t len;
 	char *path;		/* room for the longest path: the record's
 				 * length */
-	/* the index: bit i of quote[i / 64] is 1 if json[i] is '"' or
-	 * '\\', of odd if it is not plain, of stop if it may end a number
-	 * or literal (',', ']', '}', or not plain) */
-	uint64_t *quote, *odd, *stop;
 	struct jenc_logw_batch *b;
 	jenc_logw_fn fn;
 	void *ctx;
@@ -70,8 +66,7 @@ lw_first(uint64_t m)
  * Just past the string that starts at p ('"'), NULL if it does not end;
  * *esc 1 if its body holds a backslash.  Eight bytes at a time to the
  * first '"' or '\\' of a word, a byte at a time in the last seven.  For
- * strings with escapes and those inside arrays: the index finds the
- * others.
+ * strings with escapes and those inside arrays.
  */
 static const char *
 lw_str_end(const char *p, const char *end, char *esc)
@@ -112,108 +107,160 @@ lw_str_end(const char *p, const char *end, char *esc)
 	return NULL;
 }
 
-/* ---- the index ---------------------------------------------------------- */
+/* ---- strings: a block at a time ----------------------------------------- */
 
 /*
- * The three masks of the 64 bytes at p (json[at..at+64)) into word k of
- * the index.  Not plain: below '!', '=', DEL and from 0x80 on.
+ * Bits for the bytes of the block of LW_BLOCK bytes at p (16 with SSE2,
+ * else 8 in a word), byte j's as bit j.  lw_stops: the bytes that stop a
+ * plain string: '"', '\\', and those that are not plain (below '!', '=',
+ * DEL and from 0x80 on).  lw_ctls: '"', '\\', and those that out_text
+ * may escape (below ' ', DEL and from 0x80 on).  With SSE2 a range of
+ * bytes is one signed compare: adding 0x5f takes '!' to '~' to -128 to
+ * -35, adding 0x60 takes ' ' to '~' there to -34.
  */
-static void
-lw_index64(struct lw_walk *w, const unsigned char *p, size_t k)
-{
-	uint64_t q = 0, odd = 0, stop = 0;
-	int j;
-
 #ifdef __SSE2__
-	for (j = 0; j < 4; j++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * j));
-		__m128i o = _mm_or_si128(_mm_or_si128(
-		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21)),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
-		__m128i e = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-		    _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
-		    _mm_set1_epi8('}')));
+#define LW_BLOCK 16
 
-		q |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-		    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))) << (16 * j);
-		odd |= (uint64_t)(unsigned)_mm_movemask_epi8(o) << (16 * j);
-		stop |= (uint64_t)(unsigned)_mm_movemask_epi8(
-		    _mm_or_si128(o, e)) << (16 * j);
-	}
+static inline __m128i
+lw_quotes(__m128i x)
+{
+	return _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+}
+
+static inline unsigned
+lw_stops(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x5f)),
+	    _mm_set1_epi8(-35)),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('='))), lw_quotes(x)));
+}
+
+static inline unsigned
+lw_ctls(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_cmpgt_epi8(_mm_add_epi8(x, _mm_set1_epi8(0x60)),
+	    _mm_set1_epi8(-34)), lw_quotes(x)));
+}
 #else
-	for (j = 0; j < 8; j++) {
-		uint64_t x = sw_load(p + 8 * j), o;
+#define LW_BLOCK 8
 
-		o = sw_lt(x, 0x21) | sw_eq(x, '=') |
-		    ((((x & SW_LOW7) + SW_ONES) | x) & SW_HIGH);
-		q |= sw_bits(sw_eq(x, '"') | sw_eq(x, '\\')) << (8 * j);
-		odd |= sw_bits(o) << (8 * j);
-		stop |= sw_bits(o | sw_eq(x, ',') |
-		    sw_eq(x | SW_ONES * 0x20, '}')) << (8 * j);
-	}
+static inline unsigned
+lw_stops(const char *p)
+{
+	uint64_t x = sw_load((const unsigned char *)p);
+
+	return (unsigned)sw_bits(sw_lt(x, 0x21) | sw_eq(x, 0x7f) |
+	    (x & SW_HIGH) | sw_eq(x, '"') | sw_eq(x, '\\') | sw_eq(x, '='));
+}
+
+static inline unsigned
+lw_ctls(const char *p)
+{
+	uint64_t x = sw_load((const unsigned char *)p);
+
+	return (unsigned)sw_bits(sw_lt(x, 0x20) | sw_eq(x, 0x7f) |
+	    (x & SW_HIGH) | sw_eq(x, '"') | sw_eq(x, '\\'));
+}
 #endif
-	w->quote[k] = q;
-	w->odd[k] = odd;
-	w->stop[k] = stop;
-}
 
-/* The index of json[0..len), 64 bytes at a time, the last ones from a
- * copy padded with spaces. */
-static void
-lw_index(struct lw_walk *w)
+/* The bytes of lw_stops (bit 0) and of lw_ctls (bit 1). */
+static const unsigned char lw_stop[256] = {
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	1, 0, 3, ['='] = 1, ['\\'] = 3, [0x7f] = 3,
+	[0x80] = 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+/*
+ * The end of a string or other value, and what the walk found in it
+ * (returned in two registers, not through memory): JENC_LOGW_ODD_VALUE,
+ * JENC_LOGW_CTL_VALUE, LW_ESC (a backslash), and a value's type
+ * (lw_value) in the bits from 8 on.
+ */
+struct lw_end {
+	const char *p;		/* just past it, NULL if it does not end */
+	unsigned fl;
+};
+
+#define LW_ESC 0x08
+
+/*
+ * The rest of a string that is not plain from s, its first byte that
+ * stops a plain string (lw_string): on to the first '"', '\\' or byte
+ * out_text may escape; from a '\\' or such a byte, lw_str_end finds the
+ * end.
+ */
+static struct lw_end
+lw_string_odd(const char *s, const char *end)
 {
-	unsigned char last[64];
-	size_t at, k;
+	struct lw_end e = { NULL, JENC_LOGW_ODD_VALUE };
+	unsigned m;
+	char esc;
 
-	for (at = 0, k = 0; w->len - at >= 64; at += 64, k++)
-		lw_index64(w, (const unsigned char *)w->json + at, k);
-	memset(last, ' ', sizeof(last));
-	memcpy(last, w->json + at, w->len - at);
-	lw_index64(w, last, k);
-}
-
-/* The first i from at on, below lim (at most len), whose bit in m is 1;
- * lim if none. */
-static inline size_t
-lw_next(const uint64_t *m, size_t at, size_t lim)
-{
-	size_t k = at >> 6;
-	uint64_t x;
-
-	if (at >= lim)
-		return lim;
-	x = m[k] & (~(uint64_t)0 << (at & 63));
-	while (x == 0) {
-		if (++k > (lim - 1) >> 6)
-			return lim;
-		x = m[k];
+	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
+		if ((m = lw_ctls(s)) != 0) {
+			s += __builtin_ctz(m);
+			goto stop;
+		}
 	}
-	at = (k << 6) + (size_t)__builtin_ctzll(x);
-	return at < lim ? at : lim;
+	while (s < end && !(lw_stop[(unsigned char)*s] & 2))
+		s++;
+	if (s == end)
+		return e;
+stop:
+	if (*s == '"') {
+		e.p = s + 1;
+		return e;
+	}
+	e.p = lw_str_end(*s == '\\' ? s - 1 : s, end, &esc);
+	e.fl |= JENC_LOGW_CTL_VALUE | (esc ? LW_ESC : 0);
+	return e;
 }
 
 /*
- * Just past the string that starts at p ('"'), NULL if it does not end,
- * from the index; *esc 1 if its body holds a backslash, else *odd 1 if
- * it holds a byte that is not plain.
+ * The end of the string that starts at p ('"'); LW_ESC if its body holds
+ * a backslash; JENC_LOGW_ODD_VALUE if it holds a byte that is not plain
+ * (or a backslash), with JENC_LOGW_CTL_VALUE if one of them is a byte
+ * that out_text may escape (or a backslash).  A plain string (most names
+ * and values) ends at the first byte that stops it, a '"'; from any
+ * other, lw_string_odd goes on.
  */
-static inline const char *
-lw_string(const struct lw_walk *w, const char *p, char *esc, char *odd)
+static inline struct lw_end
+lw_string(const char *p, const char *end)
 {
-	size_t at = (size_t)(p - w->json) + 1;
-	size_t q = lw_next(w->quote, at, w->len);
+	const char *s = p + 1;
+	struct lw_end e = { NULL, 0 };
+	unsigned m;
 
-	if (q == w->len)
-		return NULL;
-	if (w->json[q] == '\\') {
-		*odd = 1;
-		return lw_str_end(p, w->end, esc);
+	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
+		if ((m = lw_stops(s)) != 0) {
+			s += __builtin_ctz(m);
+			goto stop;
+		}
 	}
-	*esc = 0;
-	*odd = lw_next(w->odd, at, q) < q;
-	return w->json + q + 1;
+	while (s < end && !(lw_stop[(unsigned char)*s] & 1))
+		s++;
+	if (s == end)
+		return e;
+stop:
+	if (*s != '"')
+		return lw_string_odd(s, end);
+	e.p = s + 1;
+	return e;
 }
 
 /* Bytes that end a number or literal: ',', '}', ']' and white space. */
@@ -222,14 +269,31 @@ static const unsigned char lw_ends[256] = {
 	[']'] = 1, ['}'] = 1,
 };
 
-/* Just past the number or literal that starts at p: from the index to
- * the first byte that may end it, then a byte at a time. */
+/*
+ * Just past the number or literal that starts at p: with SSE2, the first
+ * byte of a block that may end it (',', ']', '}', below '!' or from
+ * 0x80), then a byte at a time.
+ */
 static inline const char *
-lw_scalar_end(const struct lw_walk *w, const char *p)
+lw_scalar_end(const char *p, const char *end)
 {
-	const char *end = w->end;
+#ifdef __SSE2__
+	if (end - p >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+		    _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+		    _mm_set1_epi8('}'))),
+		    _mm_cmplt_epi8(x, _mm_set1_epi8(0x21))));
 
-	p = w->json + lw_next(w->stop, (size_t)(p - w->json), w->len);
+		if (m == 0)
+			p += 16;
+		else if (lw_ends[(unsigned char)p[__builtin_ctz(m)]])
+			return p + __builtin_ctz(m);
+		else
+			p += __builtin_ctz(m);
+	}
+#endif
 	while (p < end && !lw_ends[(unsigned char)*p])
 		p++;
 	return p;
@@ -345,17 +409,6 @@ jenc_logw_unescape(const char *s, size_t n, char *out)
 	return w;
 }
 
-/* A type of leaf: '"', '0', 't', 'f', 'n', '[', '{'. */
-static inline int
-lw_type_ok(char t)
-{
-	switch (t) {
-	case '"': case '0': case 't': case 'f': case 'n': case '[': case '{':
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * A place in w->b for the next leaf, whose name of n bytes is copied
  * into the batch (0: none): when the batch has no room, fn takes its
@@ -390,7 +443,8 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 
 	l->nlen = n;
 	if (n <= JENC_LOGW_NAMES) {
-		l->name = memcpy(b->names + b->nnames, w->path, n);
+		l->name = b->names + b->nnames;
+		jenc_logw_copy(b->names + b->nnames, w->path, n);
 		b->nnames += n;
 		return 0;
 	}
@@ -403,6 +457,37 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 }
 
 /*
+ * The end of the value at p, a member's (p < end), NULL if it does not
+ * end or is not a value; its type ('"', '0' number, 't', 'f', 'n', '[',
+ * '{') in the bits from 8 on, a string's flags (lw_string) below.
+ */
+static inline struct lw_end
+lw_value(const char *p, const char *end)
+{
+	struct lw_end e = { NULL, 0 };
+
+	switch (*p) {
+	case '"':
+		e = lw_string(p, end);
+		e.fl |= (unsigned)'"' << 8;
+		return e;
+	case '{': case '[':
+		e.p = lw_value_end(p, end);
+		break;
+	case 't': case 'f': case 'n':
+		e.p = lw_scalar_end(p, end);
+		break;
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
+		e.p = lw_scalar_end(p, end);
+		e.fl = (unsigned)'0' << 8;
+		return e;
+	}
+	e.fl = (unsigned)(unsigned char)*p << 8;
+	return e;
+}
+
+/*
  * Walk the members of the object at p ('{'), whose path so far is
  * w->path[0..plen), odd if it holds a byte that is not plain: each leaf
  * into the batch, in order.  Returns just past its '}', or NULL on text
@@ -411,22 +496,23 @@ lw_name(struct lw_walk *w, struct jenc_logw_leaf *l, size_t n)
 static const char *
 lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 {
-	const char *end = w->end, *q, *v, *name;
+	const char *end = w->end, *q, *name;
 	struct jenc_logw_leaf *l;
+	struct lw_end e;
 	size_t nl, k;
-	char esc, odd, vesc, vodd = 0;
-	int named, nested;
+	int named, esc, odd;
 
 	p = lw_ws(p + 1, end);
 	if (p < end && *p == '}')
 		return p + 1;
 	for (;;) {
 		if (p >= end || *p != '"' ||
-		    (q = lw_string(w, p, &esc, &odd)) == NULL)
+		    (q = (e = lw_string(p, end)).p) == NULL)
 			return NULL;
 		name = p + 1;
 		k = (size_t)(q - p - 2);
-		odd = odd || esc || podd;
+		esc = (e.fl & LW_ESC) != 0;
+		odd = e.fl != 0 || podd;
 		/* compact text first: white space only where it is not */
 		p = q < end && *q == ':' ? q : lw_ws(q, end);
 		if (p >= end || *p != ':')
@@ -435,50 +521,40 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			p = lw_ws(p, end);
 		if (p >= end)
 			return NULL;
-		nested = *p == '{' && depth + 1 < JENC_LOGW_DEPTH &&
-		    (q = lw_ws(p + 1, end)) < end && *q != '}';
 		/* a top-level key as it is in the text needs no copy */
-		named = plen == 0 && !esc && !nested;
+		named = plen == 0 && !esc;
 		nl = plen;
-		if (!named) {
+		if (!named || *p == '{') {
 			if (plen > 0)
 				w->path[nl++] = '.';
 			if (esc) {
 				nl += jenc_logw_unescape(name, k, w->path + nl);
 			} else {
-				memcpy(w->path + nl, name, k);
+				jenc_logw_copy(w->path + nl, name, k);
 				nl += k;
 			}
 		}
-		if (nested) {
+		if (*p == '{' && depth + 1 < JENC_LOGW_DEPTH &&
+		    (q = lw_ws(p + 1, end)) < end && *q != '}') {
+			/* a non-empty object: its members are the leaves */
 			if ((p = lw_obj(w, p, nl, odd, depth + 1)) == NULL)
 				return NULL;
 		} else {
-			vesc = 0;
-			if (*p == '"')
-				v = lw_string(w, p, &vesc, &vodd);
-			else if (*p == '{' || *p == '[')
-				v = lw_value_end(p, end);
-			else
-				v = lw_scalar_end(w, p);
-			if (v == NULL || v == p || (l = lw_leaf(w, named ||
-			    nl > JENC_LOGW_NAMES ? 0 : nl)) == NULL)
+			if ((e = lw_value(p, end)).p == NULL ||
+			    (l = lw_leaf(w, named || nl > JENC_LOGW_NAMES ?
+			    0 : nl)) == NULL)
 				return NULL;
-			l->type = *p == '-' || (*p >= '0' && *p <= '9') ?
-			    '0' : *p;
-			if (!lw_type_ok(l->type))
-				return NULL;
-			l->esc = 0;
-			l->odd = odd ? JENC_LOGW_ODD_NAME : 0;
-			if (l->type == '"') {
+			l->type = (char)(e.fl >> 8);
+			l->esc = (e.fl & LW_ESC) != 0;
+			l->odd = (unsigned char)((odd ? JENC_LOGW_ODD_NAME : 0) |
+			    (e.fl & (JENC_LOGW_ODD_VALUE |
+			    JENC_LOGW_CTL_VALUE)));
+			if (*p == '"') {
 				l->v = p + 1;
-				l->vlen = (size_t)(v - p - 2);
-				l->esc = vesc;
-				if (vesc || vodd)
-					l->odd |= JENC_LOGW_ODD_VALUE;
+				l->vlen = (size_t)(e.p - p - 2);
 			} else {
 				l->v = p;
-				l->vlen = (size_t)(v - p);
+				l->vlen = (size_t)(e.p - p);
 			}
 			if (named) {
 				l->name = name;
@@ -486,7 +562,7 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			} else if (lw_name(w, l, nl) != 0) {
 				return NULL;
 			}
-			p = v;
+			p = e.p;
 		}
 		if (p < end && (unsigned char)*p <= ' ')
 			p = lw_ws(p, end);
@@ -505,10 +581,8 @@ int
 jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx)
 {
-	size_t nw = len / 64 + 1;
 	struct lw_walk w = {
-		json, json + len, len, (char *)(work + 3 * nw), work,
-		work + nw, work + 2 * nw, b, fn, ctx, 0,
+		json, json + len, len, (char *)work, b, fn, ctx, 0,
 	};
 	const char *p = lw_ws(json, json + len);
 
@@ -517,7 +591,6 @@ jenc_logw_walk(const char *json, size_t len, uint64_t *work,
 	b->more = 0;
 	if (p >= w.end || *p != '{')
 		return JENC_E_SYNTAX;
-	lw_index(&w);
 	p = lw_obj(&w, p, 0, 0, 0);
 	if (w.rc != 0)
 		return w.rc;

@@ -39,6 +39,9 @@ to_buf(void *ctx, const char *s, size_t n)
 
 static struct buf out;
 
+/* 40 bytes of plain text, for strings of each length. */
+#define LONG_A "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+
 /* Format json with o (NULL: defaults) into out; the result code. */
 static int
 fmt(const jenc_logv_opts *o, const char *json)
@@ -137,6 +140,46 @@ main(void)
 		/* a number in a string */
 		LINE(NULL, "{\"time\":\"1714564800042\"}",
 		    "2024-05-01 12:00:00.042\n");
+	}
+
+	TEST("jenc_logv_format: epoch numbers of every length of digits") {
+		/* digits are read eight at a time, the last fewer than eight
+		 * as the word that ends the number, thirteen as two words:
+		 * each length from 1 to 20, thirteen digits below 1e11 (then
+		 * seconds), with a sign, a fraction, in a string, and not a
+		 * number */
+		static const char *const cases[][2] = {
+			{ "9", "9.000000000" },
+			{ "12345678", "12345678.000000000" },
+			{ "123456789", "123456789.000000000" },
+			{ "1234567890123", "1234567890.123000000" },
+			{ "0001714564800", "1714564800.000000000" },
+			{ "0000000000000", "0.000000000" },
+			{ "12345678901234", "12345678901.234000000" },
+			{ "123456789012345", "123456789.012345000" },
+			{ "1234567890123456", "1234567890.123456000" },
+			{ "12345678901234567", "12345678901.234567000" },
+			{ "123456789012345678", "123456789.012345678" },
+			{ "1234567890123456789", "1234567890.123456789" },
+			{ "12345678901234567890", "12345678901234567890" },
+			{ "-1234567890123", "-1234567891.877000000" },
+			{ "-123456789", "-123456789.000000000" },
+			{ "1714564800123.5", "1714564800.123500000" },
+			{ "\"1714564800123\"", "1714564800.123000000" },
+			{ "\"17145648001234x\"", "17145648001234x" },
+		};
+		char json[64], want[64];
+		size_t i;
+
+		memset(&o, 0, sizeof(o));
+		o.flags = JENC_LOGV_UTC;
+		o.time_format = "%s.%N";
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			snprintf(json, sizeof(json), "{\"time\":%s}",
+			    cases[i][0]);
+			snprintf(want, sizeof(want), "%s\n", cases[i][1]);
+			LINE(&o, json, want);
+		}
 	}
 
 	TEST("jenc_logv_format: RFC 3339 strings") {
@@ -315,6 +358,66 @@ main(void)
 		LINE(NULL, "{\"q\":\"a\\u0000b\\u007f\\u0085\"}",
 		    "q=\"a\\u0000b\\u007f\\u0085\"\n");
 		LINE(NULL, "{\"q\":\"\\ud83d\\ude00\"}", "q=\xf0\x9f\x98\x80\n");
+	}
+
+	TEST("jenc_logv_format: strings that are not plain, with or without bytes to escape") {
+		/* the walk marks a string that holds a byte not plain (a space,
+		 * '=') and, apart, one that holds a byte out_text escapes (raw
+		 * DEL, C1 controls, non-ASCII) or an escape: the first is
+		 * copied as it is (quoted as a field), the second looked at
+		 * byte by byte; each with its bytes at each place of the
+		 * walk's blocks of 16 or 8 and of its last bytes */
+		static char json[512], want[512];
+		static const char *const odd[][2] = {
+			{ "\x7f", "\\u007f" }, { "\xc2\x85", "\\u0085" },
+			{ "\xc3\xa9", "\xc3\xa9" }, { "\\u0001", "\\u0001" },
+			{ "\\t", "\t" }, { "=", "=" }, { " ", " " },
+		};
+		size_t i, k, n, w;
+
+		for (k = 0; k < sizeof(odd) / sizeof(odd[0]); k++) {
+			for (i = 0; i < 40; i++) {
+				/* a message, then a field: "aaa bbb<odd>cc" */
+				n = (size_t)snprintf(json, sizeof(json),
+				    "{\"msg\":\"%.*s %.*s%s%.*s\","
+				    "\"f\":\"%.*s %s%.*s\",\"g\":\"%.*s%s\"}",
+				    (int)i, LONG_A, (int)(i % 17), LONG_A,
+				    odd[k][0], (int)(i % 5), LONG_A,
+				    (int)i, LONG_A, odd[k][0], (int)(i % 3),
+				    LONG_A, (int)i, LONG_A, odd[k][0]);
+				w = (size_t)snprintf(want, sizeof(want),
+				    "%.*s %.*s%s%.*s f=\"%.*s %s%.*s\" g=",
+				    (int)i, LONG_A, (int)(i % 17), LONG_A,
+				    odd[k][1], (int)(i % 5), LONG_A,
+				    (int)i, LONG_A,
+				    k == 4 ? "\\t" : odd[k][1], (int)(i % 3),
+				    LONG_A);
+				/* g: quoted for a space, '=' or DEL, or a C1 or
+				 * C0 control (tab escaped within quotes) */
+				if (k == 2)
+					w += (size_t)snprintf(want + w,
+					    sizeof(want) - w, "%.*s%s\n",
+					    (int)i, LONG_A, odd[k][1]);
+				else
+					w += (size_t)snprintf(want + w,
+					    sizeof(want) - w, "\"%.*s%s\"\n",
+					    (int)i, LONG_A,
+					    k == 4 ? "\\t" : odd[k][1]);
+				(void)n;
+				LINE(NULL, json, want);
+			}
+		}
+	}
+
+	TEST("jenc_logv_format: a level and a time with escapes, decoded in turn") {
+		/* both are decoded into the same scratch: the level's text is
+		 * read again after the time's */
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00\\u005a\","
+		    "\"level\":\"w\\u0061rn\",\"msg\":\"m\"}",
+		    "2024-05-01 12:00:00.000 WARN  m\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00Z\","
+		    "\"level\":\"\\u0057ARN\",\"msg\":\"m\\u0020x\"}",
+		    "2024-05-01 12:00:00.000 WARN  m x\n");
 	}
 
 	TEST("jenc_logv_format: keys escaped as values are, raw or decoded") {
@@ -521,9 +624,9 @@ main(void)
 
 	TEST("jenc_logv_format: a record at each place of its 64-byte words") {
 		/* the walk finds strings, and the bytes that ask for quotes,
-		 * in an index of 64-byte words: the same record moved by 0
-		 * to 130 bytes of white space puts each of them on each side
-		 * of a word's end */
+		 * a block of 16 or 8 bytes at a time, a byte at a time near
+		 * the end: the same record moved by 0 to 130 bytes of white
+		 * space puts each of them on each side of a block's end */
 		static const char rec[] = "{\"time\":1714564800020,"
 		    "\"level\":30,\"msg\":\"hello world\",\"a\":\"x=y\","
 		    "\"b\":\"a_plain_value_long_enough_to_cross_a_word_0123456789\","
