@@ -23,6 +23,7 @@
 
 #include "internal.h"
 #include "seg.h"
+#include "swar.h"
 
 enum { K_MEM, K_FD, K_SINK };
 enum { ST_TOP, ST_ARR_FIRST, ST_ARR_NEXT, ST_OBJ_FIRST, ST_OBJ_NEXT, ST_OBJ_VAL,
@@ -158,8 +159,8 @@ enc_put(jenc_enc *e, const void *s, size_t n)
 	return jenc_enc_put_slow(e, s, n);
 }
 
-/* enc_put() for the short texts of numbers and literals: up to 32 bytes as
- * words that overlap, with no call. */
+/* enc_put() for the short texts of numbers and literals: up to 32 bytes
+ * by sw_copy32 (swar.h), with no call. */
 static inline int
 enc_put_short(jenc_enc *e, const char *s, size_t n)
 {
@@ -167,32 +168,7 @@ enc_put_short(jenc_enc *e, const char *s, size_t n)
 
 	if (n > 32 || (size_t)(e->end - o) < 32)
 		return enc_put(e, s, n);
-	if (n >= 16) {
-		char a[16], b[16];
-
-		memcpy(a, s, 16);
-		memcpy(b, s + n - 16, 16);
-		memcpy(o, a, 16);
-		memcpy(o + n - 16, b, 16);
-	} else if (n >= 8) {
-		uint64_t a, b;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(o, &a, 8);
-		memcpy(o + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		memcpy(o, &a, 4);
-		memcpy(o + n - 4, &b, 4);
-	} else if (n > 0) {
-		o[0] = s[0];
-		o[n / 2] = s[n / 2];
-		o[n - 1] = s[n - 1];
-	}
+	sw_copy32(o, s, n);
 	e->p = o + n;
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "swar.h"
+
 /* ---- times (logtime.c) ---- */
 
 #define JENC_LOGT_PIECES 8	/* strftime pieces of a time format */
@@ -126,41 +128,15 @@ typedef int (*jenc_logw_fn)(void *ctx, struct jenc_logw_batch *b);
 int jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx);
 
-/* s[0..n) to d: up to 32 bytes as moves of 8 or 4 bytes that may
- * overlap, not a call (names, values and times are most often that
- * short). */
+/* s[0..n) to d: up to 32 bytes by sw_copy32 (swar.h), not a call
+ * (names, values and times are most often that short). */
 static inline void
 jenc_logw_copy(char *d, const char *s, size_t n)
 {
-	uint64_t a, b, c, e;
-	uint32_t x, y;
-
-	if (n >= 8 && n <= 16) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + n - 8, &b, 8);
-	} else if (n > 16 && n <= 32) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + 8, 8);
-		memcpy(&c, s + n - 16, 8);
-		memcpy(&e, s + n - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + 8, &b, 8);
-		memcpy(d + n - 16, &c, 8);
-		memcpy(d + n - 8, &e, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		memcpy(d, &x, 4);
-		memcpy(d + n - 4, &y, 4);
-	} else if (n > 32) {
+	if (n <= 32)
+		sw_copy32(d, s, n);
+	else
 		memcpy(d, s, n);
-	} else if (n > 0) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
 }
 
 /* The JSON string body s[0..n) decoded into out (room: n bytes); its

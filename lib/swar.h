@@ -87,4 +87,38 @@ sw_lt(uint64_t w, unsigned char n)
 	return ~(((w & SW_LOW7) + SW_ONES * (0x80u - n)) | w) & SW_HIGH;
 }
 
+/* s[0..n) to d for n <= 32: two moves of 16, 8 or 4 bytes that may
+ * overlap (or three single bytes), not a call; for the short texts the
+ * encoder and the log view copy most often. */
+static inline void
+sw_copy32(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		char a[16], b[16];
+
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(d, a, 16);
+		memcpy(d + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 #endif
