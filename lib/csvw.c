@@ -121,25 +121,6 @@ buf_put(struct buf *b, const char *s, size_t n)
 
 /* ---- the columns ----------------------------------------------------------- */
 
-/* a[0..n) == b[0..n): for the short names of columns, eight bytes at a
- * time inline rather than a call to memcmp. */
-static inline int
-same(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
-	}
-	for (; n > 0; n--)
-		if (*a++ != *b++)
-			return 0;
-	return 1;
-}
-
 static uint64_t
 name_hash(const char *s, size_t n)
 {
@@ -702,7 +683,8 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			if (c < w->ncols && w->col[c].plain &&
 			    (l = w->col[c].len) + 3 < n - i &&
 			    p[i + 1 + l] == '"' &&
-			    same(p + i + 1, w->names.p + w->col[c].off, l) &&
+			    jenc_rec_same(p + i + 1,
+			    w->names.p + w->col[c].off, l) &&
 			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
 				w->name = p + i + 1;
 				w->nlen = l;
@@ -887,12 +869,13 @@ csvw_end(void *ctx, jenc_enc *e)
  * record into the view.  jenc_rec_check (rec.c) checks a record by the
  * rules the reader applies (JSON's grammar, escapes, UTF-8, max_depth)
  * and refuses everything else, whitespace inside a record included, and
- * a lone surrogate escape, which the view rejects (JENC_REC_PAIRS).  A record whose
- * top-level keys are those of the last record walked (the same bytes in
- * the same order, none escaped, no value a nested object) adds no column
- * and cannot be rejected, as that one was not: it is not walked; any
- * other record goes through walk(), as the view's first pass would take
- * it.  The first refusal, or a record the walk rejects, ends the pass:
+ * a lone surrogate escape, which the view rejects (JENC_REC_PAIRS).  A
+ * record whose top-level keys are those of the last record walked (the
+ * same bytes in the same order, none escaped, no value a nested object:
+ * matched during the check, against w->shape) adds no column and cannot
+ * be rejected, as that one was not: it is not walked; any other record
+ * goes through walk(), as the view's first pass would take it.  The
+ * first refusal, or a record the walk rejects, ends the pass:
  * the columns it added are taken back (cols_cut), and the caller makes
  * its first pass with the reader, which tells bad input as before.  So
  * the columns are the reader's on every input read to its end here.
@@ -911,51 +894,45 @@ struct ks {
 	int mode;		/* its top-level keys: still those of shape
 				   (KM_SAME, so bytes of it matched), copied
 				   into shape (KM_COPY), or none (KM_NONE) */
-	struct jenc_rec_key key[KS_KEYS];	/* its top-level keys */
+	/* its top-level keys from the first that is not shape's on */
+	struct jenc_rec_key key[KS_KEYS];
 };
 
 /*
- * The top-level keys of the record just checked (none escaped, no value
- * a nested object: else KM_NONE) matched against or copied into
- * w->shape; k->walk set if they are not those of the last record.  0 or
+ * The top-level keys of the record just checked: still those of
+ * w->shape (matched during the check, KM_SAME), else copied into it
+ * from the first that did not match on (KM_COPY), or none (KM_NONE: an
+ * escaped key, a value that is an object with members, too many keys);
+ * k->walk set if they are not those of the last record.  0 or
  * JENC_E_NOMEM.
  */
 static int
 ks_shape(jenc_csvw *w, struct ks *k)
 {
 	const char *p = k->rec.p;
-	size_t i, so = 0;
+	size_t i;
 
-	k->walk = !w->shape_ok;
-	k->mode = w->shape_ok ? KM_SAME : KM_COPY;
-	if (!w->shape_ok)
-		w->shape.len = 0;
-	for (i = 0; i < k->rec.nkeys; i++) {
-		const struct jenc_rec_key *x = &k->key[i < KS_KEYS ? i : 0];
-		size_t len = x->q + 1 - x->b;
-
-		if (i >= KS_KEYS || x->esc ||
-		    (p[x->q + 2] == '{' && p[x->q + 3] != '}')) {
-			k->walk = 1;
-			k->mode = KM_NONE;
-			return 0;
-		}
-		if (k->mode == KM_SAME) {
-			if (so + len <= w->shape.len &&
-			    same(w->shape.p + so, p + x->b, len)) {
-				so += len;
-				continue;
-			}
-			k->walk = 1;
-			k->mode = KM_COPY;
-			w->shape.len = so;
-		}
-		if (buf_put(&w->shape, p + x->b, len) != 0)
-			return JENC_E_NOMEM;
+	if (k->rec.nkeys == 0 && k->rec.nobj == 0 &&
+	    k->rec.so == k->rec.shapelen) {
+		k->walk = !w->shape_ok;
+		k->mode = w->shape_ok ? KM_SAME : KM_COPY;
+		w->shape.len = k->rec.so;	/* (0 if !shape_ok) */
+		return 0;
 	}
-	if (k->mode == KM_SAME && so != w->shape.len) {
-		k->walk = 1;		/* fewer keys than the last */
-		w->shape.len = so;
+	k->walk = 1;
+	k->mode = KM_NONE;
+	if (k->rec.nobj != 0 || k->rec.nkeys > KS_KEYS)
+		return 0;
+	for (i = 0; i < k->rec.nkeys; i++)
+		if (k->key[i].esc)
+			return 0;
+	k->mode = KM_COPY;
+	w->shape.len = k->rec.so;
+	for (i = 0; i < k->rec.nkeys; i++) {
+		const struct jenc_rec_key *x = &k->key[i];
+
+		if (buf_put(&w->shape, p + x->b, x->q + 1 - x->b) != 0)
+			return JENC_E_NOMEM;
 	}
 	return 0;
 }
@@ -1054,6 +1031,8 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			}
 			k.rec.p = p;
 			k.rec.n = len;
+			k.rec.shape = w->shape.p;
+			k.rec.shapelen = w->shape_ok ? w->shape.len : 0;
 			end = jenc_rec_check(&k.rec, pos);
 			if (end == JENC_REC_BAD ||
 			    (end == JENC_REC_MORE && eof)) {

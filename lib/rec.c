@@ -53,8 +53,9 @@ rec_hex4(const char *p)
 
 /* The index of the first byte from p[i] on that stops a string body's
  * run: a quote, a backslash, a byte below 0x20 or from 0x80, or the
- * sentinel at p[n]. */
-static inline size_t
+ * sentinel at p[n].  Inline in each string's check (always_inline: a
+ * call per string costs as much as a short key's check). */
+static inline size_t __attribute__((always_inline))
 rec_run(const struct jenc_rec *k, size_t i)
 {
 	const unsigned char *u = (const unsigned char *)k->p;
@@ -134,7 +135,7 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 
 /* The index of the closing quote of the string whose body starts at
  * p[i], checked (rec_str_rest); *esc 1 if it holds an escape. */
-static inline size_t
+static inline size_t __attribute__((always_inline))
 rec_str(const struct jenc_rec *k, size_t i, unsigned char *esc)
 {
 	*esc = 0;
@@ -177,6 +178,28 @@ rec_lit(const struct jenc_rec *k, size_t i, const char *w, size_t n)
 	return i + n;
 }
 
+/* The top-level key p[b..q) (q its closing quote): matched against
+ * k->shape while every key before it matched, else noted in k->key[]. */
+static inline void
+rec_key(struct jenc_rec *k, size_t b, size_t q, unsigned char esc)
+{
+	size_t len = q + 1 - b;
+	struct jenc_rec_key *x;
+
+	if (k->nkeys == 0 && k->so + len <= k->shapelen &&
+	    jenc_rec_same(k->shape + k->so, k->p + b, len)) {
+		k->so += len;
+		return;
+	}
+	if (k->nkeys < k->keycap) {
+		x = &k->key[k->nkeys];
+		x->b = b;
+		x->q = q;
+		x->esc = esc;
+	}
+	k->nkeys++;
+}
+
 size_t
 jenc_rec_check(struct jenc_rec *k, size_t i)
 {
@@ -188,10 +211,12 @@ jenc_rec_check(struct jenc_rec *k, size_t i)
 
 	/* One loop over the record's bytes with a stack of the open
 	 * containers (a hot loop: the gotos are its states). */
-	k->nkeys = 0;
+	k->nkeys = k->so = k->nobj = 0;
 open:					/* p[i] is '{' or '[' */
 	if (depth >= k->maxd || depth >= JENC_REC_DEPTH)
 		return JENC_REC_BAD;
+	if (depth == 1 && p[i] == '{' && p[i + 1] != '}')
+		k->nobj++;
 	stk[depth++] = p[i++];
 	if (stk[depth - 1] == '[') {
 		if (p[i] == ']')
@@ -207,16 +232,8 @@ key:
 		return q;
 	if (p[q + 1] != ':')
 		return rec_fail(k, q + 1);
-	if (depth == 1 && k->key != NULL) {
-		if (k->nkeys < k->keycap) {
-			struct jenc_rec_key *x = &k->key[k->nkeys];
-
-			x->b = i + 1;
-			x->q = q;
-			x->esc = esc;
-		}
-		k->nkeys++;
-	}
+	if (depth == 1 && k->key != NULL)
+		rec_key(k, i + 1, q, esc);
 	i = q + 2;
 value:
 	switch (p[i]) {

@@ -8,6 +8,8 @@
 #define JENC_REC_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #define JENC_REC_MORE ((size_t)-1)	/* refused within a token's length
 					   of p[n]: more text may make it
@@ -34,16 +36,44 @@ struct jenc_rec {
 	unsigned maxd;		/* containers that may be open (at most
 				   JENC_REC_DEPTH) */
 	unsigned flags;		/* JENC_REC_* */
-	/* the top-level keys, in order, when key is not NULL: the first
-	 * keycap of them in key[], all counted in nkeys */
+	/*
+	 * The top-level keys, when key is not NULL, matched during the
+	 * check against shape[0..shapelen) (a record's keys before, each
+	 * body with its closing quote, in order; none escaped): so bytes
+	 * of it matched by the first keys; from the first key that does
+	 * not match on, the first keycap of them noted in key[], all
+	 * counted in nkeys.  nobj: the top-level values that are objects
+	 * with members.
+	 */
 	struct jenc_rec_key *key;
 	size_t keycap, nkeys;
+	const char *shape;
+	size_t shapelen, so, nobj;
 };
 
 /*
  * The object at k->p[i] (a '{') checked: the index just past its '}',
- * JENC_REC_MORE or JENC_REC_BAD.  k->nkeys is set.
+ * JENC_REC_MORE or JENC_REC_BAD.  k->nkeys, k->so and k->nobj are set.
  */
 size_t jenc_rec_check(struct jenc_rec *k, size_t i);
+
+/* Are a[0..n) and b[0..n) the same bytes?  (Eight at a time: a short
+ * key's compare costs less than a call to memcmp.) */
+static inline int
+jenc_rec_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	for (; n >= 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	for (; n > 0; n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
 
 #endif
