@@ -270,7 +270,7 @@ static int
 json_jsmn_cut_scan(struct json_rd *r)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
-	size_t i = r->pend_scan, n = r->in.len;
+	size_t i = r->pend_scan, n = r->in.len, len;
 	int k;
 
 	if (p[r->pend] != '"') {
@@ -295,13 +295,13 @@ json_jsmn_cut_scan(struct json_rd *r)
 			i++;
 			continue;
 		}
-		if ((k = json_esc_len(p, i, n)) < 0) {
+		if ((k = json_esc_len(p, i, n, &len)) < 0) {
 			r->pend_scan = i;
 			return 1;
 		}
-		if (k == 0)
+		if (k == JENC_ST_MORE)
 			break;
-		i += (size_t)k;
+		i += len;
 	}
 	r->pend_scan = i;
 	return 0;

@@ -30,13 +30,14 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 		if (c == '"')
 			return i;
 		if (c == '\\') {
-			int k = json_esc_len(p, i, limit);
+			size_t len;
+			int k = json_esc_len(p, i, limit, &len);
 
-			if (k > 0) {
-				i += (size_t)k;
+			if (k == 0) {
+				i += len;
 				continue;
 			}
-			if (k == 0)
+			if (k == JENC_ST_MORE)
 				return limit;
 			if (p[i + 1] == 'u') {
 				jenc_json_fail(r, i, JENC_E_SYNTAX,
