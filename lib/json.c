@@ -260,11 +260,11 @@ json_jsmn_cut(struct json_rd *r)
 }
 
 /*
- * 1 when the window now holds what ends the cut token for jsmn: for a
+ * 0 when the window now holds what ends the cut token for jsmn: for a
  * primitive, a byte it stops or fails at (space, ',', ']', '}', a control
  * byte, NUL, a byte from 0x7f); for a string its closing quote, a NUL
- * byte or an escape it rejects.  Else 0, and pend_scan moves on to the
- * window end, or to a backslash whose escape is not all in yet.
+ * byte or an escape it rejects.  Else JENC_ST_MORE, and pend_scan moves
+ * on to the window end, or to a backslash whose escape is not all in yet.
  */
 static int
 json_jsmn_cut_scan(struct json_rd *r)
@@ -278,10 +278,10 @@ json_jsmn_cut_scan(struct json_rd *r)
 			if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == ',' ||
 			    p[i] == ']' || p[i] == '}') {
 				r->pend_scan = i;
-				return 1;
+				return 0;
 			}
 		r->pend_scan = i;
-		return 0;
+		return JENC_ST_MORE;
 	}
 	while (i < n) {
 		i = scan_find(p, i, n, NULL, '"', '\\', '\\');
@@ -289,7 +289,7 @@ json_jsmn_cut_scan(struct json_rd *r)
 			break;
 		if (p[i] == '"' || p[i] == '\0') {
 			r->pend_scan = i;
-			return 1;
+			return 0;
 		}
 		if (p[i] != '\\') {
 			i++;
@@ -297,14 +297,14 @@ json_jsmn_cut_scan(struct json_rd *r)
 		}
 		if ((k = json_esc_len(p, i, n, &len)) < 0) {
 			r->pend_scan = i;
-			return 1;
+			return 0;
 		}
 		if (k == JENC_ST_MORE)
 			break;
 		i += len;
 	}
 	r->pend_scan = i;
-	return 0;
+	return JENC_ST_MORE;
 }
 
 /* json_jsmn_cut_scan, counting the bytes it scanned (cut_bytes). */
@@ -312,10 +312,10 @@ static int
 json_jsmn_cut_ends(struct json_rd *r)
 {
 	size_t from = r->pend_scan;
-	int ended = json_jsmn_cut_scan(r);
+	int st = json_jsmn_cut_scan(r);
 
 	jenc_work_add(JENC_W_CUT, r->pend_scan - from);
-	return ended;
+	return st;
 }
 
 /* ---- input -------------------------------------------------------------- */
@@ -493,7 +493,8 @@ json_run(struct json_rd *r)
 		 * (or the input ends), with no call to jsmn in between.
 		 */
 		if (r->pend != NO_POS) {
-			if (!r->in.eof && !json_jsmn_cut_ends(r)) {
+			if (!r->in.eof &&
+			    json_jsmn_cut_ends(r) == JENC_ST_MORE) {
 				rc = json_next_window(r, json_jsmn_pos(r));
 				if (rc != 0)
 					return rc;
