@@ -661,10 +661,10 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 				break;
 			/* (a bad text's end where a value starts that the
 			 * last error cuts short again: json_recover.c) */
-			if (r->rp_i < r->rp_n && r->cur < r->in.len &&
-			    jenc_json_replay(r, r->cur))
-				rc = JENC_E_SYNTAX;
-			else
+			rc = 0;
+			if (r->rp_i < r->rp_n && r->cur < r->in.len)
+				rc = jenc_json_replay(r, r->cur);
+			if (rc == 0)
 				rc = json_run(r);
 			if (rc == 0 || r->policy == 0 ||
 			    (rc != JENC_E_SYNTAX && rc != JENC_E_DEPTH))

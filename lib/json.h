@@ -303,6 +303,8 @@ int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);
  * writing failed).
  */
 int jenc_json_recover(struct json_rd *r);
+/* A top-level value starting at pos that the last error cuts short again:
+ * that error, reported again there (JENC_E_SYNTAX), or 0. */
 int jenc_json_replay(struct json_rd *r, size_t pos);
 
 /* ---- the bytes of tokens ------------------------------------------------- */

@@ -141,7 +141,7 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		r->vstart = r->in.off + pos;
 		r->lost = 0;
 		/* a value the last error is known to cut short again */
-		if (r->rp_i < r->rp_n && jenc_json_replay(r, pos))
+		if (r->rp_i < r->rp_n && jenc_json_replay(r, pos) != 0)
 			return JENC_E_SYNTAX;
 	}
 	if (r->bulk) {
