@@ -449,9 +449,9 @@ json_finish(struct json_rd *r)
  * more input while a token is cut by the window end, until it names the
  * error.  jsmn also rejects some valid streams (a number followed at once
  * by a value holding non-ASCII bytes, `2["é"]`): if the scanner gets back
- * to top level with no error, jsmn resumes there (RESYNC).  Until then
- * jsmn's state is of no use: it restarts wherever the scan stands, which
- * also keeps its position inside the window as it slides.
+ * to top level with no error, jsmn resumes there (JENC_ST_RESTART).
+ * Until then jsmn's state is of no use: it restarts wherever the scan
+ * stands, which also keeps its position inside the window as it slides.
  */
 static int
 json_diagnose(struct json_rd *r, size_t pos)
@@ -467,7 +467,7 @@ json_diagnose(struct json_rd *r, size_t pos)
 			return r->err->code;
 		json_jsmn_restart(r, r->cur);
 		if (r->st == S_TOP && r->cur > from && r->cur < r->in.len)
-			return RESYNC;
+			return JENC_ST_RESTART;
 		if (r->in.eof)
 			return json_finish(r);
 		if ((rc = json_next_window(r, r->cur)) != 0)
@@ -527,7 +527,7 @@ json_run(struct json_rd *r)
 		int res = json_jsmn_tokenize(r, jlen);
 		int w = jenc_json_walk(r);
 
-		if (w == RESYNC) {
+		if (w == JENC_ST_RESTART) {
 			json_jsmn_restart(r, r->cur);
 			continue;
 		}
@@ -536,7 +536,7 @@ json_run(struct json_rd *r)
 		if (res == JSMN_ERROR_INVAL) {
 			int rc2 = json_diagnose(r, json_jsmn_pos(r));
 
-			if (rc2 != RESYNC)
+			if (rc2 != JENC_ST_RESTART)
 				return rc2;
 			continue;
 		}

@@ -26,7 +26,6 @@
 #include "scan.h"
 
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
-#define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 #define RS 0x1e		/* RFC 7464 record separator */
 #define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
 #define NO_POS ((size_t)-1)
@@ -284,11 +283,12 @@ int jenc_json_gap(struct json_rd *r, size_t from, size_t to);
 /* A string token: quote at q, body [q+1, end), closing quote at end;
  * checked: skel.c has checked its body. */
 int jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked);
-/* A primitive starting at pos and ending at or before end; RESYNC when a
- * value ended inside it at top level (jsmn restarts at r->cur). */
+/* A primitive starting at pos and ending at or before end;
+ * JENC_ST_RESTART when a value ended inside it at top level (jsmn
+ * restarts at r->cur). */
 int jenc_json_primitive(struct json_rd *r, size_t pos, size_t end);
-/* The tokens jsmn made since the last call, in order (RESYNC: as
- * jenc_json_primitive's). */
+/* The tokens jsmn made since the last call, in order (JENC_ST_RESTART:
+ * as jenc_json_primitive's). */
 int jenc_json_walk(struct json_rd *r);
 /* in.p[pos..limit) byte by byte, after jsmn stopped (json_scan.c). */
 int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);

@@ -166,7 +166,7 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 			}
 			int rc = jenc_json_primitive(r, pos, k);
 
-			if (rc != 0 && rc != RESYNC)
+			if (rc != 0 && rc != JENC_ST_RESTART)
 				return JENC_E_SYNTAX;
 			pos = k;
 			break;
