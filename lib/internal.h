@@ -85,8 +85,7 @@
  * failed, or one of the statuses below, each with one meaning in every
  * module.  Sizes, positions and counts come back through out-parameters,
  * never mixed with a status in one value.  The exceptions: jenc_io_read
- * (io.c), which keeps read(2)'s form, json.h's RESYNC, the JSON walk's
- * own status (positive, as these), and steps inlined into a hot loop
+ * (io.c), which keeps read(2)'s form, and steps inlined into a hot loop
  * whose sentinel is cheaper (skel.c's skel_block says what it saves).
  */
 #define JENC_ST_MORE 1		/* more input is needed to decide */
@@ -100,6 +99,9 @@
 				 * error says how */
 #define JENC_ST_FALLBACK 7	/* this way declines (no error): the
 				 * caller goes on the general way */
+#define JENC_ST_RESTART 8	/* the caller's tokenizer is out of step
+				 * (no error): it starts afresh where
+				 * it is told */
 
 /* ---- counted allocation (pool.c) ---- */
 /* Every block of the library, through the installed jenc_alloc.  n > 0;

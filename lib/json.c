@@ -260,17 +260,17 @@ json_jsmn_cut(struct json_rd *r)
 }
 
 /*
- * 1 when the window now holds what ends the cut token for jsmn: for a
+ * 0 when the window now holds what ends the cut token for jsmn: for a
  * primitive, a byte it stops or fails at (space, ',', ']', '}', a control
  * byte, NUL, a byte from 0x7f); for a string its closing quote, a NUL
- * byte or an escape it rejects.  Else 0, and pend_scan moves on to the
- * window end, or to a backslash whose escape is not all in yet.
+ * byte or an escape it rejects.  Else JENC_ST_MORE, and pend_scan moves
+ * on to the window end, or to a backslash whose escape is not all in yet.
  */
 static int
 json_jsmn_cut_scan(struct json_rd *r)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
-	size_t i = r->pend_scan, n = r->in.len;
+	size_t i = r->pend_scan, n = r->in.len, len;
 	int k;
 
 	if (p[r->pend] != '"') {
@@ -278,10 +278,10 @@ json_jsmn_cut_scan(struct json_rd *r)
 			if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == ',' ||
 			    p[i] == ']' || p[i] == '}') {
 				r->pend_scan = i;
-				return 1;
+				return 0;
 			}
 		r->pend_scan = i;
-		return 0;
+		return JENC_ST_MORE;
 	}
 	while (i < n) {
 		i = scan_find(p, i, n, NULL, '"', '\\', '\\');
@@ -289,22 +289,22 @@ json_jsmn_cut_scan(struct json_rd *r)
 			break;
 		if (p[i] == '"' || p[i] == '\0') {
 			r->pend_scan = i;
-			return 1;
+			return 0;
 		}
 		if (p[i] != '\\') {
 			i++;
 			continue;
 		}
-		if ((k = json_esc_len(p, i, n)) < 0) {
+		if ((k = json_esc_len(p, i, n, &len)) < 0) {
 			r->pend_scan = i;
-			return 1;
+			return 0;
 		}
-		if (k == 0)
+		if (k == JENC_ST_MORE)
 			break;
-		i += (size_t)k;
+		i += len;
 	}
 	r->pend_scan = i;
-	return 0;
+	return JENC_ST_MORE;
 }
 
 /* json_jsmn_cut_scan, counting the bytes it scanned (cut_bytes). */
@@ -312,10 +312,10 @@ static int
 json_jsmn_cut_ends(struct json_rd *r)
 {
 	size_t from = r->pend_scan;
-	int ended = json_jsmn_cut_scan(r);
+	int st = json_jsmn_cut_scan(r);
 
 	jenc_work_add(JENC_W_CUT, r->pend_scan - from);
-	return ended;
+	return st;
 }
 
 /* ---- input -------------------------------------------------------------- */
@@ -449,9 +449,9 @@ json_finish(struct json_rd *r)
  * more input while a token is cut by the window end, until it names the
  * error.  jsmn also rejects some valid streams (a number followed at once
  * by a value holding non-ASCII bytes, `2["é"]`): if the scanner gets back
- * to top level with no error, jsmn resumes there (RESYNC).  Until then
- * jsmn's state is of no use: it restarts wherever the scan stands, which
- * also keeps its position inside the window as it slides.
+ * to top level with no error, jsmn resumes there (JENC_ST_RESTART).
+ * Until then jsmn's state is of no use: it restarts wherever the scan
+ * stands, which also keeps its position inside the window as it slides.
  */
 static int
 json_diagnose(struct json_rd *r, size_t pos)
@@ -467,7 +467,7 @@ json_diagnose(struct json_rd *r, size_t pos)
 			return r->err->code;
 		json_jsmn_restart(r, r->cur);
 		if (r->st == S_TOP && r->cur > from && r->cur < r->in.len)
-			return RESYNC;
+			return JENC_ST_RESTART;
 		if (r->in.eof)
 			return json_finish(r);
 		if ((rc = json_next_window(r, r->cur)) != 0)
@@ -493,7 +493,8 @@ json_run(struct json_rd *r)
 		 * (or the input ends), with no call to jsmn in between.
 		 */
 		if (r->pend != NO_POS) {
-			if (!r->in.eof && !json_jsmn_cut_ends(r)) {
+			if (!r->in.eof &&
+			    json_jsmn_cut_ends(r) == JENC_ST_MORE) {
 				rc = json_next_window(r, json_jsmn_pos(r));
 				if (rc != 0)
 					return rc;
@@ -526,7 +527,7 @@ json_run(struct json_rd *r)
 		int res = json_jsmn_tokenize(r, jlen);
 		int w = jenc_json_walk(r);
 
-		if (w == RESYNC) {
+		if (w == JENC_ST_RESTART) {
 			json_jsmn_restart(r, r->cur);
 			continue;
 		}
@@ -535,7 +536,7 @@ json_run(struct json_rd *r)
 		if (res == JSMN_ERROR_INVAL) {
 			int rc2 = json_diagnose(r, json_jsmn_pos(r));
 
-			if (rc2 != RESYNC)
+			if (rc2 != JENC_ST_RESTART)
 				return rc2;
 			continue;
 		}
@@ -660,10 +661,10 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 				break;
 			/* (a bad text's end where a value starts that the
 			 * last error cuts short again: json_recover.c) */
-			if (r->rp_i < r->rp_n && r->cur < r->in.len &&
-			    jenc_json_replay(r, r->cur))
-				rc = JENC_E_SYNTAX;
-			else
+			rc = 0;
+			if (r->rp_i < r->rp_n && r->cur < r->in.len)
+				rc = jenc_json_replay(r, r->cur);
+			if (rc == 0)
 				rc = json_run(r);
 			if (rc == 0 || r->policy == 0 ||
 			    (rc != JENC_E_SYNTAX && rc != JENC_E_DEPTH))

@@ -26,7 +26,6 @@
 #include "scan.h"
 
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
-#define RESYNC 1	/* a value ended inside a jsmn primitive at top level */
 #define RS 0x1e		/* RFC 7464 record separator */
 #define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
 #define NO_POS ((size_t)-1)
@@ -284,11 +283,12 @@ int jenc_json_gap(struct json_rd *r, size_t from, size_t to);
 /* A string token: quote at q, body [q+1, end), closing quote at end;
  * checked: skel.c has checked its body. */
 int jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked);
-/* A primitive starting at pos and ending at or before end; RESYNC when a
- * value ended inside it at top level (jsmn restarts at r->cur). */
+/* A primitive starting at pos and ending at or before end;
+ * JENC_ST_RESTART when a value ended inside it at top level (jsmn
+ * restarts at r->cur). */
 int jenc_json_primitive(struct json_rd *r, size_t pos, size_t end);
-/* The tokens jsmn made since the last call, in order (RESYNC: as
- * jenc_json_primitive's). */
+/* The tokens jsmn made since the last call, in order (JENC_ST_RESTART:
+ * as jenc_json_primitive's). */
 int jenc_json_walk(struct json_rd *r);
 /* in.p[pos..limit) byte by byte, after jsmn stopped (json_scan.c). */
 int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);
@@ -303,6 +303,8 @@ int jenc_json_slow_scan(struct json_rd *r, size_t pos, size_t limit);
  * writing failed).
  */
 int jenc_json_recover(struct json_rd *r);
+/* A top-level value starting at pos that the last error cuts short again:
+ * that error, reported again there (JENC_E_SYNTAX), or 0. */
 int jenc_json_replay(struct json_rd *r, size_t pos);
 
 /* ---- the bytes of tokens ------------------------------------------------- */
@@ -337,32 +339,34 @@ json_is_hex(unsigned char c)
 }
 
 /*
- * The length of the escape at p[i], a backslash, as JSON (and jsmn) take
- * it: 2, or 6 for \uXXXX; 0 if p[0..n) ends before it is complete; -1 if
- * it is not one (the byte after the backslash, or a \u without 4 hex
- * digits).
+ * The escape at p[i], a backslash, as JSON (and jsmn) take it: 0 with its
+ * length in *len (2, or 6 for \uXXXX); JENC_ST_MORE if p[0..n) ends
+ * before it is complete; JENC_E_SYNTAX if it is not one (the byte after
+ * the backslash, or a \u without 4 hex digits).  Reports nothing.
  */
 static inline int
-json_esc_len(const unsigned char *p, size_t i, size_t n)
+json_esc_len(const unsigned char *p, size_t i, size_t n, size_t *len)
 {
 	size_t k;
 
 	if (i + 1 >= n)
-		return 0;
+		return JENC_ST_MORE;
 	switch (p[i + 1]) {
 	case '"': case '\\': case '/': case 'b':
 	case 'f': case 'n': case 'r': case 't':
-		return 2;
+		*len = 2;
+		return 0;
 	case 'u':
 		for (k = 2; k < 6; k++) {
 			if (i + k >= n)
-				return 0;
+				return JENC_ST_MORE;
 			if (!json_is_hex(p[i + k]))
-				return -1;
+				return JENC_E_SYNTAX;
 		}
-		return 6;
+		*len = 6;
+		return 0;
 	}
-	return -1;
+	return JENC_E_SYNTAX;
 }
 
 #endif

@@ -389,7 +389,7 @@ jenc_json_replay(struct json_rd *r, size_t pos)
 	r->split_out = 0;
 	r->rp_i++;
 	r->rp_again = 1;
-	return 1;
+	return JENC_E_SYNTAX;
 }
 
 int

@@ -12,12 +12,12 @@
 #include "json.h"
 
 /*
- * Check a string body from b: returns the index of the closing quote, or
- * `limit` if there is none before it, or (size_t)-1 after reporting an
- * error.
+ * Check a string body from b: 0 with the index of the closing quote in
+ * *q, JENC_ST_MORE if there is none before `limit`, or JENC_E_SYNTAX
+ * after reporting an error.
  */
-static size_t
-json_str_scan(struct json_rd *r, size_t b, size_t limit)
+static int
+json_str_scan(struct json_rd *r, size_t b, size_t limit, size_t *q)
 {
 	const unsigned char *p = (const unsigned char *)r->in.p;
 	size_t i = b;
@@ -27,24 +27,27 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 		if (i >= limit)
 			break;
 		unsigned char c = p[i];
-		if (c == '"')
-			return i;
+		if (c == '"') {
+			*q = i;
+			return 0;
+		}
 		if (c == '\\') {
-			int k = json_esc_len(p, i, limit);
+			size_t len;
+			int k = json_esc_len(p, i, limit, &len);
 
-			if (k > 0) {
-				i += (size_t)k;
+			if (k == 0) {
+				i += len;
 				continue;
 			}
-			if (k == 0)
-				return limit;
+			if (k == JENC_ST_MORE)
+				return JENC_ST_MORE;
 			if (p[i + 1] == 'u') {
 				jenc_json_fail(r, i, JENC_E_SYNTAX,
 				    JENC_K_ESCAPE, 0,
 				    "invalid \\u escape in string, "
 				    "expected 4 hex digits");
 				r->str_bad = r->in.off + b - 1;
-				return (size_t)-1;
+				return JENC_E_SYNTAX;
 			}
 			char found[32];
 			if (p[i + 1] > 0x20 && p[i + 1] < 0x7f)
@@ -55,11 +58,11 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 			jenc_json_fail(r, i, JENC_E_SYNTAX, JENC_K_ESCAPE, 0,
 			    "invalid escape %s in string", found);
 			r->str_bad = r->in.off + b - 1;
-			return (size_t)-1;
+			return JENC_E_SYNTAX;
 		}
 		if (c < 0x20) {
 			(void)jenc_json_str_fail(r, b, i);
-			return (size_t)-1;
+			return JENC_E_SYNTAX;
 		}
 		if (c < 0x80) {
 			i++;
@@ -71,13 +74,13 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit)
 			/* A sequence cut by the window end may complete later. */
 			if (!r->in.eof && limit == r->in.len &&
 			    jenc_utf8_cut(p + i, limit - i))
-				return limit;
+				return JENC_ST_MORE;
 			(void)jenc_json_str_fail(r, b, i);
-			return (size_t)-1;
+			return JENC_E_SYNTAX;
 		}
 		i += k;
 	}
-	return limit;
+	return JENC_ST_MORE;
 }
 
 static int json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit);
@@ -124,13 +127,14 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 		switch (json_byte_class(c)) {
 		case G_QUOTE: {
 			size_t q;
+			int st;
 
 			if (jenc_json_token_check(r, pos, G_QUOTE) != 0)
 				return JENC_E_SYNTAX;
-			q = json_str_scan(r, pos + 1, limit);
-			if (q == (size_t)-1)
+			st = json_str_scan(r, pos + 1, limit, &q);
+			if (st < 0)
 				return JENC_E_SYNTAX;
-			if (q == limit) {
+			if (st == JENC_ST_MORE) {
 				if (!r->in.eof) {
 					r->cur = pos;
 					return 0;
@@ -162,7 +166,7 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 			}
 			int rc = jenc_json_primitive(r, pos, k);
 
-			if (rc != 0 && rc != RESYNC)
+			if (rc != 0 && rc != JENC_ST_RESTART)
 				return JENC_E_SYNTAX;
 			pos = k;
 			break;

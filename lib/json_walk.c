@@ -141,7 +141,7 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		r->vstart = r->in.off + pos;
 		r->lost = 0;
 		/* a value the last error is known to cut short again */
-		if (r->rp_i < r->rp_n && jenc_json_replay(r, pos))
+		if (r->rp_i < r->rp_n && jenc_json_replay(r, pos) != 0)
 			return JENC_E_SYNTAX;
 	}
 	if (r->bulk) {
@@ -438,7 +438,7 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 	 */
 	if (r->depth == 0) {
 		r->cur = pos + k;
-		return RESYNC;
+		return JENC_ST_RESTART;
 	}
 	return jenc_json_state_fail(r, pos + k);
 }
@@ -643,8 +643,9 @@ jenc_json_walk(struct json_rd *r)
 		default: {
 			int rc = jenc_json_primitive(r, first, (size_t)t->end);
 
-			if (rc == RESYNC)	/* jsmn restarts at cur */
-				return RESYNC;
+			/* jsmn restarts at cur */
+			if (rc == JENC_ST_RESTART)
+				return JENC_ST_RESTART;
 			if (rc != 0)
 				return JENC_E_SYNTAX;
 			r->cur = (size_t)t->end;
