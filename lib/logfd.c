@@ -31,6 +31,7 @@
 #define LF_READ ((size_t)256 * 1024)	/* the first buffer */
 #define LF_MAX ((size_t)1 << 20)	/* the longest line or run kept */
 #define LF_OUT ((size_t)64 * 1024)	/* output gathered for one write */
+#define LF_EXACT ((size_t)4096)	/* a run read without the skeleton */
 #define LF_NONE ((size_t)-1)
 
 struct lf {
@@ -108,6 +109,10 @@ lf_reader(struct lf *f, int fd, size_t a, size_t b, uint64_t line,
 
 	if (e == NULL)
 		ro.on_error = NULL;
+	/* a few lines: jsmn reads their text, the same result without the
+	 * skeleton's buffers, made and freed at each call */
+	if (fd < 0 && b - a <= LF_EXACT)
+		ro.flags |= JENC_READ_EXACT;
 	rc = jenc_json_part(fd, f->p + a, b - a, f->off + a, line, e, &ro,
 	    &one, cut, NULL);
 	if (e != NULL) {
