@@ -1003,7 +1003,7 @@ static int
 ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
 	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
-	int eof = 0, rc = 1, nomem = 0, scan = w->scan;
+	int eof = 0, rc = 1, nomem = 0, scan = w->scan, st;
 	struct ks k;
 	ssize_t r;
 	char *p;
@@ -1033,13 +1033,13 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			k.rec.n = len;
 			k.rec.shape = w->shape.p;
 			k.rec.shapelen = w->shape_ok ? w->shape.len : 0;
-			end = jenc_rec_check(&k.rec, pos);
-			if (end == JENC_REC_BAD ||
-			    (end == JENC_REC_MORE && eof)) {
+			st = jenc_rec_check(&k.rec, pos, &end);
+			if (st == JENC_E_SYNTAX ||
+			    (st == JENC_ST_MORE && eof)) {
 				rc = 0;
 				break;
 			}
-			if (end != JENC_REC_MORE) {
+			if (st == 0) {
 				int t = ks_shape(w, &k);
 
 				if (t == 0)

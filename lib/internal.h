@@ -86,7 +86,8 @@
  * module.  Sizes, positions and counts come back through out-parameters,
  * never mixed with a status in one value.  The exceptions: jenc_io_read
  * (io.c), which keeps read(2)'s form, and steps inlined into a hot loop
- * whose sentinel is cheaper (skel.c's skel_block says what it saves).
+ * whose sentinel is cheaper (skel.c's skel_block says what it saves;
+ * rec.c's steps, behind jenc_rec_check).
  */
 #define JENC_ST_MORE 1		/* more input is needed to decide */
 #define JENC_ST_END 2		/* what is read ends here (the input, a

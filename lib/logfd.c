@@ -251,11 +251,13 @@ lf_more(struct lf *f)
 static int
 lf_is_record(struct lf *f, size_t le)
 {
+	size_t end;
+
 	if (f->p[f->pos] != '{')
 		return 0;
 	f->rec.p = f->p;
 	f->rec.n = le;
-	return jenc_rec_check(&f->rec, f->pos) == le;
+	return jenc_rec_check(&f->rec, f->pos, &end) == 0 && end == le;
 }
 
 /* Every line of the input. */

@@ -15,6 +15,13 @@
 #include "rec.h"
 #include "scan.h"
 
+/* Inside the check, a refusal is an index no text reaches (internal.h
+ * names the exception: each step returns its end or one of these, which
+ * one compare tells apart); jenc_rec_check turns them into statuses. */
+#define REC_MORE ((size_t)-1)	/* refused within a token's length of
+				   p[n] */
+#define REC_BAD ((size_t)-2)	/* refused */
+
 /* The bytes a number's text may hold: its end is the first other one. */
 static const unsigned char rec_numtab[256] = {
 	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
@@ -27,7 +34,7 @@ static const unsigned char rec_numtab[256] = {
 static size_t
 rec_fail(const struct jenc_rec *k, size_t at)
 {
-	return at + 8 > k->n ? JENC_REC_MORE : JENC_REC_BAD;
+	return at + 8 > k->n ? REC_MORE : REC_BAD;
 }
 
 /* The value of the four hex digits at p, or -1 (the sentinel is not a
@@ -121,13 +128,13 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 		if (!(k->flags & JENC_REC_PAIRS))
 			continue;
 		if (v >= 0xdc00 && v < 0xe000)
-			return JENC_REC_BAD;
+			return REC_BAD;
 		if (v >= 0xd800 && v < 0xdc00) {
 			if (p[i] != '\\' || p[i + 1] != 'u' ||
 			    (v = rec_hex4(p + i + 2)) < 0)
 				return rec_fail(k, i);
 			if (v < 0xdc00 || v >= 0xe000)
-				return JENC_REC_BAD;
+				return REC_BAD;
 			i += 6;
 		}
 	}
@@ -200,8 +207,8 @@ rec_key(struct jenc_rec *k, size_t b, size_t q, unsigned char esc)
 	k->nkeys++;
 }
 
-size_t
-jenc_rec_check(struct jenc_rec *k, size_t i)
+static size_t
+rec_check(struct jenc_rec *k, size_t i)
 {
 	const char *p = k->p;
 	char stk[JENC_REC_DEPTH];
@@ -214,7 +221,7 @@ jenc_rec_check(struct jenc_rec *k, size_t i)
 	k->nkeys = k->so = k->nobj = 0;
 open:					/* p[i] is '{' or '[' */
 	if (depth >= k->maxd || depth >= JENC_REC_DEPTH)
-		return JENC_REC_BAD;
+		return REC_BAD;
 	if (depth == 1 && p[i] == '{' && p[i + 1] != '}')
 		k->nobj++;
 	stk[depth++] = p[i++];
@@ -228,7 +235,7 @@ open:					/* p[i] is '{' or '[' */
 key:
 	if (p[i] != '"')
 		return rec_fail(k, i);
-	if ((q = rec_str(k, i + 1, &esc)) >= JENC_REC_BAD)
+	if ((q = rec_str(k, i + 1, &esc)) >= REC_BAD)
 		return q;
 	if (p[q + 1] != ':')
 		return rec_fail(k, q + 1);
@@ -238,7 +245,7 @@ key:
 value:
 	switch (p[i]) {
 	case '"':
-		if ((q = rec_str(k, i + 1, &esc)) >= JENC_REC_BAD)
+		if ((q = rec_str(k, i + 1, &esc)) >= REC_BAD)
 			return q;
 		i = q + 1;
 		break;
@@ -257,7 +264,7 @@ value:
 	default:
 		i = rec_num(k, i);
 	}
-	if (i >= JENC_REC_BAD)
+	if (i >= REC_BAD)
 		return i;
 next:					/* after a value */
 	if (p[i] == ',') {
@@ -273,4 +280,15 @@ close:
 	if (--depth > 0)
 		goto next;
 	return i;
+}
+
+int
+jenc_rec_check(struct jenc_rec *k, size_t i, size_t *end)
+{
+	size_t e = rec_check(k, i);
+
+	if (e >= REC_BAD)
+		return e == REC_MORE ? JENC_ST_MORE : JENC_E_SYNTAX;
+	*end = e;
+	return 0;
 }

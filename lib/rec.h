@@ -11,10 +11,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define JENC_REC_MORE ((size_t)-1)	/* refused within a token's length
-					   of p[n]: more text may make it
-					   whole */
-#define JENC_REC_BAD ((size_t)-2)	/* refused */
 #define JENC_REC_DEPTH 256		/* the deepest nesting checked */
 
 #define JENC_REC_PAIRS 0x01	/* refuse a lone surrogate escape (\ud800
@@ -52,10 +48,13 @@ struct jenc_rec {
 };
 
 /*
- * The object at k->p[i] (a '{') checked: the index just past its '}',
- * JENC_REC_MORE or JENC_REC_BAD.  k->nkeys, k->so and k->nobj are set.
+ * The object at k->p[i] (a '{') checked: 0 and *end just past its '}';
+ * JENC_ST_MORE when it is refused within a token's length of p[n] (more
+ * text may make it whole); JENC_E_SYNTAX when it is refused (the reader
+ * tells why, or takes it: see rec.c).  k->nkeys, k->so and k->nobj are
+ * set.
  */
-size_t jenc_rec_check(struct jenc_rec *k, size_t i);
+int jenc_rec_check(struct jenc_rec *k, size_t i, size_t *end);
 
 /* Are a[0..n) and b[0..n) the same bytes?  (Eight at a time: a short
  * key's compare costs less than a call to memcmp.) */
