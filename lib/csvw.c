@@ -23,6 +23,7 @@
 
 #include "internal.h"
 #include "rec.h"
+#include "swar.h"
 
 struct slot {
 	uint64_t stamp;		/* the record that set it */
@@ -683,7 +684,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			if (c < w->ncols && w->col[c].plain &&
 			    (l = w->col[c].len) + 3 < n - i &&
 			    p[i + 1 + l] == '"' &&
-			    jenc_rec_same(p + i + 1,
+			    sw_same(p + i + 1,
 			    w->names.p + w->col[c].off, l) &&
 			    !(p[i + l + 3] == '{' && p[i + l + 4] != '}')) {
 				w->name = p + i + 1;

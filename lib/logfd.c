@@ -225,10 +225,10 @@ lf_more(struct lf *f)
 		}
 	}
 	if (f->len == f->cap) {
-		size_t c = f->cap * 2;
+		size_t c = jenc_grow_cap(f->cap, f->cap + 1, LF_READ, 1);
 		char *q;
 
-		if (c > LF_MAX)
+		if (c == 0 || c > LF_MAX)
 			return 1;
 		if ((q = jenc_mem_realloc(f->p, f->cap + 1, c + 1)) == NULL)
 			return jenc_err_set(f->err, JENC_E_NOMEM, JENC_K_NONE,

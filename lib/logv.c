@@ -369,34 +369,6 @@ lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 	return r->scratch;
 }
 
-/* 1 if a[0..n) and b[0..n) are the same bytes: up to 16 as two loads
- * each that may overlap, not a call. */
-static inline int
-lv_same(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y, u, v;
-	uint32_t i, j, k, m;
-
-	if (n >= 8 && n <= 16) {
-		memcpy(&x, a, 8);
-		memcpy(&y, a + n - 8, 8);
-		memcpy(&u, b, 8);
-		memcpy(&v, b + n - 8, 8);
-		return ((x ^ u) | (y ^ v)) == 0;
-	}
-	if (n >= 4 && n < 8) {
-		memcpy(&i, a, 4);
-		memcpy(&j, a + n - 4, 4);
-		memcpy(&k, b, 4);
-		memcpy(&m, b + n - 4, 4);
-		return ((i ^ k) | (j ^ m)) == 0;
-	}
-	if (n < 4)
-		return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
-		    a[n - 1] == b[n - 1]);
-	return memcmp(a, b, n) == 0;
-}
-
 /* The first pass: the time, level and message, each the leaf of the
  * earliest of its keys (of a type that can be one). */
 static void
@@ -419,7 +391,7 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 		/* a time or level is a string or a number, a message any
 		 * scalar */
 		if (k->len != l->nlen || (i < ROLE_MSG && l->type != '"' &&
-		    l->type != '0') || !lv_same(k->name, l->name, k->len))
+		    l->type != '0') || !sw_same(k->name, l->name, k->len))
 			continue;
 		if (r->role[i].v == NULL || k->rank < r->rank[i]) {
 			r->role[i] = *l;

@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "rec.h"
 #include "scan.h"
+#include "swar.h"
 
 /* Inside the check, a refusal is an index no text reaches (internal.h
  * names the exception: each step returns its end or one of these, which
@@ -194,7 +195,7 @@ rec_key(struct jenc_rec *k, size_t b, size_t q, unsigned char esc)
 	struct jenc_rec_key *x;
 
 	if (k->nkeys == 0 && k->so + len <= k->shapelen &&
-	    jenc_rec_same(k->shape + k->so, k->p + b, len)) {
+	    sw_same(k->shape + k->so, k->p + b, len)) {
 		k->so += len;
 		return;
 	}

@@ -56,23 +56,4 @@ struct jenc_rec {
  */
 int jenc_rec_check(struct jenc_rec *k, size_t i, size_t *end);
 
-/* Are a[0..n) and b[0..n) the same bytes?  (Eight at a time: a short
- * key's compare costs less than a call to memcmp.) */
-static inline int
-jenc_rec_same(const char *a, const char *b, size_t n)
-{
-	uint64_t x, y;
-
-	for (; n >= 8; n -= 8, a += 8, b += 8) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		if (x != y)
-			return 0;
-	}
-	for (; n > 0; n--)
-		if (*a++ != *b++)
-			return 0;
-	return 1;
-}
-
 #endif

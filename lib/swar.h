@@ -121,4 +121,37 @@ sw_copy32(char *d, const char *s, size_t n)
 	}
 }
 
+/* Are a[0..n) and b[0..n) the same bytes?  Up to 16 as two loads each
+ * that may overlap, longer ones eight at a time first: a short key's
+ * compare costs less than a call to memcmp. */
+static inline int
+sw_same(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+	uint32_t i, j, k, m;
+
+	for (; n > 16; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&u, b, 8);
+		if (x != u)
+			return 0;
+	}
+	if (n >= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, a + n - 8, 8);
+		memcpy(&u, b, 8);
+		memcpy(&v, b + n - 8, 8);
+		return ((x ^ u) | (y ^ v)) == 0;
+	}
+	if (n >= 4) {
+		memcpy(&i, a, 4);
+		memcpy(&j, a + n - 4, 4);
+		memcpy(&k, b, 4);
+		memcpy(&m, b + n - 4, 4);
+		return ((i ^ k) | (j ^ m)) == 0;
+	}
+	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
+	    a[n - 1] == b[n - 1]);
+}
+
 #endif
