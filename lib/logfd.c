@@ -124,80 +124,71 @@ lf_reader(struct lf *f, int fd, size_t a, size_t b, uint64_t line,
 }
 
 /*
- * The run of slow lines p[slow..pos) to the reader if it ends between two
- * values, or (last) at the input's end.  0 with the run read (slow
- * LF_NONE) or kept for later (cut: retry set), or the reader's error.
+ * The run of slow lines p[slow..end) to the reader, and what is after it
+ * of the run (end < pos) kept: fd >= 0 at the input's end, where the
+ * reader finds the end of fd itself (an excerpt then shows what it
+ * would).  0, or the reader's error.
  */
 static int
-lf_slow(struct lf *f, int last)
+lf_take(struct lf *f, int fd, size_t end)
 {
-	int cut = 0, rc;
+	int rc;
 
-	if (f->slow == LF_NONE)
-		return 0;
-	if (!last) {
-		(void)lf_reader(f, -1, f->slow, f->pos, f->slow_line, NULL,
-		    &cut);
-		if (cut) {
-			f->retry = f->pos + (f->pos - f->slow);
-			return 0;
-		}
-	}
 	if (lf_out_flush(f) != 0)
 		return lf_enc_fail(f);
-	/* at the end, the reader finds the end of fd itself: an excerpt
-	 * then shows what it would */
-	rc = lf_reader(f, last ? f->fd : -1, f->slow, f->pos, f->slow_line,
-	    f->e, NULL);
-	f->slow = LF_NONE;
+	rc = lf_reader(f, fd, f->slow, end, f->slow_line, f->e, NULL);
+	if (end < f->pos) {
+		f->slow_line += jenc_count_lines(f->p + f->slow, end - f->slow,
+		    NULL);
+		f->slow = end;
+	} else {
+		f->slow = LF_NONE;
+	}
 	return rc;
 }
 
 /*
- * Before a wait for more of a pipe: of the run of slow lines, what ends
- * between two values to the reader, so that it is out before jenc waits
- * (a value of several lines still open at the run's end holds back only
- * the lines from its own on, when it starts on one of the run's last 8).
- * 0, or the reader's error.
+ * Of the run of slow lines, what ends between two values to the reader:
+ * the run up to pos, else (before a wait for more of a pipe, tries 8) up
+ * to the start of one of its last lines, so that it is out before jenc
+ * waits (a value of several lines still open at the run's end holds back
+ * only the lines from its own on).  If the run is cut at each place
+ * tried, it is kept (slow as it was) and tried again once it has doubled
+ * (retry).  0, or the reader's error.
  */
 static int
-lf_settle(struct lf *f)
+lf_settle(struct lf *f, int tries)
 {
 	size_t end = f->pos;
-	int tries, cut, rc;
+	int cut;
 
-	for (tries = 0; tries < 8 && end > f->slow; tries++) {
+	for (;;) {
 		cut = 0;
 		(void)lf_reader(f, -1, f->slow, end, f->slow_line, NULL, &cut);
-		if (!cut) {
-			if (lf_out_flush(f) != 0)
-				return lf_enc_fail(f);
-			rc = lf_reader(f, -1, f->slow, end, f->slow_line, f->e,
-			    NULL);
-			f->slow_line += jenc_count_lines(f->p + f->slow,
-			    end - f->slow, NULL);
-			f->slow = end < f->pos ? end : LF_NONE;
-			return rc;
-		}
+		if (!cut)
+			return lf_take(f, -1, end);
+		if (--tries == 0)
+			break;
 		/* the run up to the start of its line before end */
 		for (end--; end > f->slow && f->p[end - 1] != '\n'; end--)
 			;
+		if (end == f->slow)
+			break;
 	}
 	f->retry = f->pos + (f->pos - f->slow);
 	return 0;
 }
 
-/* p[pos..) is the start of a line to take: the run of slow lines grows
- * by it. */
+/* The line at pos goes to the run of slow lines, which starts there if
+ * there is none. */
 static void
-lf_slow_add(struct lf *f, size_t next)
+lf_slow_add(struct lf *f)
 {
 	if (f->slow == LF_NONE) {
 		f->slow = f->pos;
 		f->slow_line = f->line;
 		f->retry = 0;
 	}
-	f->pos = next;
 }
 
 /*
@@ -260,6 +251,20 @@ lf_is_record(struct lf *f, size_t le)
 	return jenc_rec_check(&f->rec, f->pos, &end) == 0 && end == le;
 }
 
+/* The record p[pos..le) formatted into out.  0 or an error. */
+static int
+lf_record(struct lf *f, size_t le)
+{
+	int k = jenc_logv_format(f->lv, f->p + f->pos, le - f->pos, lf_sink, f);
+
+	if (k == JENC_E_SINK || (k >= 0 && f->each && lf_out_flush(f) != 0))
+		return lf_enc_fail(f);
+	if (k < 0)
+		return jenc_err_set(f->err, k, JENC_K_NONE, 0, 0, NULL, "%s",
+		    jenc_strerror(k));
+	return 0;
+}
+
 /* Every line of the input. */
 static int
 lf_run(struct lf *f)
@@ -276,57 +281,41 @@ lf_run(struct lf *f)
 	    memchr(f->p, 0, f->len < 4 ? f->len : 4) != NULL))
 		rc = 1;
 	while (rc == 0) {
-		const char *nl;
-		size_t le, next;
-		int k;
+		const char *nl = memchr(f->p + f->pos, '\n', f->len - f->pos);
+		size_t le = nl != NULL ? (size_t)(nl - f->p) : f->len;
+		int record;
 
-		nl = memchr(f->p + f->pos, '\n', f->len - f->pos);
 		if (nl == NULL && !f->eof) {
 			/* before a wait for more input, what is read out */
 			if (f->pipe && f->slow != LF_NONE &&
-			    f->pos >= f->retry && (rc = lf_settle(f)) != 0)
+			    f->pos >= f->retry && (rc = lf_settle(f, 8)) != 0)
 				return rc;
-			if ((rc = lf_more(f)) != 0)
-				break;
+			rc = lf_more(f);
 			continue;
 		}
 		if (f->pos == f->len)	/* (the end) */
-			return lf_slow(f, 1);
-		le = nl != NULL ? (size_t)(nl - f->p) : f->len;
-		next = nl != NULL ? le + 1 : le;
-		if (!lf_is_record(f, le) ||
-		    (f->slow != LF_NONE && f->pos < f->retry)) {
-			lf_slow_add(f, next);
-			f->line += nl != NULL;
-			continue;
-		}
-		if ((rc = lf_slow(f, 0)) != 0)
+			return f->slow != LF_NONE ? lf_take(f, f->fd, f->pos) : 0;
+		/* a record ends the run before it, unless the run is cut
+		 * there: then the record is one of its lines */
+		record = lf_is_record(f, le);
+		if (record && f->slow != LF_NONE && f->pos >= f->retry &&
+		    (rc = lf_settle(f, 1)) != 0)
 			return rc;
-		if (f->slow != LF_NONE) {	/* cut: this line is its */
-			lf_slow_add(f, next);
-			f->line += nl != NULL;
-			continue;
+		if (record && f->slow == LF_NONE) {
+			if ((rc = lf_record(f, le)) != 0)
+				return rc;
+		} else {
+			lf_slow_add(f);
 		}
-		k = jenc_logv_format(f->lv, f->p + f->pos, le - f->pos,
-		    lf_sink, f);
-		if (k == JENC_E_SINK || (k >= 0 && f->each &&
-		    lf_out_flush(f) != 0))
-			return lf_enc_fail(f);
-		if (k < 0)
-			return jenc_err_set(f->err, k, JENC_K_NONE, 0, 0,
-			    NULL, "%s", jenc_strerror(k));
-		f->pos = next;
+		f->pos = nl != NULL ? le + 1 : le;
 		f->line += nl != NULL;
 	}
 	if (rc != 1)
 		return rc;
 	/* the reader takes the rest of the input */
-	if (lf_out_flush(f) != 0)
-		return lf_enc_fail(f);
-	if (f->slow != LF_NONE)
-		return lf_reader(f, f->fd, f->slow, f->len, f->slow_line,
-		    f->e, NULL);
-	return lf_reader(f, f->fd, f->pos, f->len, f->line, f->e, NULL);
+	lf_slow_add(f);
+	f->pos = f->len;
+	return lf_take(f, f->fd, f->len);
 }
 
 int
