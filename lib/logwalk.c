@@ -48,20 +48,6 @@ lw_ws(const char *p, const char *end)
 	return p;
 }
 
-/* The index of the first byte of an 8-byte word (sw_load) whose mask m
- * (the high bit of each byte found, sw_eq) is not 0; 0 where that cannot
- * be told, and the caller looks at each byte from the word's first. */
-static inline size_t
-lw_first(uint64_t m)
-{
-#if defined(__GNUC__)
-	return (size_t)__builtin_ctzll(m) >> 3;
-#else
-	(void)m;
-	return 0;
-#endif
-}
-
 /*
  * Just past the string that starts at p ('"'), NULL if it does not end;
  * *esc 1 if its body holds a backslash.  Eight bytes at a time to the
@@ -83,17 +69,13 @@ lw_str_end(const char *p, const char *end, char *esc)
 			q += 8;
 			continue;
 		}
-		q += lw_first(m);
+		q += __builtin_ctzll(m) >> 3;
 		if (*q == '"')
 			return q + 1;
-		if (*q == '\\') {
-			*esc = 1;
-			if (end - q < 2)
-				return NULL;
-			q += 2;
-		} else {
-			q++;
-		}
+		*esc = 1;
+		if (end - q < 2)
+			return NULL;
+		q += 2;
 	}
 	while (q < end) {
 		if (*q == '"')
@@ -198,6 +180,27 @@ struct lw_end {
 
 #define LW_ESC 0x08
 
+/* 1 and *sp at the first byte from *sp on of lw_stops (bit 1) or of
+ * lw_ctls (bit 2), 0 if there is none before end (a constant from the
+ * blocks, so that once inlined only the last bytes' way tests it). */
+static inline int
+lw_stop_at(const char **sp, const char *end, unsigned bit)
+{
+	const char *s = *sp;
+	unsigned m;
+
+	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
+		if ((m = bit == 1 ? lw_stops(s) : lw_ctls(s)) != 0) {
+			*sp = s + __builtin_ctz(m);
+			return 1;
+		}
+	}
+	while (s < end && !(lw_stop[(unsigned char)*s] & bit))
+		s++;
+	*sp = s;
+	return s < end;
+}
+
 /*
  * The rest of a string that is not plain from s, its first byte that
  * stops a plain string (lw_string): on to the first '"', '\\' or byte
@@ -208,20 +211,10 @@ static struct lw_end
 lw_string_odd(const char *s, const char *end)
 {
 	struct lw_end e = { NULL, JENC_LOGW_ODD_VALUE };
-	unsigned m;
 	char esc;
 
-	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
-		if ((m = lw_ctls(s)) != 0) {
-			s += __builtin_ctz(m);
-			goto stop;
-		}
-	}
-	while (s < end && !(lw_stop[(unsigned char)*s] & 2))
-		s++;
-	if (s == end)
+	if (!lw_stop_at(&s, end, 2))
 		return e;
-stop:
 	if (*s == '"') {
 		e.p = s + 1;
 		return e;
@@ -244,19 +237,9 @@ lw_string(const char *p, const char *end)
 {
 	const char *s = p + 1;
 	struct lw_end e = { NULL, 0 };
-	unsigned m;
 
-	for (; end - s >= LW_BLOCK; s += LW_BLOCK) {
-		if ((m = lw_stops(s)) != 0) {
-			s += __builtin_ctz(m);
-			goto stop;
-		}
-	}
-	while (s < end && !(lw_stop[(unsigned char)*s] & 1))
-		s++;
-	if (s == end)
+	if (!lw_stop_at(&s, end, 1))
 		return e;
-stop:
 	if (*s != '"')
 		return lw_string_odd(s, end);
 	e.p = s + 1;
@@ -345,13 +328,14 @@ lw_hex4(const char *s, unsigned *v)
 size_t
 jenc_logw_unescape(const char *s, size_t n, char *out)
 {
-	size_t i = 0, w = 0;
+	size_t i = 0, w = 0, k, j;
+	unsigned cp, lo;
+	char c;
 
 	while (i < n) {
 		const char *b = memchr(s + i, '\\', n - i);
-		size_t k = b == NULL ? n - i : (size_t)(b - (s + i));
-		unsigned cp, lo;
 
+		k = b == NULL ? n - i : (size_t)(b - (s + i));
 		memcpy(out + w, s + i, k);
 		w += k;
 		i += k;
@@ -360,51 +344,44 @@ jenc_logw_unescape(const char *s, size_t n, char *out)
 				out[w++] = s[i++];
 			break;
 		}
-		switch (s[i + 1]) {
-		case 'b': out[w++] = '\b'; i += 2; continue;
-		case 'f': out[w++] = '\f'; i += 2; continue;
-		case 'n': out[w++] = '\n'; i += 2; continue;
-		case 'r': out[w++] = '\r'; i += 2; continue;
-		case 't': out[w++] = '\t'; i += 2; continue;
-		case '"': case '\\': case '/':
-			out[w++] = s[i + 1];
-			i += 2;
+		if (s[i + 1] == 'u' && i + 6 <= n && lw_hex4(s + i + 2, &cp)) {
+			i += 6;
+			if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= n &&
+			    s[i] == '\\' && s[i + 1] == 'u' &&
+			    lw_hex4(s + i + 2, &lo) && lo >= 0xdc00 &&
+			    lo <= 0xdfff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				i += 6;
+			} else if (cp >= 0xd800 && cp <= 0xdfff) {
+				cp = 0xfffd;
+			}
+			if (cp < 0x80) {
+				out[w++] = (char)cp;
+				continue;
+			}
+			/* UTF-8: k bytes, six bits of cp in each but the
+			 * first, which has k high bits set */
+			k = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+			for (j = k - 1; j > 0; j--, cp >>= 6)
+				out[w + j] = (char)(0x80 | (cp & 0x3f));
+			out[w] = (char)((0xff00u >> k & 0xff) | cp);
+			w += k;
 			continue;
-		case 'u':
-			break;
+		}
+		switch ((c = s[i + 1])) {
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case '"': case '\\': case '/': break;
 		default:
 			out[w++] = s[i++];
 			continue;
 		}
-		if (i + 6 > n || !lw_hex4(s + i + 2, &cp)) {
-			out[w++] = s[i++];
-			continue;
-		}
-		i += 6;
-		if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= n &&
-		    s[i] == '\\' && s[i + 1] == 'u' &&
-		    lw_hex4(s + i + 2, &lo) && lo >= 0xdc00 &&
-		    lo <= 0xdfff) {
-			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			i += 6;
-		} else if (cp >= 0xd800 && cp <= 0xdfff) {
-			cp = 0xfffd;
-		}
-		if (cp < 0x80) {
-			out[w++] = (char)cp;
-		} else if (cp < 0x800) {
-			out[w++] = (char)(0xc0 | cp >> 6);
-			out[w++] = (char)(0x80 | (cp & 0x3f));
-		} else if (cp < 0x10000) {
-			out[w++] = (char)(0xe0 | cp >> 12);
-			out[w++] = (char)(0x80 | (cp >> 6 & 0x3f));
-			out[w++] = (char)(0x80 | (cp & 0x3f));
-		} else {
-			out[w++] = (char)(0xf0 | cp >> 18);
-			out[w++] = (char)(0x80 | (cp >> 12 & 0x3f));
-			out[w++] = (char)(0x80 | (cp >> 6 & 0x3f));
-			out[w++] = (char)(0x80 | (cp & 0x3f));
-		}
+		out[w++] = c;
+		i += 2;
 	}
 	return w;
 }
