@@ -36,12 +36,15 @@ static const char *const lv_default_keys[3] = {
 };
 static const char lv_default_format[] = "%Y-%m-%d %H:%M:%S.%3N";
 
-/* A list of dotted key names: name i is text[off[i]..off[i]+len[i]). */
+/* A list of dotted key names, n of them in name[], into text. */
 struct lv_names {
 	char *text;
 	size_t textlen;
 	size_t n;
-	size_t *off, *len;
+	struct lv_name {
+		const char *s;
+		size_t len;
+	} *name;
 };
 
 struct jenc_logv {
@@ -90,8 +93,7 @@ static void
 lv_names_free(struct lv_names *l)
 {
 	jenc_mem_free(l->text, l->textlen);
-	jenc_mem_free(l->off, l->n * sizeof(size_t));
-	jenc_mem_free(l->len, l->n * sizeof(size_t));
+	jenc_mem_free(l->name, l->n * sizeof(*l->name));
 	memset(l, 0, sizeof(*l));
 }
 
@@ -112,9 +114,8 @@ lv_names_set(struct lv_names *l, const char *s)
 		return 0;
 	l->textlen = k + 1;
 	l->text = jenc_mem_alloc(l->textlen);
-	l->off = jenc_mem_alloc(n * sizeof(size_t));
-	l->len = jenc_mem_alloc(n * sizeof(size_t));
-	if (l->text == NULL || l->off == NULL || l->len == NULL) {
+	l->name = jenc_mem_alloc(n * sizeof(*l->name));
+	if (l->text == NULL || l->name == NULL) {
 		l->n = n;
 		lv_names_free(l);
 		return JENC_E_NOMEM;
@@ -124,8 +125,8 @@ lv_names_set(struct lv_names *l, const char *s)
 		if (s[i] != ',' && s[i] != '\0')
 			continue;
 		if (i > at) {
-			l->off[l->n] = at;
-			l->len[l->n++] = i - at;
+			l->name[l->n].s = l->text + at;
+			l->name[l->n++].len = i - at;
 		}
 		at = i + 1;
 	}
@@ -139,7 +140,7 @@ lv_names_find(const struct lv_names *l, const char *name, size_t n)
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->len[i] == n && memcmp(l->text + l->off[i], name, n) == 0)
+		if (l->name[i].len == n && memcmp(l->name[i].s, name, n) == 0)
 			return (long)i;
 	return -1;
 }
@@ -151,14 +152,13 @@ lv_names_hold(const struct lv_names *l, const char *name, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < l->n; i++) {
-		k = l->len[i];
-		if (k <= n && memcmp(l->text + l->off[i], name, k) == 0 &&
+		k = l->name[i].len;
+		if (k <= n && memcmp(l->name[i].s, name, k) == 0 &&
 		    (k == n || name[k] == '.'))
 			return 1;
 	}
 	return 0;
 }
-
 
 /* lv->slot and lv->key from lv->keys. */
 static int
@@ -179,14 +179,14 @@ lv_tab_set(jenc_logv *lv)
 		const struct lv_names *l = &lv->keys[r];
 
 		for (k = 0; k < l->n; k++) {
-			const char *name = l->text + l->off[k];
+			const struct lv_name *name = &l->name[k];
 
 			/* a name again in its list: its first place only */
-			if ((size_t)lv_names_find(l, name, l->len[k]) != k)
+			if ((size_t)lv_names_find(l, name->s, name->len) != k)
 				continue;
-			at = LV_SLOT(name[0], l->len[k]);
-			lv->key[n].name = name;
-			lv->key[n].len = l->len[k];
+			at = LV_SLOT(name->s[0], name->len);
+			lv->key[n].name = name->s;
+			lv->key[n].len = name->len;
 			lv->key[n].role = r;
 			lv->key[n].rank = k;
 			lv->key[n].next = lv->slot[at];
@@ -247,8 +247,6 @@ lv_out_c(struct lv_out *o, char c)
 	o->buf[o->n++] = c;
 }
 
-static const char lv_hexd[] = "0123456789abcdef";
-
 /* The index of the first 8-byte word of s[0..n) from i on that may hold
  * a byte that makes a logfmt value quoted; the bytes before it hold
  * none.  Bytes after the first such one may be taken for one too: the
@@ -288,14 +286,6 @@ static const unsigned char lv_esc[2][256] = {
 #define LV_SCAN(s, i, n, quoted) scan_find((const unsigned char *)(s), \
 	(i), (n), lv_esc[(quoted)], 0x7f, '"', '\\')
 
-/* 1 if s[0..n) holds none of the bytes out_text escapes outside quotes
- * (0xc2 taken for one whatever follows it). */
-static inline int
-lv_text_plain(const char *s, size_t n)
-{
-	return LV_SCAN(s, 0, n, 0) == n;
-}
-
 /*
  * s[0..n), decoded text, with what could move the cursor or split the
  * line escaped as in JSON: C0 controls but tab (with tab too when
@@ -325,8 +315,8 @@ lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 		case '\r': lv_out_put(o, "\\r", 2); continue;
 		case '\t': lv_out_put(o, "\\t", 2); continue;
 		default:
-			e[4] = lv_hexd[cp >> 4];
-			e[5] = lv_hexd[cp & 15];
+			e[4] = "0123456789abcdef"[cp >> 4];
+			e[5] = "0123456789abcdef"[cp & 15];
 			lv_out_put(o, e, 6);
 		}
 	}
@@ -353,11 +343,11 @@ struct lv_rec {
 	/* the first walk's leaves, all of them unless b->more, so that
 	 * the later passes need not walk the text again */
 	struct jenc_logw_batch *b;
-	const char *json, *json_end;	/* the record's text */
 	int pass;			/* LV_ROLES, LV_FIELDS or LV_BELOW */
 };
 
-/* The text of a string leaf, decoded if it has to be. */
+/* The text of a string leaf, decoded if it has to be; any other leaf's
+ * (never esc) as it is. */
 static const char *
 lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 {
@@ -400,7 +390,7 @@ lv_role(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	}
 }
 
-/* The record's time, 1 if it can be read. */
+/* The record's time (it has one), 1 if it can be read. */
 static int
 lv_record_time(struct lv_rec *r, int64_t *sec, long *nsec)
 {
@@ -408,8 +398,6 @@ lv_record_time(struct lv_rec *r, int64_t *sec, long *nsec)
 	const char *s;
 	size_t n;
 
-	if (l->v == NULL)
-		return 0;
 	if (l->type == '0')
 		return jenc_logt_epoch(l->v, l->vlen, sec, nsec);
 	s = lv_leaf_text(r, l, &n);
@@ -419,14 +407,13 @@ lv_record_time(struct lv_rec *r, int64_t *sec, long *nsec)
 	return jenc_logt_rfc3339(s, n, 0, sec, nsec);
 }
 
-/* The record's severity, -1 if it has no level known. */
+/* The record's severity (it has a level), -1 if the level is not known;
+ * its text in *s, *n. */
 static inline int
 lv_record_sev(struct lv_rec *r, const char **s, size_t *n)
 {
 	const struct jenc_logw_leaf *l = &r->role[ROLE_LEVEL];
 
-	if (l->v == NULL)
-		return -1;
 	if (l->type == '0' && l->vlen == 2 &&
 	    (unsigned)(l->v[0] - '0') <= 9 && (unsigned)(l->v[1] - '0') <= 9) {
 		/* pino's and bunyan's numbers, as jenc_logv_level reads them */
@@ -434,9 +421,7 @@ lv_record_sev(struct lv_rec *r, const char **s, size_t *n)
 		*n = 2;
 		return (l->v[0] - '0') * 10 + (l->v[1] - '0');
 	}
-	*s = l->type == '"' ? lv_leaf_text(r, l, n) : l->v;
-	if (l->type != '"')
-		*n = l->vlen;
+	*s = lv_leaf_text(r, l, n);
 	return jenc_logv_level(*s, *n);
 }
 
@@ -468,18 +453,14 @@ lv_put_time(struct lv_rec *r, int64_t sec, long nsec)
 static void
 lv_put_plain(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
-	const char *s;
 	size_t n;
+	const char *s = lv_leaf_text(r, l, &n);
 
-	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
-		/* no byte out_text escapes, nor escapes */
-		lv_out_put(r->o, l->v, l->vlen);
-	} else if (l->type == '"') {
-		s = lv_leaf_text(r, l, &n);
+	/* a string without escapes, nor bytes out_text escapes: as it is */
+	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE))
+		lv_out_put(r->o, s, n);
+	else
 		lv_out_text(r->o, s, n, 0);
-	} else {
-		lv_out_text(r->o, l->v, l->vlen, 0);
-	}
 }
 
 static void
@@ -509,7 +490,7 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 		for (i = n; i < 5; i++)
 			lv_out_c(r->o, ' ');
 	}
-	if (band > 0 && (lv->flags & JENC_LOGV_COLOR))
+	if (band > 0)
 		lv_out_color(r->o, lv, JENC_PAL_RESET);
 }
 
@@ -597,7 +578,7 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	    (l->type == '"' && l->vlen == 0) ||
 	    (r->lv->flags & JENC_LOGV_COLOR) || room > LV_OUT ||
 	    ((l->odd & JENC_LOGW_ODD_NAME) &&
-	    !lv_text_plain(l->name, l->nlen))) {
+	    LV_SCAN(l->name, 0, l->nlen, 0) != l->nlen)) {
 		lv_put_other(r, l);
 		return;
 	}
@@ -645,7 +626,6 @@ lv_put_below(struct lv_rec *r, const struct jenc_logw_leaf *l)
 			break;
 		lv_out_put(r->o, "    ", 4);
 	}
-	return;
 }
 
 /* A walk's fn: r->pass over each leaf of a batch (a switch, not a
@@ -697,7 +677,7 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	uint64_t local[LV_LOCAL], *mem = NULL, *work;
 	/* the walk's work, then room for any string's text */
 	size_t words = JENC_LOGW_WORK(len) + len / 8 + 1, nlvl = 0;
-	char *lvl = NULL;
+	const char *lvl = NULL;
 	int64_t sec = 0;
 	long nsec = 0;
 	int rc, sev = -1, timed = 0;
@@ -713,8 +693,6 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	r.o = &o;
 	r.scratch = (char *)(work + JENC_LOGW_WORK(len));
 	r.b = &b;
-	r.json = json;
-	r.json_end = json + len;
 	r.pass = LV_ROLES;
 	o.n = 0;
 	o.fn = fn;
@@ -724,7 +702,7 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		goto done;
 	lv_batch(&r, &b);
 	if (r.role[ROLE_LEVEL].v != NULL)
-		sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
+		sev = lv_record_sev(&r, &lvl, &nlvl);
 	if (lv->min_level > 0 && sev < lv->min_level)
 		goto done;
 	if (r.role[ROLE_TIME].v != NULL)
@@ -744,7 +722,7 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 		/* an escaped name's text again: the scratch may have been
 		 * used since */
 		if (r.role[ROLE_LEVEL].esc)
-			sev = lv_record_sev(&r, (const char **)&lvl, &nlvl);
+			sev = lv_record_sev(&r, &lvl, &nlvl);
 		lv_put_level(&r, sev, lvl, nlvl);
 	}
 	if (r.role[ROLE_MSG].v != NULL) {
