@@ -22,7 +22,6 @@
 
 #define NS 1000000000LL
 
-
 /* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar. */
 static int64_t
 lt_days_from_civil(int64_t y, unsigned m, unsigned d)
@@ -54,12 +53,6 @@ lt_digits(const char *s, size_t n, size_t at, size_t k, unsigned *v)
 	return 1;
 }
 
-/*
- * An RFC 3339 time, "2024-05-01T12:00:00.123Z" or with "+02:00", 't' or
- * ' ' for the 'T', 'z' for the 'Z'.  Without a zone it is local time;
- * loose also takes it without seconds, or a date alone (its midnight).
- * 1 and *sec, *nsec; 0 if s is not such a time.
- */
 int
 jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 {
@@ -197,18 +190,13 @@ lt_epoch_exp(const char *s, size_t n, int64_t *sec, long *nsec)
 	return 1;
 }
 
-/*
- * A Unix time as a JSON number: seconds below 1e11 (in magnitude),
- * milliseconds below 1e14, microseconds below 1e17, else nanoseconds;
- * a fraction is kept to the nanosecond.  1 and *sec, *nsec; 0 if s is not
- * such a number (or out of range).
- */
 int
 jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 {
 	size_t at = 0, id = 0;
 	uint64_t ip = 0, k;
-	long ns = 0, unit_ns, scale;
+	int64_t t;
+	long ns, unit_ns, scale;
 	int neg = 0;
 
 	/* thirteen digits, milliseconds since 1970 (JavaScript's
@@ -246,15 +234,25 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 	id = at - id;
 	if (id == 0 || id > 19)
 		return 0;
-	if (ip < 100000000000ull)
-		k = 1;
-	else if (ip < 100000000000000ull)
-		k = 1000;
-	else if (ip < 100000000000000000ull)
-		k = 1000000;
-	else
-		k = 1000000000;
-	unit_ns = (long)(NS / (int64_t)k);
+	/* the unit by magnitude; by constants: multiplications, not
+	 * divisions */
+	if (ip < 100000000000ull) {
+		unit_ns = 1000000000L;
+		t = (int64_t)ip;
+		ns = 0;
+	} else if (ip < 100000000000000ull) {
+		unit_ns = 1000000L;
+		t = (int64_t)(ip / 1000);
+		ns = (long)(ip % 1000) * unit_ns;
+	} else if (ip < 100000000000000000ull) {
+		unit_ns = 1000L;
+		t = (int64_t)(ip / 1000000);
+		ns = (long)(ip % 1000000) * unit_ns;
+	} else {
+		unit_ns = 1L;
+		t = (int64_t)(ip / 1000000000);
+		ns = (long)(ip % 1000000000);
+	}
 	if (at < n && s[at] == '.') {
 		at++;
 		if (at >= n || s[at] < '0' || s[at] > '9')
@@ -268,30 +266,13 @@ jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec)
 		return lt_epoch_exp(s, n, sec, nsec);
 	if (at != n)
 		return 0;
-	/* by constants: multiplications, not divisions */
-	switch (k) {
-	case 1:
-		*sec = (int64_t)ip;
-		break;
-	case 1000:
-		*sec = (int64_t)(ip / 1000);
-		ns += (long)(ip % 1000) * unit_ns;
-		break;
-	case 1000000:
-		*sec = (int64_t)(ip / 1000000);
-		ns += (long)(ip % 1000000) * unit_ns;
-		break;
-	default:
-		*sec = (int64_t)(ip / 1000000000);
-		ns += (long)(ip % 1000000000) * unit_ns;
+	if (neg && ns > 0) {
+		t = -t - 1;
+		ns = (long)NS - ns;
+	} else if (neg) {
+		t = -t;
 	}
-	if (neg) {
-		*sec = -*sec;
-		if (ns > 0) {
-			(*sec)--;
-			ns = (long)NS - ns;
-		}
-	}
+	*sec = t;
 	*nsec = ns;
 	return 1;
 }
@@ -318,8 +299,9 @@ lt_ago(const char *s, size_t n, int64_t now, int64_t *ns)
 {
 	size_t at = s[0] == '-' ? 1 : 0;
 	int64_t total = 0, v, unit;
-	int any = 0;
 
+	if (at >= n)
+		return 0;
 	while (at < n) {
 		if (s[at] < '0' || s[at] > '9')
 			return 0;
@@ -341,10 +323,7 @@ lt_ago(const char *s, size_t n, int64_t now, int64_t *ns)
 		total += v * unit;
 		if (total > 1000000000)
 			return 0;
-		any = 1;
 	}
-	if (!any)
-		return 0;
 	*ns = now - total * NS;
 	return 1;
 }
@@ -368,7 +347,6 @@ jenc_logv_time(const char *s, size_t len, int64_t now, int64_t *ns)
 	*ns = sec * NS + nsec;
 	return 0;
 }
-
 
 /* ---- the time format -------------------------------------------------- */
 

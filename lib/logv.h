@@ -48,9 +48,13 @@ void jenc_logt_fmt_free(struct jenc_logt_fmt *f);
 const char *jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec,
     long nsec, size_t *len);
 
-/* An RFC 3339 time (loose: also without seconds, or a date alone), or a
- * Unix time as a JSON number (seconds, ms, us or ns by magnitude): 1 and
- * *sec, *nsec (0 to 999999999), or 0 if s[0..n) is not one. */
+/* An RFC 3339 time, "2024-05-01T12:00:00.123Z" or with "+02:00", 't' or
+ * ' ' for the 'T', 'z' for the 'Z', local time without a zone (loose: also
+ * without seconds, or a date alone, its midnight); or a Unix time as a
+ * JSON number: seconds below 1e11 in magnitude, milliseconds below 1e14,
+ * microseconds below 1e17, else nanoseconds, a fraction kept to the
+ * nanosecond.  1 and *sec, *nsec (0 to 999999999), or 0 if s[0..n) is
+ * not one (or out of range). */
 int jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec,
     long *nsec);
 int jenc_logt_epoch(const char *s, size_t n, int64_t *sec, long *nsec);
