@@ -5,18 +5,14 @@
  * errors are those of jenc_json_copy_fd with the view.
  *
  * The input is read(2) into a buffer a block at a time and taken a line
- * at a time.  A line that jenc_rec_check (rec.c) takes whole, from its
- * '{' to its '\n' (or the input's end), is a record: formatted into out,
- * which goes to the encoder with jenc_out_bytes when full, before the
- * reader writes and before each read.  Other lines gather into a run of
- * slow lines that the reader reads (jenc_json_part over the bytes in the
- * buffer, at their offset and line) once a record follows it, or before
- * a read.  A run is read only where it ends between two values: a
- * validating pass first (no output, no reports) says whether a value or
- * a bad text is still open at its end (cut_end); if so the run takes in
- * the lines after it, records or not, and is tried again once it has
- * doubled, so that a value of many lines costs its length a few times.
- * At the input's end the run is read as it is.
+ * at a time (HACKING.md tells the way).  A record (jenc_rec_check, rec.c,
+ * takes the line whole) is formatted into out, which goes to the encoder
+ * with jenc_out_bytes when full, before the reader writes and before each
+ * read.  A run of slow lines is read (jenc_json_part over the buffer, at
+ * its offset and line) only where it ends between two values, as a
+ * validating pass (no output, no reports) tells; else it takes in the
+ * lines after it, records or not, and is tried again once it has doubled,
+ * so that a value of many lines costs its length a few times.
  *
  * A line or a run longer than LF_MAX, or input that may not be UTF-8 (a
  * UTF-16 or UTF-32 byte order mark), hands the rest of the input to the

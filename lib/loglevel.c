@@ -19,19 +19,15 @@ static const struct {
 	{ "panic", 60 }, { "dpanic", 60 },
 };
 
-/* The name shown for severities 10, 20, ... 60, five columns wide
- * (jenc_logl_name, logv.h), and the color of each (SGR parameters) from
- * pino-pretty's. */
+/* Shown for severities 10, 20, ... 60 (logv.h), in pino-pretty's colors. */
 const char *const jenc_logl_names[6] = {
 	"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
 };
-static const char *const ll_sgr[6] = {
+const char *const jenc_logl_sgr[6] = {
 	"\033[0;90m", "\033[0;34m", "\033[0;32m", "\033[0;33m",
 	"\033[0;31m", "\033[1;31m",
 };
 
-/* The severity of a level's name (any case) or decimal number, -1 if it
- * is neither. */
 int
 jenc_logv_level(const char *s, size_t n)
 {
@@ -56,10 +52,4 @@ jenc_logv_level(const char *s, size_t n)
 			return ll_names[i].sev;
 	}
 	return -1;
-}
-
-const char *
-jenc_logl_sgr(int band)
-{
-	return ll_sgr[band - 1];
 }

@@ -7,10 +7,10 @@
  *
  * A record is walked once over its text, never stored: the walk
  * (logwalk.c) hands over its leaves in batches, and the first pass finds
- * the time, level and message among them (by a hash of the three key
- * lists); a record whose leaves fit in one batch (64, and 2 KiB of
- * nested names) is then written from it, a larger one is walked again
- * for each later pass.  The line is written first, then, only when a
+ * the time, level and message among them (by the chains of lv_key); a
+ * record whose leaves fit in one batch (64, and 2 KiB of nested names)
+ * is then written from it, a larger one is walked again for each later
+ * pass.  The line is written first, then, only when a
  * string holding a newline was met, those strings below it.  The view's
  * ctx is read only once made: with -j, worker threads format records at
  * once.
@@ -474,7 +474,7 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 
 	lv_sep(r);
 	if (band > 0 && (lv->flags & JENC_LOGV_COLOR))
-		lv_out_put(r->o, jenc_logl_sgr(band), 7);
+		lv_out_put(r->o, jenc_logl_sgr[band - 1], 7);
 	if ((name = jenc_logl_name(sev)) != NULL) {
 		lv_out_put(r->o, name, 5);
 	} else {

@@ -66,9 +66,9 @@ int jenc_logt_cmp(int64_t sec, long nsec, int64_t ns);
 
 /* The name shown for a severity of 10, 20, ... 60, five columns wide,
  * NULL for another severity (inline: once a record); the SGR sequence
- * (7 bytes) of the band 1 (10 to 19) to 6 (60 and up). */
+ * (7 bytes) of the band 1 (10 to 19) to 6 (60 and up) at [band - 1]. */
 extern const char *const jenc_logl_names[6];
-const char *jenc_logl_sgr(int band);
+extern const char *const jenc_logl_sgr[6];
 
 static inline const char *
 jenc_logl_name(int sev)

@@ -29,8 +29,7 @@
 #include "swar.h"
 
 struct lw_walk {
-	const char *json, *end;
-	size_t len;
+	const char *end;
 	char *path;		/* room for the longest path: the record's
 				 * length */
 	struct jenc_logw_batch *b;
@@ -558,9 +557,7 @@ int
 jenc_logw_walk(const char *json, size_t len, uint64_t *work,
     struct jenc_logw_batch *b, jenc_logw_fn fn, void *ctx)
 {
-	struct lw_walk w = {
-		json, json + len, len, (char *)work, b, fn, ctx, 0,
-	};
+	struct lw_walk w = { json + len, (char *)work, b, fn, ctx, 0 };
 	const char *p = lw_ws(json, json + len);
 
 	b->n = 0;
