@@ -324,6 +324,12 @@ lw_hex4(const char *s, unsigned *v)
 	return 1;
 }
 
+/* The byte of each escape of one letter after the backslash, 0 for none. */
+static const char lw_esc1[256] = {
+	['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/',
+};
+
 size_t
 jenc_logw_unescape(const char *s, size_t n, char *out)
 {
@@ -368,19 +374,12 @@ jenc_logw_unescape(const char *s, size_t n, char *out)
 			w += k;
 			continue;
 		}
-		switch ((c = s[i + 1])) {
-		case 'b': c = '\b'; break;
-		case 'f': c = '\f'; break;
-		case 'n': c = '\n'; break;
-		case 'r': c = '\r'; break;
-		case 't': c = '\t'; break;
-		case '"': case '\\': case '/': break;
-		default:
+		if ((c = lw_esc1[(unsigned char)s[i + 1]]) != 0) {
+			out[w++] = c;
+			i += 2;
+		} else {
 			out[w++] = s[i++];
-			continue;
 		}
-		out[w++] = c;
-		i += 2;
 	}
 	return w;
 }
