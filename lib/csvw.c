@@ -227,45 +227,6 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 
 /* ---- cells ---------------------------------------------------------------- */
 
-static unsigned
-hex4(const char *p)
-{
-	unsigned v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-	}
-	return v;
-}
-
-static size_t
-utf8_put(char *o, unsigned c)
-{
-	if (c < 0x80) {
-		o[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		o[0] = (char)(0xc0 | c >> 6);
-		o[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		o[0] = (char)(0xe0 | c >> 12);
-		o[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | c >> 18);
-	o[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
 /*
  * Decode the body of a JSON string, s[0..n) (valid JSON, escapes in it),
  * onto the end of b.  Returns 0, JENC_E_NOMEM, or JENC_E_UTF8 for a lone
@@ -283,7 +244,7 @@ decode(struct buf *b, const char *s, size_t n)
 	while (i < n) {
 		const char *bs = memchr(s + i, '\\', n - i);
 		size_t run = bs != NULL ? (size_t)(bs - s) - i : n - i;
-		unsigned c;
+		long c;
 
 		memcpy(o, s + i, run);
 		o += run;
@@ -299,22 +260,22 @@ decode(struct buf *b, const char *s, size_t n)
 		case 'u': break;
 		default: *o++ = s[i + 1]; i += 2; continue;
 		}
-		c = hex4(s + i + 2);
+		c = jenc_hex4(s + i + 2);
 		i += 6;
 		if (c >= 0xdc00 && c < 0xe000)
 			return JENC_E_UTF8;
 		if (c >= 0xd800 && c < 0xdc00) {
-			unsigned lo;
+			long lo;
 
 			if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
 				return JENC_E_UTF8;
-			lo = hex4(s + i + 2);
+			lo = jenc_hex4(s + i + 2);
 			if (lo < 0xdc00 || lo >= 0xe000)
 				return JENC_E_UTF8;
 			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 			i += 6;
 		}
-		o += utf8_put(o, c);
+		o += jenc_utf8_put(o, (uint32_t)c);
 	}
 	b->len = (size_t)(o - b->p);
 	return 0;

@@ -154,53 +154,6 @@ sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
 	return 0;
 }
 
-static int
-sort_hex4(const char *s, unsigned *v)
-{
-	unsigned x = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= '0' && c <= '9')
-			x = x << 4 | (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			x = x << 4 | (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			return 0;
-	}
-	*v = x;
-	return 1;
-}
-
-/* cp as UTF-8 (a lone surrogate as its three bytes, so that the order of
- * the bytes stays that of the code points). */
-static size_t
-sort_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /*
  * The text of the JSON string body s[0..n) at o (never longer than n).
  * A backslash that starts no valid escape is kept as it is: raw keys are
@@ -214,7 +167,7 @@ sort_unescape(char *o, const char *s, size_t n)
 	while (i < n) {
 		const char *bs = memchr(s + i, '\\', n - i);
 		size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
-		unsigned u, v;
+		long u, v;
 		char c;
 
 		memcpy(o + k, s + i, run);
@@ -233,18 +186,20 @@ sort_unescape(char *o, const char *s, size_t n)
 		case 't': c = '\t'; break;
 		case '"': case '\\': case '/': break;
 		case 'u':
-			if (i + 6 > n || !sort_hex4(s + i + 2, &u)) {
+			if (i + 6 > n || (u = jenc_hex4(s + i + 2)) < 0) {
 				o[k++] = s[i++];
 				continue;
 			}
 			i += 6;
 			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
 			    s[i] == '\\' && s[i + 1] == 'u' &&
-			    sort_hex4(s + i + 2, &v) && v >= 0xdc00 && v < 0xe000) {
+			    (v = jenc_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
 				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
 				i += 6;
 			}
-			k += sort_utf8(o + k, u);
+			/* (a lone surrogate as its three bytes, so that the
+			 * order of the bytes stays that of the code points) */
+			k += jenc_utf8_put(o + k, (uint32_t)u);
 			continue;
 		default:
 			o[k++] = s[i++];
