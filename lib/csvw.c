@@ -86,28 +86,14 @@ struct jenc_csvw {
 
 /* ---- buffers ------------------------------------------------------------- */
 
-static int __attribute__((noinline))
-buf_grow(struct buf *b, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	cap = b->cap ? b->cap : 256;
-	while (cap - b->len < n)
-		cap *= 2;
-	if ((p = jenc_mem_realloc(b->p, b->cap, cap)) == NULL)
-		return JENC_E_NOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
 /* (a buffer is allocated at its first use even for 0 bytes, so that
  * b->p + b->len is never an offset from NULL) */
 static inline int
 buf_room(struct buf *b, size_t n)
 {
-	return b->p != NULL && b->cap - b->len >= n ? 0 : buf_grow(b, n);
+	return b->p != NULL && b->cap - b->len >= n ? 0 :
+	    jenc_grow((void **)&b->p, &b->cap, b->len + n + (b->p == NULL),
+	    256, 1);
 }
 
 static int
@@ -192,16 +178,9 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 
 	if (c + 1 > UINT32_MAX - 1)
 		return (size_t)-1;
-	if (c == w->colcap) {
-		size_t cap = w->colcap ? w->colcap * 2 : 16;
-		struct col *a = jenc_mem_realloc(w->col,
-		    w->colcap * sizeof(*a), cap * sizeof(*a));
-
-		if (a == NULL)
-			return (size_t)-1;
-		w->col = a;
-		w->colcap = cap;
-	}
+	if (jenc_grow((void **)&w->col, &w->colcap, c + 1, 16,
+	    sizeof(*w->col)) != 0)
+		return (size_t)-1;
 	if ((c + 1) * 2 > w->hcap) {
 		size_t cap = w->hcap ? w->hcap * 2 : 32;
 		uint32_t *h = jenc_mem_alloc(cap * sizeof(uint32_t));
@@ -555,16 +534,9 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	}
 	if (c == (size_t)-1)
 		c = col_find(w, w->name, w->nlen);
-	if (k >= w->predcap) {
-		size_t cap = w->predcap ? w->predcap * 2 : 16;
-		size_t *a = jenc_mem_realloc(w->pred, w->predcap * sizeof(size_t),
-		    cap * sizeof(size_t));
-
-		if (a == NULL)
-			return JENC_E_NOMEM;
-		w->pred = a;
-		w->predcap = cap;
-	}
+	if (jenc_grow((void **)&w->pred, &w->predcap, k + 1, 16,
+	    sizeof(size_t)) != 0)
+		return JENC_E_NOMEM;
 	if (k >= w->npred)
 		w->npred = k + 1;
 	w->pred[k] = c;		/* (size_t)-1: none */
@@ -585,18 +557,13 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 		w->pred[k] = c;
 	}
 	if (c >= w->slotcap) {
-		size_t cap = w->slotcap ? w->slotcap : 16;
-		struct slot *a;
+		size_t old = w->slotcap;
 
-		while (cap <= c)
-			cap *= 2;
-		a = jenc_mem_realloc(w->slots, w->slotcap * sizeof(*a),
-		    cap * sizeof(*a));
-		if (a == NULL)
+		if (jenc_grow((void **)&w->slots, &w->slotcap, c + 1, 16,
+		    sizeof(struct slot)) != 0)
 			return JENC_E_NOMEM;
-		memset(a + w->slotcap, 0, (cap - w->slotcap) * sizeof(*a));
-		w->slots = a;
-		w->slotcap = cap;
+		memset(w->slots + old, 0,
+		    (w->slotcap - old) * sizeof(struct slot));
 	}
 	s = &w->slots[c];
 	if (s->stamp == w->stamp)
@@ -687,17 +654,9 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		w->nlen = w->path.len;
 		i = kend + 2;		/* past '"' and ':' */
 		if (p[i] == '{' && p[i + 1] != '}') {
-			if (depth == w->stkcap) {
-				size_t cap = w->stkcap ? w->stkcap * 2 : 16;
-				size_t *a = jenc_mem_realloc(w->stk,
-				    w->stkcap * sizeof(size_t),
-				    cap * sizeof(size_t));
-
-				if (a == NULL)
-					return JENC_E_NOMEM;
-				w->stk = a;
-				w->stkcap = cap;
-			}
+			if (jenc_grow((void **)&w->stk, &w->stkcap, depth + 1,
+			    16, sizeof(size_t)) != 0)
+				return JENC_E_NOMEM;
 			w->stk[depth++] = base;
 			i++;
 			continue;
