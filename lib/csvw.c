@@ -214,49 +214,13 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 static int
 decode(struct buf *b, const char *s, size_t n)
 {
-	size_t i = 0;
-	char *o;
+	size_t len;
 
 	if (buf_room(b, n) != 0)	/* the text never grows */
 		return JENC_E_NOMEM;
-	o = b->p + b->len;
-	while (i < n) {
-		const char *bs = memchr(s + i, '\\', n - i);
-		size_t run = bs != NULL ? (size_t)(bs - s) - i : n - i;
-		long c;
-
-		memcpy(o, s + i, run);
-		o += run;
-		i += run;
-		if (i == n)
-			break;
-		switch (s[i + 1]) {
-		case 'b': *o++ = '\b'; i += 2; continue;
-		case 'f': *o++ = '\f'; i += 2; continue;
-		case 'n': *o++ = '\n'; i += 2; continue;
-		case 'r': *o++ = '\r'; i += 2; continue;
-		case 't': *o++ = '\t'; i += 2; continue;
-		case 'u': break;
-		default: *o++ = s[i + 1]; i += 2; continue;
-		}
-		c = jenc_hex4(s + i + 2);
-		i += 6;
-		if (c >= 0xdc00 && c < 0xe000)
-			return JENC_E_UTF8;
-		if (c >= 0xd800 && c < 0xdc00) {
-			long lo;
-
-			if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
-				return JENC_E_UTF8;
-			lo = jenc_hex4(s + i + 2);
-			if (lo < 0xdc00 || lo >= 0xe000)
-				return JENC_E_UTF8;
-			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-			i += 6;
-		}
-		o += jenc_utf8_put(o, (uint32_t)c);
-	}
-	b->len = (size_t)(o - b->p);
+	if ((len = jenc_utf8_unescape(b->p + b->len, s, n, 1)) == (size_t)-1)
+		return JENC_E_UTF8;
+	b->len += len;
 	return 0;
 }
 

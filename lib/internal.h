@@ -291,6 +291,13 @@ jenc_utf8_put(char *o, uint32_t cp)
 	o[3] = (char)(0x80 | (cp & 0x3f));
 	return 4;
 }
+/* jenc_utf8_unescape - the text of the JSON string body s[0..n) written
+ * at o (room: n bytes, which the text never exceeds): its escapes decoded
+ * to UTF-8, a backslash that starts no valid escape copied as it is.  A
+ * lone surrogate escape (\ud800 with no low one after it, or a low one
+ * alone) comes out as its three bytes, or, with lone_fails, ends the call
+ * with (size_t)-1.  Returns the text's length. */
+size_t jenc_utf8_unescape(char *o, const char *s, size_t n, int lone_fails);
 /* The value of the four hex digits at p (a \u escape's), or -1 if one
  * is not a hex digit (a NUL is not: no byte past one is read). */
 static inline long

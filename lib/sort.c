@@ -154,63 +154,6 @@ sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
 	return 0;
 }
 
-/*
- * The text of the JSON string body s[0..n) at o (never longer than n).
- * A backslash that starts no valid escape is kept as it is: raw keys are
- * not validated.
- */
-static size_t
-sort_unescape(char *o, const char *s, size_t n)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n) {
-		const char *bs = memchr(s + i, '\\', n - i);
-		size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
-		long u, v;
-		char c;
-
-		memcpy(o + k, s + i, run);
-		k += run;
-		i += run;
-		if (i + 1 >= n) {
-			if (i < n)
-				o[k++] = s[i++];
-			break;
-		}
-		switch ((c = s[i + 1])) {
-		case 'b': c = '\b'; break;
-		case 'f': c = '\f'; break;
-		case 'n': c = '\n'; break;
-		case 'r': c = '\r'; break;
-		case 't': c = '\t'; break;
-		case '"': case '\\': case '/': break;
-		case 'u':
-			if (i + 6 > n || (u = jenc_hex4(s + i + 2)) < 0) {
-				o[k++] = s[i++];
-				continue;
-			}
-			i += 6;
-			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
-			    s[i] == '\\' && s[i + 1] == 'u' &&
-			    (v = jenc_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
-				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
-				i += 6;
-			}
-			/* (a lone surrogate as its three bytes, so that the
-			 * order of the bytes stays that of the code points) */
-			k += jenc_utf8_put(o + k, (uint32_t)u);
-			continue;
-		default:
-			o[k++] = s[i++];
-			continue;
-		}
-		o[k++] = c;
-		i += 2;
-	}
-	return k;
-}
-
 static inline int
 sort_cmp(const struct jenc_sort *s, const struct member *a,
     const struct member *b)
@@ -410,7 +353,9 @@ jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
 	} else if (sort_copy_plain(kb, k, n)) {
 		m->klen = n;
 	} else {
-		m->klen = sort_unescape(kb, k, n);
+		/* (raw keys are not validated; a lone surrogate as its
+		 * three bytes keeps the order of the code points) */
+		m->klen = jenc_utf8_unescape(kb, k, n, 0);
 	}
 	memcpy(kb + m->klen, zero, 8);
 	memcpy(&pre, kb, 8);
