@@ -63,15 +63,9 @@ struct jenc_sort {
 /* Arrays above this many bytes are freed when the outermost object ends. */
 #define KEEP_MAX ((size_t)64 * 1024)
 
-/* Room for n elements of size sz in *a (capacity *cap), doubling. */
-static int
-sort_reserve(void **a, size_t *cap, size_t n, size_t sz)
-{
-	return jenc_grow(a, cap, n, 16, sz);
-}
-
+/* Room for n elements in s->arr (capacity s->cap), doubling. */
 #define RESERVE(s, arr, cap, n) ((n) <= (s)->cap ? 0 : \
-	sort_reserve((void **)&(s)->arr, &(s)->cap, (n), sizeof(*(s)->arr)))
+	jenc_grow((void **)&(s)->arr, &(s)->cap, (n), 16, sizeof(*(s)->arr)))
 
 static void
 sort_free_arr(void **a, size_t *cap, size_t sz, size_t keep)
@@ -95,6 +89,16 @@ sort_trim(struct jenc_sort *s, size_t keep)
 	FREE_ARR(s, open, cap_open, keep);
 	FREE_ARR(s, idx, cap_idx, keep);
 	FREE_ARR(s, tmp, cap_tmp, keep);
+}
+
+/* No piece, the side buffer emptied: the outermost object is out. */
+static void
+sort_clear(jenc_enc *e, struct jenc_sort *s)
+{
+	s->npc = 0;
+	s->at = NULL;
+	s->ops->side_clear(e);
+	sort_trim(s, KEEP_MAX);
 }
 
 static inline int
@@ -402,10 +406,7 @@ jenc_sort_close(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
 		if (n > 0)
 			rc = s->ops->put(e, q, n);
 	}
-	s->npc = 0;
-	s->at = NULL;
-	s->ops->side_clear(e);
-	sort_trim(s, KEEP_MAX);
+	sort_clear(e, s);
 	return rc;
 }
 
@@ -413,10 +414,8 @@ void
 jenc_sort_drop(jenc_enc *e, struct jenc_sort *s)
 {
 	s->ops->side(e, 0);
-	s->npc = s->nm = s->nkeys = s->nopen = 0;
-	s->at = NULL;
-	s->ops->side_clear(e);
-	sort_trim(s, KEEP_MAX);
+	s->nm = s->nkeys = s->nopen = 0;
+	sort_clear(e, s);
 }
 
 void
