@@ -408,23 +408,8 @@ value_end(const char *p, size_t i, size_t n)
 {
 	int depth = 0;
 
-	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
-#ifdef __SSE2__
-		if (n - i >= 16) {
-			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			    _mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-			    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('}')),
-			    _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))));
-
-			if (m != 0)
-				return i + (size_t)__builtin_ctz(m);
-		}
-#endif
-		while (i < n && !end_tab[(unsigned char)p[i]])
-			i++;
-		return i;
-	}
+	if (p[i] != '{' && p[i] != '[' && p[i] != '"')
+		return i + find4(p + i, n - i, ',', '}', ']', ',', end_tab);
 	for (; i < n; i++) {
 		char c = p[i];
 
@@ -498,8 +483,8 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	}
 	if (c == (size_t)-1)
 		c = col_find(w, w->name, w->nlen);
-	if (jenc_grow((void **)&w->pred, &w->predcap, k + 1, 16,
-	    sizeof(size_t)) != 0)
+	if (k == w->predcap && jenc_grow((void **)&w->pred, &w->predcap,
+	    k + 1, 16, sizeof(size_t)) != 0)
 		return JENC_E_NOMEM;
 	if (k >= w->npred)
 		w->npred = k + 1;
@@ -618,8 +603,8 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		w->nlen = w->path.len;
 		i = kend + 2;		/* past '"' and ':' */
 		if (p[i] == '{' && p[i + 1] != '}') {
-			if (jenc_grow((void **)&w->stk, &w->stkcap, depth + 1,
-			    16, sizeof(size_t)) != 0)
+			if (depth == w->stkcap && jenc_grow((void **)&w->stk,
+			    &w->stkcap, depth + 1, 16, sizeof(size_t)) != 0)
 				return JENC_E_NOMEM;
 			w->stk[depth++] = base;
 			i++;
