@@ -755,56 +755,40 @@ csvw_end(void *ctx, jenc_enc *e)
 #define KS_SLACK 1		/* the byte after the buffer: the sentinel */
 #define KS_KEYS 256		/* top-level keys matched against shape */
 
-enum { KM_SAME, KM_COPY, KM_NONE };
-
-struct ks {
-	struct jenc_rec rec;	/* the check (rec.c); rec.p[rec.n] is NUL,
-				   its sentinel (no NUL is valid) */
-	int walk;		/* the record must be walked */
-	int mode;		/* its top-level keys: still those of shape
-				   (KM_SAME, so bytes of it matched), copied
-				   into shape (KM_COPY), or none (KM_NONE) */
-	/* its top-level keys from the first that is not shape's on */
-	struct jenc_rec_key key[KS_KEYS];
-};
-
 /*
- * The top-level keys of the record just checked: still those of
- * w->shape (matched during the check, KM_SAME), else copied into it
- * from the first that did not match on (KM_COPY), or none (KM_NONE: an
- * escaped key, a value that is an object with members, too many keys);
- * k->walk set if they are not those of the last record.  0 or
- * JENC_E_NOMEM.
+ * The top-level keys of the record k just checked (k->key has room for
+ * KS_KEYS): still those of w->shape (matched during the check), else
+ * copied into it from the first that did not match on; w->shape_ok 0 if
+ * they cannot be (an escaped key, a value that is an object with
+ * members, too many keys).  1 if the record must be walked (its keys are
+ * not those of the last record), 0 if not, or JENC_E_NOMEM.
  */
 static int
-ks_shape(jenc_csvw *w, struct ks *k)
+ks_shape(jenc_csvw *w, const struct jenc_rec *k)
 {
-	const char *p = k->rec.p;
 	size_t i;
+	int same = w->shape_ok;
 
-	if (k->rec.nkeys == 0 && k->rec.nobj == 0 &&
-	    k->rec.so == k->rec.shapelen) {
-		k->walk = !w->shape_ok;
-		k->mode = w->shape_ok ? KM_SAME : KM_COPY;
-		w->shape.len = k->rec.so;	/* (0 if !shape_ok) */
-		return 0;
+	if (k->nkeys == 0 && k->nobj == 0 && k->so == k->shapelen) {
+		w->shape.len = k->so;	/* (0 if !shape_ok) */
+		w->shape_ok = 1;
+		return !same;
 	}
-	k->walk = 1;
-	k->mode = KM_NONE;
-	if (k->rec.nobj != 0 || k->rec.nkeys > KS_KEYS)
-		return 0;
-	for (i = 0; i < k->rec.nkeys; i++)
+	w->shape_ok = 0;
+	if (k->nobj != 0 || k->nkeys > KS_KEYS)
+		return 1;
+	for (i = 0; i < k->nkeys; i++)
 		if (k->key[i].esc)
-			return 0;
-	k->mode = KM_COPY;
-	w->shape.len = k->rec.so;
-	for (i = 0; i < k->rec.nkeys; i++) {
+			return 1;
+	w->shape.len = k->so;
+	for (i = 0; i < k->nkeys; i++) {
 		const struct jenc_rec_key *x = &k->key[i];
 
-		if (buf_put(&w->shape, p + x->b, x->q + 1 - x->b) != 0)
+		if (buf_put(&w->shape, k->p + x->b, x->q + 1 - x->b) != 0)
 			return JENC_E_NOMEM;
 	}
-	return 0;
+	w->shape_ok = 1;
+	return 1;
 }
 
 /*
@@ -814,19 +798,17 @@ ks_shape(jenc_csvw *w, struct ks *k)
  * a column: the input is not what the first pass read), or e's error.
  */
 static int
-ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n,
-    jenc_enc *e)
+ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
 {
 	size_t n0 = w->ncols;
 	int rc = 0;
 
-	if (k->walk) {
+	if (must_walk) {
 		w->stamp++;
 		rc = walk(w, NULL, p, n);
 		if (rc == 0 && e != NULL && w->ncols != n0)
 			rc = JENC_E_SYNTAX;
 	}
-	w->shape_ok = k->mode != KM_NONE;
 	if (rc == 0 && e != NULL) {
 		w->scan = 0;
 		rc = jenc_raw(e, p, n);
@@ -874,17 +856,20 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
 	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
 	int eof = 0, rc = 1, nomem = 0, scan = w->scan, st;
-	struct ks k;
+	/* the check (rec.c); rec.p[rec.n] is NUL, its sentinel (no NUL is
+	 * valid) */
+	struct jenc_rec rec = { 0 };
+	struct jenc_rec_key key[KS_KEYS];
 	ssize_t r;
 	char *p;
 
 	if (ro != NULL && ((ro->flags & (JENC_READ_SINGLE | JENC_READ_SEQ |
 	    JENC_READ_JSONC)) || ro->encoding != NULL))
 		return 0;
-	k.rec.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
-	k.rec.flags = JENC_REC_PAIRS;
-	k.rec.key = k.key;
-	k.rec.keycap = KS_KEYS;
+	rec.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
+	rec.flags = JENC_REC_PAIRS;
+	rec.key = key;
+	rec.keycap = KS_KEYS;
 	if ((p = jenc_mem_alloc(cap + KS_SLACK)) == NULL)
 		return JENC_E_NOMEM;
 	p[0] = '\0';
@@ -899,21 +884,21 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 				rc = 0;
 				break;
 			}
-			k.rec.p = p;
-			k.rec.n = len;
-			k.rec.shape = w->shape.p;
-			k.rec.shapelen = w->shape_ok ? w->shape.len : 0;
-			st = jenc_rec_check(&k.rec, pos, &end);
+			rec.p = p;
+			rec.n = len;
+			rec.shape = w->shape.p;
+			rec.shapelen = w->shape_ok ? w->shape.len : 0;
+			st = jenc_rec_check(&rec, pos, &end);
 			if (st == JENC_E_SYNTAX ||
 			    (st == JENC_ST_MORE && eof)) {
 				rc = 0;
 				break;
 			}
 			if (st == 0) {
-				int t = ks_shape(w, &k);
+				int t = ks_shape(w, &rec);
 
-				if (t == 0)
-					t = ks_take(w, &k, p + pos, end - pos,
+				if (t >= 0)
+					t = ks_take(w, t, p + pos, end - pos,
 					    e);
 				if (t != 0) {
 					rc = t == JENC_E_SYNTAX ? 0 : t;
