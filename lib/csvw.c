@@ -136,15 +136,17 @@ col_find(const jenc_csvw *w, const char *s, size_t n)
 	return (size_t)-1;
 }
 
-static void
-hash_put(jenc_csvw *w, size_t c)
+/* The first place of column c's probe in the table that holds v (0:
+ * the empty one where c goes, c + 1: c's own). */
+static uint32_t *
+hash_at(jenc_csvw *w, size_t c, uint32_t v)
 {
 	size_t i, m = w->hcap - 1;
 
 	for (i = (size_t)name_hash(w->names.p + w->col[c].off, w->col[c].len) & m;
-	    w->hash[i] != 0; i = (i + 1) & m)
+	    w->hash[i] != v; i = (i + 1) & m)
 		;
-	w->hash[i] = (uint32_t)(c + 1);
+	return &w->hash[i];
 }
 
 /*
@@ -156,15 +158,10 @@ hash_put(jenc_csvw *w, size_t c)
 static void
 cols_cut(jenc_csvw *w, size_t n)
 {
-	size_t m = w->hcap - 1;
-
 	while (w->ncols > n) {
-		size_t c = --w->ncols, i;
+		size_t c = --w->ncols;
 
-		for (i = (size_t)name_hash(w->names.p + w->col[c].off,
-		    w->col[c].len) & m; w->hash[i] != c + 1; i = (i + 1) & m)
-			;
-		w->hash[i] = 0;
+		*hash_at(w, c, (uint32_t)(c + 1)) = 0;
 		w->names.len = w->col[c].off;
 	}
 }
@@ -176,10 +173,8 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 {
 	size_t c = w->ncols, i;
 
-	if (c + 1 > UINT32_MAX - 1)
-		return (size_t)-1;
-	if (jenc_grow((void **)&w->col, &w->colcap, c + 1, 16,
-	    sizeof(*w->col)) != 0)
+	if (c + 1 > UINT32_MAX - 1 || jenc_grow((void **)&w->col,
+	    &w->colcap, c + 1, 16, sizeof(*w->col)) != 0)
 		return (size_t)-1;
 	if ((c + 1) * 2 > w->hcap) {
 		size_t cap = w->hcap ? w->hcap * 2 : 32;
@@ -192,7 +187,7 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 		w->hash = h;
 		w->hcap = cap;
 		for (i = 0; i < c; i++)
-			hash_put(w, i);
+			*hash_at(w, i, 0) = (uint32_t)(i + 1);
 	}
 	w->col[c].off = w->names.len;
 	w->col[c].len = n;
@@ -200,7 +195,7 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 	if (buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
-	hash_put(w, c);
+	*hash_at(w, c, 0) = (uint32_t)(c + 1);
 	return c;
 }
 
@@ -633,10 +628,8 @@ value:
 			size_t end = value_end(p, i, n);
 
 			/* null: an empty cell */
-			if (p[i] == 'n')
-				rc = leaf(w, e, i, 0, 0, K_OTHER);
-			else
-				rc = leaf(w, e, i, end - i, 0, K_OTHER);
+			rc = leaf(w, e, i, p[i] == 'n' ? 0 : end - i, 0,
+			    K_OTHER);
 			i = end;
 		}
 		if (rc != 0)
