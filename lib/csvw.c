@@ -240,8 +240,7 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 		if (m != 0)
 			return i + (size_t)__builtin_ctz(m);
 	}
-#endif
-#ifndef __SSE2__
+#else
 	(void)a;
 	(void)b;
 	(void)c;
@@ -253,7 +252,7 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 	return n;
 }
 
-/* Bytes that make a CSV cell quoted, and that end a JSON string's run. */
+/* Bytes that end a JSON string body's run (str_end's find4). */
 static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
 
 /*
@@ -290,79 +289,62 @@ static int
 cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 {
 	struct buf *b = &w->row;
-	size_t i;
-	int safe = str && (w->flags & JENC_CSVW_SAFE) && n > 0 &&
+	size_t i, quotes = 0;
+	char *o;
+	int quote, safe = str && (w->flags & JENC_CSVW_SAFE) && n > 0 &&
 	    (t[0] == '=' || t[0] == '+' || t[0] == '-' || t[0] == '@' ||
 	    t[0] == '\t' || t[0] == '\r');
 
 	if (w->flags & JENC_CSVW_TSV) {
-		char *o;
-
 		if (buf_room(b, 2 * n + 1) != 0)
 			return JENC_E_NOMEM;
 		o = b->p + b->len;
 		if (safe)
 			*o++ = '\'';
 		for (i = 0; i < n; i++) {
-			char c = t[i];
-
-			switch (c) {
+			switch (t[i]) {
 			case '\t': *o++ = '\\'; *o++ = 't'; break;
 			case '\n': *o++ = '\\'; *o++ = 'n'; break;
 			case '\r': *o++ = '\\'; *o++ = 'r'; break;
 			case '\\': *o++ = '\\'; *o++ = '\\'; break;
-			default: *o++ = c;
+			default: *o++ = t[i];
 			}
 		}
 		b->len = (size_t)(o - b->p);
 		return 0;
 	}
-	{
-		int quote = n > 0 && (t[0] == ' ' || t[n - 1] == ' ');
-		size_t quotes = 0;
-		char *o;
-
-		i = quote_at(w, t, n, avail);
-		if (i < n)
-			quote = 1;
-		for (; i < n; i++)
-			quotes += t[i] == '"';
-		/* (16 more: a short cell is copied with one 16-byte store) */
-		if (buf_room(b, n + quotes + 3 + 16) != 0)
-			return JENC_E_NOMEM;
-		o = b->p + b->len;
-		if (quote)
-			*o++ = '"';
-		if (safe)
-			*o++ = '\'';
-		if (quotes == 0) {
+	i = quote_at(w, t, n, avail);
+	quote = i < n || (n > 0 && (t[0] == ' ' || t[n - 1] == ' '));
+	for (; i < n; i++)
+		quotes += t[i] == '"';
+	/* (16 more: a short cell is copied with one 16-byte store) */
+	if (buf_room(b, n + quotes + 3 + 16) != 0)
+		return JENC_E_NOMEM;
+	o = b->p + b->len;
+	if (quote)
+		*o++ = '"';
+	if (safe)
+		*o++ = '\'';
+	if (quotes == 0) {
 #ifdef __SSE2__
-			if (n <= 16 && avail >= 16)
-				_mm_storeu_si128((__m128i *)(void *)o,
-				    _mm_loadu_si128((const __m128i *)(const void *)t));
-			else
+		if (n <= 16 && avail >= 16)
+			_mm_storeu_si128((__m128i *)(void *)o,
+			    _mm_loadu_si128((const __m128i *)(const void *)t));
+		else
 #endif
-				memcpy(o, t, n);
-			o += n;
-		} else {
-			for (i = 0; i < n; i++) {
-				if (t[i] == '"')
-					*o++ = '"';
-				*o++ = t[i];
-			}
+			memcpy(o, t, n);
+		o += n;
+	} else {
+		for (i = 0; i < n; i++) {
+			if (t[i] == '"')
+				*o++ = '"';
+			*o++ = t[i];
 		}
-		if (quote)
-			*o++ = '"';
-		b->len = (size_t)(o - b->p);
 	}
+	if (quote)
+		*o++ = '"';
+	b->len = (size_t)(o - b->p);
 	return 0;
-}
-
-static int
-line_end(jenc_csvw *w)
-{
-	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
-	    buf_put(&w->row, "\n", 1);
 }
 
 /* The end of a line that started at row.len == start.  An empty line
@@ -374,7 +356,8 @@ line_end_from(jenc_csvw *w, size_t start)
 	if (w->row.len == start && w->ncols == 1 &&
 	    !(w->flags & JENC_CSVW_TSV) && buf_put(&w->row, "\"\"", 2) != 0)
 		return JENC_E_NOMEM;
-	return line_end(w);
+	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
+	    buf_put(&w->row, "\n", 1);
 }
 
 static int
