@@ -275,15 +275,6 @@ jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops, struct jenc_sort **sp)
 }
 
 
-/* Non-zero if one of the bytes of w is a backslash. */
-static inline uint64_t
-sort_has_bs(uint64_t w)
-{
-	uint64_t x = w ^ (SW_ONES * '\\');
-
-	return (x - SW_ONES) & ~x & SW_HIGH;
-}
-
 /*
  * Copy k[0..n) to o (room for n bytes) if none of them is a backslash,
  * and return 1; else return 0 (o then holds anything).  Most keys are
@@ -298,7 +289,7 @@ sort_copy_plain(char *o, const char *k, size_t n)
 
 		memcpy(&a, k, 8);
 		memcpy(&b, k + n - 8, 8);
-		if ((sort_has_bs(a) | sort_has_bs(b)) != 0)
+		if ((sw_eq(a, '\\') | sw_eq(b, '\\')) != 0)
 			return 0;
 		memcpy(o, &a, 8);
 		memcpy(o + n - 8, &b, 8);
@@ -309,7 +300,7 @@ sort_copy_plain(char *o, const char *k, size_t n)
 
 		memcpy(&a, k, 4);
 		memcpy(&b, k + n - 4, 4);
-		if (sort_has_bs((uint64_t)a << 32 | b))
+		if (sw_eq((uint64_t)a << 32 | b, '\\'))
 			return 0;
 		memcpy(o, &a, 4);
 		memcpy(o + n - 4, &b, 4);
