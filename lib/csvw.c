@@ -360,11 +360,18 @@ line_end_from(jenc_csvw *w, size_t start)
 	    buf_put(&w->row, "\n", 1);
 }
 
+/* The header line onto the row, if it is not written yet (and not
+ * JENC_CSVW_NO_HEADER). */
 static int
 header_line(jenc_csvw *w)
 {
 	size_t i, start = w->row.len;
 
+	if (w->header_out)
+		return 0;
+	w->header_out = 1;
+	if (w->flags & JENC_CSVW_NO_HEADER)
+		return 0;
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
@@ -648,12 +655,8 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 		return 0;
 	w->fixed = 1;
 	w->row.len = 0;
-	if (!w->header_out) {
-		w->header_out = 1;
-		if (!(w->flags & JENC_CSVW_NO_HEADER) &&
-		    header_line(w) != 0)
-			return JENC_E_NOMEM;
-	}
+	if (header_line(w) != 0)
+		return JENC_E_NOMEM;
 	start = w->row.len;
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
@@ -696,14 +699,12 @@ csvw_end(void *ctx, jenc_enc *e)
 {
 	jenc_csvw *w = ctx;
 
-	if (w->scan || w->header_out || (w->flags & JENC_CSVW_NO_HEADER) ||
-	    w->ncols == 0)
+	if (w->scan || w->ncols == 0)
 		return 0;
-	w->header_out = 1;
 	w->row.len = 0;
 	if (header_line(w) != 0)
 		return JENC_E_NOMEM;
-	return jenc_view_write(e, w->row.p, w->row.len);
+	return w->row.len > 0 ? jenc_view_write(e, w->row.p, w->row.len) : 0;
 }
 
 /* ---- a first pass without the reader (jenc_csvw_keys_fd) ------------------ */
