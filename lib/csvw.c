@@ -570,18 +570,11 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		}
 		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
 			return JENC_E_NOMEM;
-		if (esc) {
-			size_t at = w->dec.len;
-
-			if ((rc = decode(&w->dec, p + i + 1, kend - i - 1)) != 0)
-				return rc == JENC_E_UTF8 ? reject(w, e,
-				    "key '%s' holds a lone surrogate, which "
-				    "is not text", p + i + 1, kend - i - 1) : rc;
-			rc = buf_put(&w->path, w->dec.p + at, w->dec.len - at);
-			w->dec.len = at;
-		} else {
-			rc = buf_put(&w->path, p + i + 1, kend - i - 1);
-		}
+		rc = esc ? decode(&w->path, p + i + 1, kend - i - 1) :
+		    buf_put(&w->path, p + i + 1, kend - i - 1);
+		if (rc == JENC_E_UTF8)
+			return reject(w, e, "key '%s' holds a lone surrogate, "
+			    "which is not text", p + i + 1, kend - i - 1);
 		if (rc != 0 || buf_room(&w->path, 1) != 0)
 			return JENC_E_NOMEM;
 		w->name = w->path.p;
