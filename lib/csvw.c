@@ -787,10 +787,10 @@ ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
 	return rc;
 }
 
-/* More of fd after p[0..*len), which may grow (*cap): -1 on a read error
- * or no memory (*nomem), else the bytes read. */
-static ssize_t
-ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
+/* More of fd after p[0..*len), which may grow (*cap); *eof 1 if there
+ * is none.  0, JENC_E_NOMEM or JENC_E_IO. */
+static int
+ks_fill(int fd, char **p, size_t *len, size_t *cap, int *eof)
 {
 	ssize_t r;
 	int sys;
@@ -801,18 +801,17 @@ ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
 
 		if (c == 0 || c > (size_t)-1 - KS_SLACK ||
 		    (q = jenc_mem_realloc(*p, *cap + KS_SLACK,
-		    c + KS_SLACK)) == NULL) {
-			*nomem = 1;
-			return -1;
-		}
+		    c + KS_SLACK)) == NULL)
+			return JENC_E_NOMEM;
 		*p = q;
 		*cap = c;
 	}
 	if ((r = jenc_io_read(fd, *p + *len, *cap - *len, -1, 0, &sys)) < 0)
-		return -1;
+		return JENC_E_IO;
 	*len += (size_t)r;
 	(*p)[*len] = '\0';
-	return r;
+	*eof = r == 0;
+	return 0;
 }
 
 /*
@@ -825,12 +824,11 @@ static int
 ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
 	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
-	int eof = 0, rc = 1, nomem = 0, scan = w->scan, st;
+	int eof = 0, rc = 1, scan = w->scan, st;
 	/* the check (rec.c); rec.p[rec.n] is NUL, its sentinel (no NUL is
 	 * valid) */
 	struct jenc_rec rec = { 0 };
 	struct jenc_rec_key key[KS_KEYS];
-	ssize_t r;
 	char *p;
 
 	if (ro != NULL && ((ro->flags & (JENC_READ_SINGLE | JENC_READ_SEQ |
@@ -888,11 +886,10 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			rc = jenc_error(e);
 			break;
 		}
-		if ((r = ks_fill(fd, &p, &len, &cap, &nomem)) < 0) {
-			rc = nomem ? JENC_E_NOMEM : 0;
+		if ((st = ks_fill(fd, &p, &len, &cap, &eof)) != 0) {
+			rc = st == JENC_E_NOMEM ? st : 0;
 			break;
 		}
-		eof = r == 0;
 	}
 	jenc_mem_free(p, cap + KS_SLACK);
 	w->scan = scan;
