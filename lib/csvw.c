@@ -77,7 +77,7 @@ struct jenc_csvw {
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
-	/* csvw_keys: the top-level keys of the last record walked, each
+	/* ks_run: the top-level keys of the last record walked, each
 	 * with its closing quote (shape_ok 0: none, or it had an escaped
 	 * key or a nested object) */
 	struct buf shape;
@@ -387,33 +387,6 @@ header_line(jenc_csvw *w)
 /* Bytes that end a number or a literal in compact JSON. */
 static const unsigned char end_tab[256] = { [','] = 1, ['}'] = 1, [']'] = 1 };
 
-/* The end of the JSON value at p[i] (compact, valid): the index past it. */
-static size_t
-value_end(const char *p, size_t i, size_t n)
-{
-	int depth = 0;
-
-	if (p[i] != '{' && p[i] != '[' && p[i] != '"')
-		return i + find4(p + i, n - i, ',', '}', ']', ',', end_tab);
-	for (; i < n; i++) {
-		char c = p[i];
-
-		if (c == '"') {
-			for (i++; p[i] != '"'; i++)
-				if (p[i] == '\\')
-					i++;
-			if (depth == 0)
-				return i + 1;
-		} else if (c == '{' || c == '[') {
-			depth++;
-		} else if (c == '}' || c == ']') {
-			if (--depth == 0)
-				return i + 1;
-		}
-	}
-	return n;
-}
-
 /* The end of the string whose body starts at p[i]; *esc 1 if it holds
  * an escape. */
 static size_t
@@ -429,6 +402,29 @@ str_end(const char *p, size_t i, size_t n, int *esc)
 	}
 }
 
+/* The end of the JSON value at p[i], not a string (compact, valid): the
+ * index past it. */
+static size_t
+value_end(const char *p, size_t i, size_t n)
+{
+	int depth = 0;
+
+	if (p[i] != '{' && p[i] != '[')
+		return i + find4(p + i, n - i, ',', '}', ']', ',', end_tab);
+	for (; i < n; i++) {
+		if (p[i] == '"') {
+			for (i++; p[i] != '"'; i++)
+				if (p[i] == '\\')
+					i++;
+		} else if (p[i] == '{' || p[i] == '[') {
+			depth++;
+		} else if ((p[i] == '}' || p[i] == ']') && --depth == 0) {
+			return i + 1;
+		}
+	}
+	return n;
+}
+
 static int
 reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
     size_t n)
@@ -436,7 +432,7 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 	char shown[64];
 	size_t k = n < 40 ? n : 40, i;
 
-	if (e == NULL)		/* csvw_keys: no view, no message */
+	if (e == NULL)		/* ks_run: no view, no message */
 		return JENC_E_SYNTAX;
 
 	/* (cut at a character's start; no control byte in a message) */
