@@ -743,13 +743,12 @@ ks_shape(jenc_csvw *w, const struct jenc_rec *k)
 	w->shape_ok = 0;
 	if (k->nobj != 0 || k->nkeys > KS_KEYS)
 		return 1;
-	for (i = 0; i < k->nkeys; i++)
-		if (k->key[i].esc)
-			return 1;
 	w->shape.len = k->so;
 	for (i = 0; i < k->nkeys; i++) {
 		const struct jenc_rec_key *x = &k->key[i];
 
+		if (x->esc)
+			return 1;
 		if (buf_put(&w->shape, k->p + x->b, x->q + 1 - x->b) != 0)
 			return JENC_E_NOMEM;
 	}
