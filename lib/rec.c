@@ -171,19 +171,14 @@ static inline void
 rec_key(struct jenc_rec *k, size_t b, size_t q, unsigned char esc)
 {
 	size_t len = q + 1 - b;
-	struct jenc_rec_key *x;
 
 	if (k->nkeys == 0 && k->so + len <= k->shapelen &&
 	    sw_same(k->shape + k->so, k->p + b, len)) {
 		k->so += len;
 		return;
 	}
-	if (k->nkeys < k->keycap) {
-		x = &k->key[k->nkeys];
-		x->b = b;
-		x->q = q;
-		x->esc = esc;
-	}
+	if (k->nkeys < k->keycap)
+		k->key[k->nkeys] = (struct jenc_rec_key){ b, q, esc };
 	k->nkeys++;
 }
 
