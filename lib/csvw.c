@@ -843,32 +843,23 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 		    p[pos] == '\r' || p[pos] == '\t'))
 			pos++;
 		if (pos < len) {
-			if (p[pos] != '{') {
-				rc = 0;
-				break;
-			}
 			rec.p = p;
 			rec.n = len;
 			rec.shape = w->shape.p;
 			rec.shapelen = w->shape_ok ? w->shape.len : 0;
-			st = jenc_rec_check(&rec, pos, &end);
-			if (st == JENC_E_SYNTAX ||
-			    (st == JENC_ST_MORE && eof)) {
-				rc = 0;
-				break;
-			}
+			st = p[pos] != '{' ? JENC_E_SYNTAX :
+			    jenc_rec_check(&rec, pos, &end);
+			if (st == 0 && (st = ks_shape(w, &rec)) >= 0)
+				st = ks_take(w, st, p + pos, end - pos, e);
 			if (st == 0) {
-				int t = ks_shape(w, &rec);
-
-				if (t >= 0)
-					t = ks_take(w, t, p + pos, end - pos,
-					    e);
-				if (t != 0) {
-					rc = t == JENC_E_SYNTAX ? 0 : t;
-					break;
-				}
 				pos = end;
 				continue;
+			}
+			/* an error, a refusal, or a record cut by fd's end */
+			if (st != JENC_ST_MORE || eof) {
+				rc = st == JENC_E_SYNTAX || st == JENC_ST_MORE ?
+				    0 : st;
+				break;
 			}
 		} else if (eof) {
 			break;
