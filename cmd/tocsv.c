@@ -39,6 +39,20 @@ tocsv_set_view(struct run *r, jenc_enc *e)
 		cli_out_of_memory();
 }
 
+/* lseek(fd, at, whence), its result; a failure (or, with SEEK_SET,
+ * another offset than at) is told and exits. */
+static off_t
+tocsv_seek(int fd, off_t at, int whence, const char *name)
+{
+	off_t r = lseek(fd, at, whence);
+
+	if (r < 0 || (whence == SEEK_SET && r != at)) {
+		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		exit(EXIT_IO);
+	}
+	return r;
+}
+
 /*
  * One first pass over fd (from its offset at, put back there after) into
  * the writer's keys, with JENC_SPLIT or not: returns 1 if it went through
@@ -52,16 +66,13 @@ tocsv_scan_one(struct run *r, int fd, off_t at, const char *path,
 	jenc_view v;
 	jenc_enc *e;
 	jenc_err err;
-	int rc;
+	int rc, from = opts_input_format(r->c, path);
 
 	jenc_csvw_view(r->csvw, 1, &v);
-	if (lseek(fd, at, SEEK_SET) != at) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-		exit(EXIT_IO);
-	}
+	tocsv_seek(fd, at, SEEK_SET, name);
 	if ((e = jenc_get_mem(&o)) == NULL || jenc_set_view(e, &v) != 0)
 		cli_out_of_memory();
-	if (opts_input_format(r->c, path) == FROM_JSON) {
+	if (from == FROM_JSON) {
 		jenc_read_opts ro = r->c->ropts;
 
 		ro.flags &= ~(unsigned)JENC_READ_PASS;
@@ -72,17 +83,13 @@ tocsv_scan_one(struct run *r, int fd, off_t at, const char *path,
 		rc = jenc_json_copy_fd(fd, e, &ro, &err);
 		run_reading = NULL;
 	} else {
-		jenc_csv_opts co = run_csv_opts(r->c,
-		    opts_input_format(r->c, path));
+		jenc_csv_opts co = run_csv_opts(r->c, from);
 
 		rc = jenc_csv_copy_fd(fd, e, &co, &err);
 	}
 	if (rc == JENC_E_NOMEM || jenc_release(e) == JENC_E_NOMEM)
 		cli_out_of_memory();
-	if (lseek(fd, at, SEEK_SET) != at) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-		exit(EXIT_IO);
-	}
+	tocsv_seek(fd, at, SEEK_SET, name);
 	return rc == 0 && err.code == 0;
 }
 
@@ -95,19 +102,14 @@ tocsv_scan_keys(struct run *r, int fd, off_t at, const char *name,
 {
 	int rc;
 
-	if (lseek(fd, at, SEEK_SET) != at)
-		goto fail;
+	tocsv_seek(fd, at, SEEK_SET, name);
 	if ((rc = jenc_csvw_keys_fd(r->csvw, fd, &r->c->ropts)) ==
 	    JENC_E_NOMEM)
 		cli_out_of_memory();
-	if (rc == 1 && (*end = lseek(fd, 0, SEEK_CUR)) < 0)
-		goto fail;
-	if (lseek(fd, at, SEEK_SET) != at)
-		goto fail;
+	if (rc == 1)
+		*end = tocsv_seek(fd, 0, SEEK_CUR, name);
+	tocsv_seek(fd, at, SEEK_SET, name);
 	return rc == 1;
-fail:
-	fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-	exit(EXIT_IO);
 }
 
 /*

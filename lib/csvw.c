@@ -77,7 +77,7 @@ struct jenc_csvw {
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
-	/* csvw_keys: the top-level keys of the last record walked, each
+	/* ks_run: the top-level keys of the last record walked, each
 	 * with its closing quote (shape_ok 0: none, or it had an escaped
 	 * key or a nested object) */
 	struct buf shape;
@@ -86,28 +86,14 @@ struct jenc_csvw {
 
 /* ---- buffers ------------------------------------------------------------- */
 
-static int __attribute__((noinline))
-buf_grow(struct buf *b, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	cap = b->cap ? b->cap : 256;
-	while (cap - b->len < n)
-		cap *= 2;
-	if ((p = jenc_mem_realloc(b->p, b->cap, cap)) == NULL)
-		return JENC_E_NOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
 /* (a buffer is allocated at its first use even for 0 bytes, so that
  * b->p + b->len is never an offset from NULL) */
 static inline int
 buf_room(struct buf *b, size_t n)
 {
-	return b->p != NULL && b->cap - b->len >= n ? 0 : buf_grow(b, n);
+	return b->p != NULL && b->cap - b->len >= n ? 0 :
+	    jenc_grow((void **)&b->p, &b->cap, b->len + n + (b->p == NULL),
+	    256, 1);
 }
 
 static int
@@ -150,15 +136,17 @@ col_find(const jenc_csvw *w, const char *s, size_t n)
 	return (size_t)-1;
 }
 
-static void
-hash_put(jenc_csvw *w, size_t c)
+/* The first place of column c's probe in the table that holds v (0:
+ * the empty one where c goes, c + 1: c's own). */
+static uint32_t *
+hash_at(jenc_csvw *w, size_t c, uint32_t v)
 {
 	size_t i, m = w->hcap - 1;
 
 	for (i = (size_t)name_hash(w->names.p + w->col[c].off, w->col[c].len) & m;
-	    w->hash[i] != 0; i = (i + 1) & m)
+	    w->hash[i] != v; i = (i + 1) & m)
 		;
-	w->hash[i] = (uint32_t)(c + 1);
+	return &w->hash[i];
 }
 
 /*
@@ -170,15 +158,10 @@ hash_put(jenc_csvw *w, size_t c)
 static void
 cols_cut(jenc_csvw *w, size_t n)
 {
-	size_t m = w->hcap - 1;
-
 	while (w->ncols > n) {
-		size_t c = --w->ncols, i;
+		size_t c = --w->ncols;
 
-		for (i = (size_t)name_hash(w->names.p + w->col[c].off,
-		    w->col[c].len) & m; w->hash[i] != c + 1; i = (i + 1) & m)
-			;
-		w->hash[i] = 0;
+		*hash_at(w, c, (uint32_t)(c + 1)) = 0;
 		w->names.len = w->col[c].off;
 	}
 }
@@ -190,18 +173,9 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 {
 	size_t c = w->ncols, i;
 
-	if (c + 1 > UINT32_MAX - 1)
+	if (c + 1 > UINT32_MAX - 1 || jenc_grow((void **)&w->col,
+	    &w->colcap, c + 1, 16, sizeof(*w->col)) != 0)
 		return (size_t)-1;
-	if (c == w->colcap) {
-		size_t cap = w->colcap ? w->colcap * 2 : 16;
-		struct col *a = jenc_mem_realloc(w->col,
-		    w->colcap * sizeof(*a), cap * sizeof(*a));
-
-		if (a == NULL)
-			return (size_t)-1;
-		w->col = a;
-		w->colcap = cap;
-	}
 	if ((c + 1) * 2 > w->hcap) {
 		size_t cap = w->hcap ? w->hcap * 2 : 32;
 		uint32_t *h = jenc_mem_alloc(cap * sizeof(uint32_t));
@@ -213,7 +187,7 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 		w->hash = h;
 		w->hcap = cap;
 		for (i = 0; i < c; i++)
-			hash_put(w, i);
+			*hash_at(w, i, 0) = (uint32_t)(i + 1);
 	}
 	w->col[c].off = w->names.len;
 	w->col[c].len = n;
@@ -221,50 +195,11 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 	if (buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
-	hash_put(w, c);
+	*hash_at(w, c, 0) = (uint32_t)(c + 1);
 	return c;
 }
 
 /* ---- cells ---------------------------------------------------------------- */
-
-static unsigned
-hex4(const char *p)
-{
-	unsigned v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-	}
-	return v;
-}
-
-static size_t
-utf8_put(char *o, unsigned c)
-{
-	if (c < 0x80) {
-		o[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		o[0] = (char)(0xc0 | c >> 6);
-		o[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		o[0] = (char)(0xe0 | c >> 12);
-		o[1] = (char)(0x80 | ((c >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | c >> 18);
-	o[1] = (char)(0x80 | ((c >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((c >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
 
 /*
  * Decode the body of a JSON string, s[0..n) (valid JSON, escapes in it),
@@ -274,49 +209,13 @@ utf8_put(char *o, unsigned c)
 static int
 decode(struct buf *b, const char *s, size_t n)
 {
-	size_t i = 0;
-	char *o;
+	size_t len;
 
 	if (buf_room(b, n) != 0)	/* the text never grows */
 		return JENC_E_NOMEM;
-	o = b->p + b->len;
-	while (i < n) {
-		const char *bs = memchr(s + i, '\\', n - i);
-		size_t run = bs != NULL ? (size_t)(bs - s) - i : n - i;
-		unsigned c;
-
-		memcpy(o, s + i, run);
-		o += run;
-		i += run;
-		if (i == n)
-			break;
-		switch (s[i + 1]) {
-		case 'b': *o++ = '\b'; i += 2; continue;
-		case 'f': *o++ = '\f'; i += 2; continue;
-		case 'n': *o++ = '\n'; i += 2; continue;
-		case 'r': *o++ = '\r'; i += 2; continue;
-		case 't': *o++ = '\t'; i += 2; continue;
-		case 'u': break;
-		default: *o++ = s[i + 1]; i += 2; continue;
-		}
-		c = hex4(s + i + 2);
-		i += 6;
-		if (c >= 0xdc00 && c < 0xe000)
-			return JENC_E_UTF8;
-		if (c >= 0xd800 && c < 0xdc00) {
-			unsigned lo;
-
-			if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
-				return JENC_E_UTF8;
-			lo = hex4(s + i + 2);
-			if (lo < 0xdc00 || lo >= 0xe000)
-				return JENC_E_UTF8;
-			c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-			i += 6;
-		}
-		o += utf8_put(o, c);
-	}
-	b->len = (size_t)(o - b->p);
+	if ((len = jenc_utf8_unescape(b->p + b->len, s, n, 1)) == (size_t)-1)
+		return JENC_E_UTF8;
+	b->len += len;
 	return 0;
 }
 
@@ -341,8 +240,7 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 		if (m != 0)
 			return i + (size_t)__builtin_ctz(m);
 	}
-#endif
-#ifndef __SSE2__
+#else
 	(void)a;
 	(void)b;
 	(void)c;
@@ -354,7 +252,7 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 	return n;
 }
 
-/* Bytes that make a CSV cell quoted, and that end a JSON string's run. */
+/* Bytes that end a JSON string body's run (str_end's find4). */
 static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
 
 /*
@@ -391,79 +289,62 @@ static int
 cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 {
 	struct buf *b = &w->row;
-	size_t i;
-	int safe = str && (w->flags & JENC_CSVW_SAFE) && n > 0 &&
+	size_t i, quotes = 0;
+	char *o;
+	int quote, safe = str && (w->flags & JENC_CSVW_SAFE) && n > 0 &&
 	    (t[0] == '=' || t[0] == '+' || t[0] == '-' || t[0] == '@' ||
 	    t[0] == '\t' || t[0] == '\r');
 
 	if (w->flags & JENC_CSVW_TSV) {
-		char *o;
-
 		if (buf_room(b, 2 * n + 1) != 0)
 			return JENC_E_NOMEM;
 		o = b->p + b->len;
 		if (safe)
 			*o++ = '\'';
 		for (i = 0; i < n; i++) {
-			char c = t[i];
-
-			switch (c) {
+			switch (t[i]) {
 			case '\t': *o++ = '\\'; *o++ = 't'; break;
 			case '\n': *o++ = '\\'; *o++ = 'n'; break;
 			case '\r': *o++ = '\\'; *o++ = 'r'; break;
 			case '\\': *o++ = '\\'; *o++ = '\\'; break;
-			default: *o++ = c;
+			default: *o++ = t[i];
 			}
 		}
 		b->len = (size_t)(o - b->p);
 		return 0;
 	}
-	{
-		int quote = n > 0 && (t[0] == ' ' || t[n - 1] == ' ');
-		size_t quotes = 0;
-		char *o;
-
-		i = quote_at(w, t, n, avail);
-		if (i < n)
-			quote = 1;
-		for (; i < n; i++)
-			quotes += t[i] == '"';
-		/* (16 more: a short cell is copied with one 16-byte store) */
-		if (buf_room(b, n + quotes + 3 + 16) != 0)
-			return JENC_E_NOMEM;
-		o = b->p + b->len;
-		if (quote)
-			*o++ = '"';
-		if (safe)
-			*o++ = '\'';
-		if (quotes == 0) {
+	i = quote_at(w, t, n, avail);
+	quote = i < n || (n > 0 && (t[0] == ' ' || t[n - 1] == ' '));
+	for (; i < n; i++)
+		quotes += t[i] == '"';
+	/* (16 more: a short cell is copied with one 16-byte store) */
+	if (buf_room(b, n + quotes + 3 + 16) != 0)
+		return JENC_E_NOMEM;
+	o = b->p + b->len;
+	if (quote)
+		*o++ = '"';
+	if (safe)
+		*o++ = '\'';
+	if (quotes == 0) {
 #ifdef __SSE2__
-			if (n <= 16 && avail >= 16)
-				_mm_storeu_si128((__m128i *)(void *)o,
-				    _mm_loadu_si128((const __m128i *)(const void *)t));
-			else
+		if (n <= 16 && avail >= 16)
+			_mm_storeu_si128((__m128i *)(void *)o,
+			    _mm_loadu_si128((const __m128i *)(const void *)t));
+		else
 #endif
-				memcpy(o, t, n);
-			o += n;
-		} else {
-			for (i = 0; i < n; i++) {
-				if (t[i] == '"')
-					*o++ = '"';
-				*o++ = t[i];
-			}
+			memcpy(o, t, n);
+		o += n;
+	} else {
+		for (i = 0; i < n; i++) {
+			if (t[i] == '"')
+				*o++ = '"';
+			*o++ = t[i];
 		}
-		if (quote)
-			*o++ = '"';
-		b->len = (size_t)(o - b->p);
 	}
+	if (quote)
+		*o++ = '"';
+	b->len = (size_t)(o - b->p);
 	return 0;
-}
-
-static int
-line_end(jenc_csvw *w)
-{
-	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
-	    buf_put(&w->row, "\n", 1);
 }
 
 /* The end of a line that started at row.len == start.  An empty line
@@ -475,14 +356,22 @@ line_end_from(jenc_csvw *w, size_t start)
 	if (w->row.len == start && w->ncols == 1 &&
 	    !(w->flags & JENC_CSVW_TSV) && buf_put(&w->row, "\"\"", 2) != 0)
 		return JENC_E_NOMEM;
-	return line_end(w);
+	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
+	    buf_put(&w->row, "\n", 1);
 }
 
+/* The header line onto the row, if it is not written yet (and not
+ * JENC_CSVW_NO_HEADER). */
 static int
 header_line(jenc_csvw *w)
 {
 	size_t i, start = w->row.len;
 
+	if (w->header_out)
+		return 0;
+	w->header_out = 1;
+	if (w->flags & JENC_CSVW_NO_HEADER)
+		return 0;
 	for (i = 0; i < w->ncols; i++) {
 		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
@@ -497,48 +386,6 @@ header_line(jenc_csvw *w)
 
 /* Bytes that end a number or a literal in compact JSON. */
 static const unsigned char end_tab[256] = { [','] = 1, ['}'] = 1, [']'] = 1 };
-
-/* The end of the JSON value at p[i] (compact, valid): the index past it. */
-static size_t
-value_end(const char *p, size_t i, size_t n)
-{
-	int depth = 0;
-
-	if (p[i] != '{' && p[i] != '[' && p[i] != '"') {
-#ifdef __SSE2__
-		if (n - i >= 16) {
-			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-			unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			    _mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-			    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('}')),
-			    _mm_cmpeq_epi8(x, _mm_set1_epi8(']')))));
-
-			if (m != 0)
-				return i + (size_t)__builtin_ctz(m);
-		}
-#endif
-		while (i < n && !end_tab[(unsigned char)p[i]])
-			i++;
-		return i;
-	}
-	for (; i < n; i++) {
-		char c = p[i];
-
-		if (c == '"') {
-			for (i++; p[i] != '"'; i++)
-				if (p[i] == '\\')
-					i++;
-			if (depth == 0)
-				return i + 1;
-		} else if (c == '{' || c == '[') {
-			depth++;
-		} else if (c == '}' || c == ']') {
-			if (--depth == 0)
-				return i + 1;
-		}
-	}
-	return n;
-}
 
 /* The end of the string whose body starts at p[i]; *esc 1 if it holds
  * an escape. */
@@ -555,6 +402,29 @@ str_end(const char *p, size_t i, size_t n, int *esc)
 	}
 }
 
+/* The end of the JSON value at p[i], not a string (compact, valid): the
+ * index past it. */
+static size_t
+value_end(const char *p, size_t i, size_t n)
+{
+	int depth = 0;
+
+	if (p[i] != '{' && p[i] != '[')
+		return i + find4(p + i, n - i, ',', '}', ']', ',', end_tab);
+	for (; i < n; i++) {
+		if (p[i] == '"') {
+			for (i++; p[i] != '"'; i++)
+				if (p[i] == '\\')
+					i++;
+		} else if (p[i] == '{' || p[i] == '[') {
+			depth++;
+		} else if ((p[i] == '}' || p[i] == ']') && --depth == 0) {
+			return i + 1;
+		}
+	}
+	return n;
+}
+
 static int
 reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
     size_t n)
@@ -562,7 +432,7 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 	char shown[64];
 	size_t k = n < 40 ? n : 40, i;
 
-	if (e == NULL)		/* csvw_keys: no view, no message */
+	if (e == NULL)		/* ks_run: no view, no message */
 		return JENC_E_SYNTAX;
 
 	/* (cut at a character's start; no control byte in a message) */
@@ -594,16 +464,9 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	}
 	if (c == (size_t)-1)
 		c = col_find(w, w->name, w->nlen);
-	if (k >= w->predcap) {
-		size_t cap = w->predcap ? w->predcap * 2 : 16;
-		size_t *a = jenc_mem_realloc(w->pred, w->predcap * sizeof(size_t),
-		    cap * sizeof(size_t));
-
-		if (a == NULL)
-			return JENC_E_NOMEM;
-		w->pred = a;
-		w->predcap = cap;
-	}
+	if (k == w->predcap && jenc_grow((void **)&w->pred, &w->predcap,
+	    k + 1, 16, sizeof(size_t)) != 0)
+		return JENC_E_NOMEM;
 	if (k >= w->npred)
 		w->npred = k + 1;
 	w->pred[k] = c;		/* (size_t)-1: none */
@@ -624,18 +487,13 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 		w->pred[k] = c;
 	}
 	if (c >= w->slotcap) {
-		size_t cap = w->slotcap ? w->slotcap : 16;
-		struct slot *a;
+		size_t old = w->slotcap;
 
-		while (cap <= c)
-			cap *= 2;
-		a = jenc_mem_realloc(w->slots, w->slotcap * sizeof(*a),
-		    cap * sizeof(*a));
-		if (a == NULL)
+		if (jenc_grow((void **)&w->slots, &w->slotcap, c + 1, 16,
+		    sizeof(struct slot)) != 0)
 			return JENC_E_NOMEM;
-		memset(a + w->slotcap, 0, (cap - w->slotcap) * sizeof(*a));
-		w->slots = a;
-		w->slotcap = cap;
+		memset(w->slots + old, 0,
+		    (w->slotcap - old) * sizeof(struct slot));
 	}
 	s = &w->slots[c];
 	if (s->stamp == w->stamp)
@@ -708,35 +566,20 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		}
 		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
 			return JENC_E_NOMEM;
-		if (esc) {
-			size_t at = w->dec.len;
-
-			if ((rc = decode(&w->dec, p + i + 1, kend - i - 1)) != 0)
-				return rc == JENC_E_UTF8 ? reject(w, e,
-				    "key '%s' holds a lone surrogate, which "
-				    "is not text", p + i + 1, kend - i - 1) : rc;
-			rc = buf_put(&w->path, w->dec.p + at, w->dec.len - at);
-			w->dec.len = at;
-		} else {
-			rc = buf_put(&w->path, p + i + 1, kend - i - 1);
-		}
+		rc = esc ? decode(&w->path, p + i + 1, kend - i - 1) :
+		    buf_put(&w->path, p + i + 1, kend - i - 1);
+		if (rc == JENC_E_UTF8)
+			return reject(w, e, "key '%s' holds a lone surrogate, "
+			    "which is not text", p + i + 1, kend - i - 1);
 		if (rc != 0 || buf_room(&w->path, 1) != 0)
 			return JENC_E_NOMEM;
 		w->name = w->path.p;
 		w->nlen = w->path.len;
 		i = kend + 2;		/* past '"' and ':' */
 		if (p[i] == '{' && p[i + 1] != '}') {
-			if (depth == w->stkcap) {
-				size_t cap = w->stkcap ? w->stkcap * 2 : 16;
-				size_t *a = jenc_mem_realloc(w->stk,
-				    w->stkcap * sizeof(size_t),
-				    cap * sizeof(size_t));
-
-				if (a == NULL)
-					return JENC_E_NOMEM;
-				w->stk = a;
-				w->stkcap = cap;
-			}
+			if (depth == w->stkcap && jenc_grow((void **)&w->stk,
+			    &w->stkcap, depth + 1, 16, sizeof(size_t)) != 0)
+				return JENC_E_NOMEM;
 			w->stk[depth++] = base;
 			i++;
 			continue;
@@ -764,10 +607,8 @@ value:
 			size_t end = value_end(p, i, n);
 
 			/* null: an empty cell */
-			if (p[i] == 'n')
-				rc = leaf(w, e, i, 0, 0, K_OTHER);
-			else
-				rc = leaf(w, e, i, end - i, 0, K_OTHER);
+			rc = leaf(w, e, i, p[i] == 'n' ? 0 : end - i, 0,
+			    K_OTHER);
 			i = end;
 		}
 		if (rc != 0)
@@ -803,12 +644,8 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 		return 0;
 	w->fixed = 1;
 	w->row.len = 0;
-	if (!w->header_out) {
-		w->header_out = 1;
-		if (!(w->flags & JENC_CSVW_NO_HEADER) &&
-		    header_line(w) != 0)
-			return JENC_E_NOMEM;
-	}
+	if (header_line(w) != 0)
+		return JENC_E_NOMEM;
 	start = w->row.len;
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
@@ -851,14 +688,12 @@ csvw_end(void *ctx, jenc_enc *e)
 {
 	jenc_csvw *w = ctx;
 
-	if (w->scan || w->header_out || (w->flags & JENC_CSVW_NO_HEADER) ||
-	    w->ncols == 0)
+	if (w->scan || w->ncols == 0)
 		return 0;
-	w->header_out = 1;
 	w->row.len = 0;
 	if (header_line(w) != 0)
 		return JENC_E_NOMEM;
-	return jenc_view_write(e, w->row.p, w->row.len);
+	return w->row.len > 0 ? jenc_view_write(e, w->row.p, w->row.len) : 0;
 }
 
 /* ---- a first pass without the reader (jenc_csvw_keys_fd) ------------------ */
@@ -886,56 +721,39 @@ csvw_end(void *ctx, jenc_enc *e)
 #define KS_SLACK 1		/* the byte after the buffer: the sentinel */
 #define KS_KEYS 256		/* top-level keys matched against shape */
 
-enum { KM_SAME, KM_COPY, KM_NONE };
-
-struct ks {
-	struct jenc_rec rec;	/* the check (rec.c); rec.p[rec.n] is NUL,
-				   its sentinel (no NUL is valid) */
-	int walk;		/* the record must be walked */
-	int mode;		/* its top-level keys: still those of shape
-				   (KM_SAME, so bytes of it matched), copied
-				   into shape (KM_COPY), or none (KM_NONE) */
-	/* its top-level keys from the first that is not shape's on */
-	struct jenc_rec_key key[KS_KEYS];
-};
-
 /*
- * The top-level keys of the record just checked: still those of
- * w->shape (matched during the check, KM_SAME), else copied into it
- * from the first that did not match on (KM_COPY), or none (KM_NONE: an
- * escaped key, a value that is an object with members, too many keys);
- * k->walk set if they are not those of the last record.  0 or
- * JENC_E_NOMEM.
+ * The top-level keys of the record k just checked (k->key has room for
+ * KS_KEYS): still those of w->shape (matched during the check), else
+ * copied into it from the first that did not match on; w->shape_ok 0 if
+ * they cannot be (an escaped key, a value that is an object with
+ * members, too many keys).  1 if the record must be walked (its keys are
+ * not those of the last record), 0 if not, or JENC_E_NOMEM.
  */
 static int
-ks_shape(jenc_csvw *w, struct ks *k)
+ks_shape(jenc_csvw *w, const struct jenc_rec *k)
 {
-	const char *p = k->rec.p;
 	size_t i;
+	int same = w->shape_ok;
 
-	if (k->rec.nkeys == 0 && k->rec.nobj == 0 &&
-	    k->rec.so == k->rec.shapelen) {
-		k->walk = !w->shape_ok;
-		k->mode = w->shape_ok ? KM_SAME : KM_COPY;
-		w->shape.len = k->rec.so;	/* (0 if !shape_ok) */
-		return 0;
+	if (k->nkeys == 0 && k->nobj == 0 && k->so == k->shapelen) {
+		w->shape.len = k->so;	/* (0 if !shape_ok) */
+		w->shape_ok = 1;
+		return !same;
 	}
-	k->walk = 1;
-	k->mode = KM_NONE;
-	if (k->rec.nobj != 0 || k->rec.nkeys > KS_KEYS)
-		return 0;
-	for (i = 0; i < k->rec.nkeys; i++)
-		if (k->key[i].esc)
-			return 0;
-	k->mode = KM_COPY;
-	w->shape.len = k->rec.so;
-	for (i = 0; i < k->rec.nkeys; i++) {
+	w->shape_ok = 0;
+	if (k->nobj != 0 || k->nkeys > KS_KEYS)
+		return 1;
+	w->shape.len = k->so;
+	for (i = 0; i < k->nkeys; i++) {
 		const struct jenc_rec_key *x = &k->key[i];
 
-		if (buf_put(&w->shape, p + x->b, x->q + 1 - x->b) != 0)
+		if (x->esc)
+			return 1;
+		if (buf_put(&w->shape, k->p + x->b, x->q + 1 - x->b) != 0)
 			return JENC_E_NOMEM;
 	}
-	return 0;
+	w->shape_ok = 1;
+	return 1;
 }
 
 /*
@@ -945,19 +763,17 @@ ks_shape(jenc_csvw *w, struct ks *k)
  * a column: the input is not what the first pass read), or e's error.
  */
 static int
-ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n,
-    jenc_enc *e)
+ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
 {
 	size_t n0 = w->ncols;
 	int rc = 0;
 
-	if (k->walk) {
+	if (must_walk) {
 		w->stamp++;
 		rc = walk(w, NULL, p, n);
 		if (rc == 0 && e != NULL && w->ncols != n0)
 			rc = JENC_E_SYNTAX;
 	}
-	w->shape_ok = k->mode != KM_NONE;
 	if (rc == 0 && e != NULL) {
 		w->scan = 0;
 		rc = jenc_raw(e, p, n);
@@ -966,10 +782,10 @@ ks_take(jenc_csvw *w, const struct ks *k, const char *p, size_t n,
 	return rc;
 }
 
-/* More of fd after p[0..*len), which may grow (*cap): -1 on a read error
- * or no memory (*nomem), else the bytes read. */
-static ssize_t
-ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
+/* More of fd after p[0..*len), which may grow (*cap); *eof 1 if there
+ * is none.  0, JENC_E_NOMEM or JENC_E_IO. */
+static int
+ks_fill(int fd, char **p, size_t *len, size_t *cap, int *eof)
 {
 	ssize_t r;
 	int sys;
@@ -980,18 +796,17 @@ ks_fill(int fd, char **p, size_t *len, size_t *cap, int *nomem)
 
 		if (c == 0 || c > (size_t)-1 - KS_SLACK ||
 		    (q = jenc_mem_realloc(*p, *cap + KS_SLACK,
-		    c + KS_SLACK)) == NULL) {
-			*nomem = 1;
-			return -1;
-		}
+		    c + KS_SLACK)) == NULL)
+			return JENC_E_NOMEM;
 		*p = q;
 		*cap = c;
 	}
 	if ((r = jenc_io_read(fd, *p + *len, *cap - *len, -1, 0, &sys)) < 0)
-		return -1;
+		return JENC_E_IO;
 	*len += (size_t)r;
 	(*p)[*len] = '\0';
-	return r;
+	*eof = r == 0;
+	return 0;
 }
 
 /*
@@ -1004,18 +819,20 @@ static int
 ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
 	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
-	int eof = 0, rc = 1, nomem = 0, scan = w->scan, st;
-	struct ks k;
-	ssize_t r;
+	int eof = 0, rc = 1, scan = w->scan, st;
+	/* the check (rec.c); rec.p[rec.n] is NUL, its sentinel (no NUL is
+	 * valid) */
+	struct jenc_rec rec = { 0 };
+	struct jenc_rec_key key[KS_KEYS];
 	char *p;
 
 	if (ro != NULL && ((ro->flags & (JENC_READ_SINGLE | JENC_READ_SEQ |
 	    JENC_READ_JSONC)) || ro->encoding != NULL))
 		return 0;
-	k.rec.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
-	k.rec.flags = JENC_REC_PAIRS;
-	k.rec.key = k.key;
-	k.rec.keycap = KS_KEYS;
+	rec.maxd = ro != NULL && ro->max_depth ? ro->max_depth : 10000;
+	rec.flags = JENC_REC_PAIRS;
+	rec.key = key;
+	rec.keycap = KS_KEYS;
 	if ((p = jenc_mem_alloc(cap + KS_SLACK)) == NULL)
 		return JENC_E_NOMEM;
 	p[0] = '\0';
@@ -1026,32 +843,23 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 		    p[pos] == '\r' || p[pos] == '\t'))
 			pos++;
 		if (pos < len) {
-			if (p[pos] != '{') {
-				rc = 0;
-				break;
-			}
-			k.rec.p = p;
-			k.rec.n = len;
-			k.rec.shape = w->shape.p;
-			k.rec.shapelen = w->shape_ok ? w->shape.len : 0;
-			st = jenc_rec_check(&k.rec, pos, &end);
-			if (st == JENC_E_SYNTAX ||
-			    (st == JENC_ST_MORE && eof)) {
-				rc = 0;
-				break;
-			}
+			rec.p = p;
+			rec.n = len;
+			rec.shape = w->shape.p;
+			rec.shapelen = w->shape_ok ? w->shape.len : 0;
+			st = p[pos] != '{' ? JENC_E_SYNTAX :
+			    jenc_rec_check(&rec, pos, &end);
+			if (st == 0 && (st = ks_shape(w, &rec)) >= 0)
+				st = ks_take(w, st, p + pos, end - pos, e);
 			if (st == 0) {
-				int t = ks_shape(w, &k);
-
-				if (t == 0)
-					t = ks_take(w, &k, p + pos, end - pos,
-					    e);
-				if (t != 0) {
-					rc = t == JENC_E_SYNTAX ? 0 : t;
-					break;
-				}
 				pos = end;
 				continue;
+			}
+			/* an error, a refusal, or a record cut by fd's end */
+			if (st != JENC_ST_MORE || eof) {
+				rc = st == JENC_E_SYNTAX || st == JENC_ST_MORE ?
+				    0 : st;
+				break;
 			}
 		} else if (eof) {
 			break;
@@ -1064,11 +872,10 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			rc = jenc_error(e);
 			break;
 		}
-		if ((r = ks_fill(fd, &p, &len, &cap, &nomem)) < 0) {
-			rc = nomem ? JENC_E_NOMEM : 0;
+		if ((st = ks_fill(fd, &p, &len, &cap, &eof)) != 0) {
+			rc = st == JENC_E_NOMEM ? st : 0;
 			break;
 		}
-		eof = r == 0;
 	}
 	jenc_mem_free(p, cap + KS_SLACK);
 	w->scan = scan;

@@ -38,27 +38,6 @@ rec_fail(const struct jenc_rec *k, size_t at)
 	return at + 8 > k->n ? REC_MORE : REC_BAD;
 }
 
-/* The value of the four hex digits at p, or -1 (the sentinel is not a
- * digit: no byte past it is read). */
-static long
-rec_hex4(const char *p)
-{
-	long v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		unsigned char h = (unsigned char)p[i];
-
-		if (h >= '0' && h <= '9')
-			v = v * 16 + (h - '0');
-		else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-			v = v * 16 + ((h | 0x20) - 'a' + 10);
-		else
-			return -1;
-	}
-	return v;
-}
-
 /* The index of the first byte from p[i] on that stops a string body's
  * run: a quote, a backslash, a byte below 0x20 or from 0x80, or the
  * sentinel at p[n].  Inline in each string's check (always_inline: a
@@ -123,7 +102,7 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 		default:
 			return rec_fail(k, i);
 		}
-		if ((v = rec_hex4(p + i + 2)) < 0)
+		if ((v = jenc_hex4(p + i + 2)) < 0)
 			return rec_fail(k, i);
 		i += 6;
 		if (!(k->flags & JENC_REC_PAIRS))
@@ -132,7 +111,7 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 			return REC_BAD;
 		if (v >= 0xd800 && v < 0xdc00) {
 			if (p[i] != '\\' || p[i + 1] != 'u' ||
-			    (v = rec_hex4(p + i + 2)) < 0)
+			    (v = jenc_hex4(p + i + 2)) < 0)
 				return rec_fail(k, i);
 			if (v < 0xdc00 || v >= 0xe000)
 				return REC_BAD;
@@ -192,19 +171,14 @@ static inline void
 rec_key(struct jenc_rec *k, size_t b, size_t q, unsigned char esc)
 {
 	size_t len = q + 1 - b;
-	struct jenc_rec_key *x;
 
 	if (k->nkeys == 0 && k->so + len <= k->shapelen &&
 	    sw_same(k->shape + k->so, k->p + b, len)) {
 		k->so += len;
 		return;
 	}
-	if (k->nkeys < k->keycap) {
-		x = &k->key[k->nkeys];
-		x->b = b;
-		x->q = q;
-		x->esc = esc;
-	}
+	if (k->nkeys < k->keycap)
+		k->key[k->nkeys] = (struct jenc_rec_key){ b, q, esc };
 	k->nkeys++;
 }
 

@@ -63,15 +63,9 @@ struct jenc_sort {
 /* Arrays above this many bytes are freed when the outermost object ends. */
 #define KEEP_MAX ((size_t)64 * 1024)
 
-/* Room for n elements of size sz in *a (capacity *cap), doubling. */
-static int
-sort_reserve(void **a, size_t *cap, size_t n, size_t sz)
-{
-	return jenc_grow(a, cap, n, 16, sz);
-}
-
+/* Room for n elements in s->arr (capacity s->cap), doubling. */
 #define RESERVE(s, arr, cap, n) ((n) <= (s)->cap ? 0 : \
-	sort_reserve((void **)&(s)->arr, &(s)->cap, (n), sizeof(*(s)->arr)))
+	jenc_grow((void **)&(s)->arr, &(s)->cap, (n), 16, sizeof(*(s)->arr)))
 
 static void
 sort_free_arr(void **a, size_t *cap, size_t sz, size_t keep)
@@ -95,6 +89,16 @@ sort_trim(struct jenc_sort *s, size_t keep)
 	FREE_ARR(s, open, cap_open, keep);
 	FREE_ARR(s, idx, cap_idx, keep);
 	FREE_ARR(s, tmp, cap_tmp, keep);
+}
+
+/* No piece, the side buffer emptied: the outermost object is out. */
+static void
+sort_clear(jenc_enc *e, struct jenc_sort *s)
+{
+	s->npc = 0;
+	s->at = NULL;
+	s->ops->side_clear(e);
+	sort_trim(s, KEEP_MAX);
 }
 
 static inline int
@@ -152,108 +156,6 @@ sort_cut(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p)
 		return s->ops->error(e);
 	s->at = p;
 	return 0;
-}
-
-static int
-sort_hex4(const char *s, unsigned *v)
-{
-	unsigned x = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= '0' && c <= '9')
-			x = x << 4 | (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			x = x << 4 | (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			return 0;
-	}
-	*v = x;
-	return 1;
-}
-
-/* cp as UTF-8 (a lone surrogate as its three bytes, so that the order of
- * the bytes stays that of the code points). */
-static size_t
-sort_utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/*
- * The text of the JSON string body s[0..n) at o (never longer than n).
- * A backslash that starts no valid escape is kept as it is: raw keys are
- * not validated.
- */
-static size_t
-sort_unescape(char *o, const char *s, size_t n)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n) {
-		const char *bs = memchr(s + i, '\\', n - i);
-		size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
-		unsigned u, v;
-		char c;
-
-		memcpy(o + k, s + i, run);
-		k += run;
-		i += run;
-		if (i + 1 >= n) {
-			if (i < n)
-				o[k++] = s[i++];
-			break;
-		}
-		switch ((c = s[i + 1])) {
-		case 'b': c = '\b'; break;
-		case 'f': c = '\f'; break;
-		case 'n': c = '\n'; break;
-		case 'r': c = '\r'; break;
-		case 't': c = '\t'; break;
-		case '"': case '\\': case '/': break;
-		case 'u':
-			if (i + 6 > n || !sort_hex4(s + i + 2, &u)) {
-				o[k++] = s[i++];
-				continue;
-			}
-			i += 6;
-			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
-			    s[i] == '\\' && s[i + 1] == 'u' &&
-			    sort_hex4(s + i + 2, &v) && v >= 0xdc00 && v < 0xe000) {
-				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
-				i += 6;
-			}
-			k += sort_utf8(o + k, u);
-			continue;
-		default:
-			o[k++] = s[i++];
-			continue;
-		}
-		o[k++] = c;
-		i += 2;
-	}
-	return k;
 }
 
 static inline int
@@ -373,15 +275,6 @@ jenc_sort_open(jenc_enc *e, const jenc_out_ops *ops, struct jenc_sort **sp)
 }
 
 
-/* Non-zero if one of the bytes of w is a backslash. */
-static inline uint64_t
-sort_has_bs(uint64_t w)
-{
-	uint64_t x = w ^ (SW_ONES * '\\');
-
-	return (x - SW_ONES) & ~x & SW_HIGH;
-}
-
 /*
  * Copy k[0..n) to o (room for n bytes) if none of them is a backslash,
  * and return 1; else return 0 (o then holds anything).  Most keys are
@@ -396,7 +289,7 @@ sort_copy_plain(char *o, const char *k, size_t n)
 
 		memcpy(&a, k, 8);
 		memcpy(&b, k + n - 8, 8);
-		if ((sort_has_bs(a) | sort_has_bs(b)) != 0)
+		if ((sw_eq(a, '\\') | sw_eq(b, '\\')) != 0)
 			return 0;
 		memcpy(o, &a, 8);
 		memcpy(o + n - 8, &b, 8);
@@ -407,7 +300,7 @@ sort_copy_plain(char *o, const char *k, size_t n)
 
 		memcpy(&a, k, 4);
 		memcpy(&b, k + n - 4, 4);
-		if (sort_has_bs((uint64_t)a << 32 | b))
+		if (sw_eq((uint64_t)a << 32 | b, '\\'))
 			return 0;
 		memcpy(o, &a, 4);
 		memcpy(o + n - 4, &b, 4);
@@ -455,7 +348,9 @@ jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
 	} else if (sort_copy_plain(kb, k, n)) {
 		m->klen = n;
 	} else {
-		m->klen = sort_unescape(kb, k, n);
+		/* (raw keys are not validated; a lone surrogate as its
+		 * three bytes keeps the order of the code points) */
+		m->klen = jenc_utf8_unescape(kb, k, n, 0);
 	}
 	memcpy(kb + m->klen, zero, 8);
 	memcpy(&pre, kb, 8);
@@ -502,10 +397,7 @@ jenc_sort_close(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
 		if (n > 0)
 			rc = s->ops->put(e, q, n);
 	}
-	s->npc = 0;
-	s->at = NULL;
-	s->ops->side_clear(e);
-	sort_trim(s, KEEP_MAX);
+	sort_clear(e, s);
 	return rc;
 }
 
@@ -513,10 +405,8 @@ void
 jenc_sort_drop(jenc_enc *e, struct jenc_sort *s)
 {
 	s->ops->side(e, 0);
-	s->npc = s->nm = s->nkeys = s->nopen = 0;
-	s->at = NULL;
-	s->ops->side_clear(e);
-	sort_trim(s, KEEP_MAX);
+	s->nm = s->nkeys = s->nopen = 0;
+	sort_clear(e, s);
 }
 
 void

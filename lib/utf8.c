@@ -1,8 +1,11 @@
 /*
  * utf8.c - UTF-8 validation (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF) for the callers outside the hot loops: the
- * check of scan.h, not inline.
+ * check of scan.h, not inline; and a JSON string body's escapes decoded
+ * to UTF-8.
  */
+#include <string.h>
+
 #include "internal.h"
 #include "scan.h"
 
@@ -16,4 +19,56 @@ jenc_utf8_check(const char *s, size_t n, size_t *bad)
 		return 0;
 	}
 	return 1;
+}
+
+size_t
+jenc_utf8_unescape(char *o, const char *s, size_t n, int lone_fails)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		const char *bs = memchr(s + i, '\\', n - i);
+		size_t run = bs != NULL ? (size_t)(bs - (s + i)) : n - i;
+		long u, v;
+		char c;
+
+		memcpy(o + k, s + i, run);
+		k += run;
+		i += run;
+		if (i + 1 >= n) {
+			if (i < n)
+				o[k++] = s[i++];
+			break;
+		}
+		switch ((c = s[i + 1])) {
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case '"': case '\\': case '/': break;
+		case 'u':
+			if (i + 6 > n || (u = jenc_hex4(s + i + 2)) < 0) {
+				o[k++] = s[i++];
+				continue;
+			}
+			i += 6;
+			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
+			    s[i] == '\\' && s[i + 1] == 'u' &&
+			    (v = jenc_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
+				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
+				i += 6;
+			} else if (u >= 0xd800 && u < 0xe000 && lone_fails) {
+				return (size_t)-1;
+			}
+			k += jenc_utf8_put(o + k, (uint32_t)u);
+			continue;
+		default:
+			o[k++] = s[i++];
+			continue;
+		}
+		o[k++] = c;
+		i += 2;
+	}
+	return k;
 }
