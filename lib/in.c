@@ -49,14 +49,30 @@ in_twice(const jenc_in *in, size_t cap)
 	return cap > in->max / 2 ? in->max : cap * 2;
 }
 
-int
-jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
+/* cap doubled until it holds need bytes, or is in->max. */
+static size_t
+in_cap(const jenc_in *in, size_t cap, size_t need)
+{
+	while (cap < need && cap < in->max)
+		cap = in_twice(in, cap);
+	return cap;
+}
+
+static void
+in_start(jenc_in *in, int fd, size_t win, size_t max)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->line = 1;
-	in->init = in->cap = win;
+	in->init = win;
 	in->max = max;
+}
+
+int
+jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
+{
+	in_start(in, fd, win, max);
+	in->cap = win;
 	in->buf = jenc_mem_alloc(win);
 	if (in->buf == NULL) {
 		in->cap = 0;
@@ -76,11 +92,7 @@ jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
 	    (m = jenc_map_new(fd, at, &n, &skip)) == NULL)
 		return JENC_ST_FALLBACK;
-	memset(in, 0, sizeof(*in));
-	in->fd = fd;
-	in->line = 1;
-	in->init = win;
-	in->max = max;
+	in_start(in, fd, win, max);
 	in->map = m;
 	in->map_len = n;
 	in->map_off = at - (off_t)skip;
@@ -98,11 +110,10 @@ jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 static int
 in_unmap(jenc_in *in)
 {
-	size_t cap = in->init, end = (size_t)(in->p - in->map) + in->len;
+	size_t cap = in_cap(in, in->init, in->len + 1);
+	size_t end = (size_t)(in->p - in->map) + in->len;
 	char *nb;
 
-	while (cap <= in->len && cap < in->max)
-		cap = in_twice(in, cap);
 	if ((nb = jenc_mem_alloc(cap)) == NULL)
 		return JENC_E_NOMEM;
 	if (lseek(in->fd, in->map_off + (off_t)end, SEEK_SET) < 0) {
@@ -123,10 +134,7 @@ in_unmap(jenc_in *in)
 void
 jenc_in_init_mem(jenc_in *in, const char *p, size_t n, size_t max)
 {
-	memset(in, 0, sizeof(*in));
-	in->fd = -1;
-	in->line = 1;
-	in->max = max;
+	in_start(in, -1, 0, max);
 	in->p = p != NULL ? p : "";
 	in->len = n < max ? n : max;
 	in->rest = n - in->len;
@@ -185,10 +193,8 @@ in_resize(jenc_in *in, size_t ncap)
 static int
 in_unview(jenc_in *in)
 {
-	size_t cap = in->cap;
+	size_t cap = in_cap(in, in->cap, in->len + 1);
 
-	while (cap <= in->len && cap < in->max)
-		cap = in_twice(in, cap);
 	if (cap != in->cap) {
 		char *nb = jenc_mem_alloc(cap);
 
@@ -287,10 +293,10 @@ in_fill_conv(jenc_in *in)
 		/* more raw input, after what is held of a character */
 		memmove(c->raw, c->raw + c->rpos, c->rlen);
 		c->rpos = 0;
-		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
-			return JENC_ST_OUT;
 		size_t n;
 
+		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
+			return JENC_ST_OUT;
 		if (in_read(in, c->raw + c->rlen, c->rawcap - c->rlen,
 		    &n) != 0)
 			return JENC_E_IO;
@@ -398,13 +404,10 @@ jenc_in_fill(jenc_in *in)
 		    in->cap - in->len, &n, &need, &in->sys_errno)) ==
 		    JENC_ST_ROOM) {
 			/* what comes next comes whole: make room for it */
-			size_t ncap = in->cap;
-
 			if (need > in->max - in->len)
 				return JENC_ST_FULL;
-			while (ncap - in->len < need)
-				ncap = in_twice(in, ncap);
-			if (in_resize(in, ncap) != 0)
+			if (in_resize(in, in_cap(in, in->cap,
+			    in->len + need)) != 0)
 				return JENC_E_NOMEM;
 		}
 	}
@@ -421,12 +424,10 @@ jenc_in_fill(jenc_in *in)
 int
 jenc_in_preload(jenc_in *in, const char *p, size_t n)
 {
-	size_t cap = in->cap;
+	size_t cap = in_cap(in, in->cap, n);
 
 	if (n > in->max)
 		return JENC_E_NOMEM;
-	while (cap < n)
-		cap = in_twice(in, cap);
 	if (cap != in->cap && in_resize(in, cap) != 0)
 		return JENC_E_NOMEM;
 	if (n > 0)
@@ -729,20 +730,26 @@ in_sniff_more(const unsigned char *p, size_t n)
 	return n < 2 || p[1] == 0;
 }
 
+/* The wide encodings a start of input announces: by its byte order mark
+ * b[0..len), else by its NULs (bit j of zeros: p[j] is one, of its first
+ * four bytes; of an input of two bytes, the low two, for UTF-16 only). */
+static const struct {
+	unsigned char len, b[4], zeros;
+	const char *name, *upper;
+} in_wide[] = {
+	{ 4, { 0xff, 0xfe, 0, 0 }, 0xe, "utf-32le", "UTF-32LE" },
+	{ 4, { 0, 0, 0xfe, 0xff }, 0x7, "utf-32be", "UTF-32BE" },
+	{ 2, { 0xff, 0xfe }, 0xa, "utf-16le", "UTF-16LE" },
+	{ 2, { 0xfe, 0xff }, 0x5, "utf-16be", "UTF-16BE" },
+};
+#define IN_WIDE_N (sizeof(in_wide) / sizeof(in_wide[0]))
+
 int
 jenc_in_begin(jenc_in *in, const char *enc, int cr, int *found)
 {
-	static const struct {
-		unsigned char len, b[4];
-		const char *name;
-	} marks[] = {
-		{ 4, { 0xff, 0xfe, 0, 0 }, "utf-32le" },
-		{ 4, { 0, 0, 0xfe, 0xff }, "utf-32be" },
-		{ 2, { 0xff, 0xfe }, "utf-16le" },
-		{ 2, { 0xfe, 0xff }, "utf-16be" },
-	};
 	const unsigned char *p;
 	size_t i, n;
+	unsigned zeros = 0;
 	int rc;
 
 	*found = 0;
@@ -761,25 +768,22 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr, int *found)
 			return rc;
 	p = (const unsigned char *)in->p;
 	n = in->len;
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		if (n < marks[i].len || memcmp(p, marks[i].b, marks[i].len))
+	for (i = 0; i < IN_WIDE_N; i++) {
+		if (n < in_wide[i].len || memcmp(p, in_wide[i].b,
+		    in_wide[i].len))
 			continue;
-		if ((rc = in_convert(in, marks[i].name, cr,
-		    marks[i].len)) != 0)
+		if ((rc = in_convert(in, in_wide[i].name, cr,
+		    in_wide[i].len)) != 0)
 			return rc;
 		*found = 1;
 		return 0;
 	}
-	if (n >= 4 && p[0] && !p[1] && !p[2] && !p[3])
-		in->wide = "UTF-32LE";
-	else if (n >= 4 && !p[0] && !p[1] && !p[2] && p[3])
-		in->wide = "UTF-32BE";
-	else if ((n == 2 || n >= 4) && p[0] && !p[1] &&
-	    (n == 2 || (p[2] && !p[3])))
-		in->wide = "UTF-16LE";
-	else if ((n == 2 || n >= 4) && !p[0] && p[1] &&
-	    (n == 2 || (!p[2] && p[3])))
-		in->wide = "UTF-16BE";
+	for (i = 0; i < n && i < 4; i++)
+		zeros |= (unsigned)(p[i] == 0) << i;
+	for (i = 0; i < IN_WIDE_N; i++)
+		if (n >= 4 ? zeros == in_wide[i].zeros : n == 2 &&
+		    in_wide[i].len == 2 && zeros == (in_wide[i].zeros & 3u))
+			in->wide = in_wide[i].upper;
 	if (in->wide != NULL)
 		return JENC_E_ENCODING;
 	return jenc_in_bom(in, found);
@@ -799,16 +803,12 @@ jenc_in_enc_msg(const jenc_in *in, char *msg, size_t n)
 	if (!jenc_in_enc_spot(in)) {
 		(void)snprintf(msg, n, "unknown encoding '%s'", in->enc);
 	} else if (c == NULL) {		/* wide input */
-		char lower[16];
-		size_t i;
+		size_t i = 0;
 
-		for (i = 0; in->wide[i] != '\0' && i + 1 < sizeof(lower); i++)
-			lower[i] = (char)(in->wide[i] >= 'A' &&
-			    in->wide[i] <= 'Z' ? in->wide[i] - 'A' + 'a' :
-			    in->wide[i]);
-		lower[i] = '\0';
+		while (in_wide[i].upper != in->wide)
+			i++;
 		(void)snprintf(msg, n, "input looks like %s without a byte "
-		    "order mark; try --encoding=%s", in->wide, lower);
+		    "order mark; try --encoding=%s", in->wide, in_wide[i].name);
 	} else {
 		jenc_conv_msg(in->conv, c->raw != NULL ? c->raw + c->rpos :
 		    c->mem, c->rlen, c->state, msg, n);
@@ -885,19 +885,17 @@ void
 jenc_in_where(const jenc_in *in, size_t at, jenc_where *w)
 {
 	size_t after, base = 0;
-	uint64_t lines;
+	uint64_t line = in->line, lines;
 
 	if (in->mark > 0 && in->mark <= at) {
 		/* p[mark] starts a line: count from there */
 		base = in->mark;
-		lines = jenc_count_lines(in->p + base, at - base, &after);
-		jenc_in_where_line(in, at, in->mark_line + lines,
-		    lines > 0 ? base + after : base, 0, w);
-		return;
+		line = in->mark_line;
 	}
-	lines = jenc_count_lines(in->p, at, &after);
-	if (lines > 0) {
-		jenc_in_where_line(in, at, in->line + lines, after, 0, w);
+	lines = jenc_count_lines(in->p + base, at - base, &after);
+	if (lines > 0 || base > 0) {
+		jenc_in_where_line(in, at, line + lines,
+		    lines > 0 ? base + after : base, 0, w);
 	} else if (in->lstart >= in->off) {
 		/* the line starts at p[0] (lstart is never past off) */
 		jenc_in_where_line(in, at, in->line,
