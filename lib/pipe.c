@@ -5,36 +5,32 @@
  *
  * The scout does what the one-thread reader's jp_tokenize does, a slot at
  * a time: it reads up to SLOT_READ bytes after what the last slot left
- * over (from a mapped file, the slot's text is the mapping's, not a
- * copy, and the reader's window is a view of it too: jenc_pipe_view),
- * makes the skeleton of the slot's text (skel.c), and runs jsmn
- * over it (jsmnx.c), TOK_CALL new tokens per call, writing them straight
- * into the slot's token array after the chain of open tokens jsmn was
- * left with (jenc_jsmn_chain, as the reader compacts it).  The slot
- * covers its text up to the end of the skeleton; the rest starts the
- * next slot.  The reader (see
- * pipe.h) turns the tokens' skeleton positions into its window's through
- * the slot's map as it takes them.  SLOTS slots make a ring: the scout
- * fills one while the reader takes the others' text and tokens, in order.
+ * over (from a mapped file, the slot's text is the mapping's, not a copy,
+ * and the reader's window is a view of it too: jenc_pipe_view), makes the
+ * skeleton of the slot's text (skel.c), and runs jsmn over it (jsmnx.c),
+ * TOK_CALL new tokens per call, writing them straight into the slot's
+ * token array after the chain of open tokens jsmn was left with.  The
+ * slot covers its text up to the end of the skeleton; the rest starts the
+ * next slot.  SLOTS slots make a ring: the scout fills one while the
+ * reader takes the others' text and tokens, in order.
  *
  * The scout stops tokenizing where the one-thread reader would leave the
  * skeleton or where jsmn could say something other than "go on": a slot
  * the skeleton refuses (bad text, or text jsmn might read otherwise in a
  * skeleton), a jsmn error, a token that does not end within a slot (a
- * string longer than SLOT_READ), more than JENC_JSMN_DEEP open
- * containers (json.c
- * then feeds jsmn small pieces), a read error and the end of the input.
- * Its last slot then carries jsmn's state where its tokens end: the state
- * the slot began with if it is refused or jsmn fails in it, else that
- * after the last jsmn call.  The reader goes on from there with jsmn of
- * its own, so every error is found, reported and recovered from by the
- * one-thread code, at the same positions and with the same output before
- * it.
+ * string longer than SLOT_READ), more than JENC_JSMN_DEEP open containers
+ * (json.c then feeds jsmn small pieces), a read error and the end of the
+ * input.  Its last slot then carries jsmn's state where its tokens end:
+ * the state the slot began with if it is refused or jsmn fails in it,
+ * else that after the last jsmn call.  The reader goes on from there with
+ * jsmn of its own, so every error is found, reported and recovered from
+ * by the one-thread code, at the same positions and with the same output
+ * before it.
  *
  * Memory: SLOTS slots of SLOT_CAP bytes of text (unused for a mapped
- * file's text, but its last slots'), as much skeleton and
- * four times as much map, CHAIN_MAX chain tokens, and the tokens of each
- * slot; about 6.5 MiB of which 4 are touched on token-dense input.
+ * file's text, but its last slots'), as much skeleton and four times as
+ * much map, CHAIN_MAX chain tokens, and the tokens of each slot; about
+ * 6.5 MiB of which 4 are touched on token-dense input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,13 +167,9 @@ pipe_waiting(const jenc_pipe *pp)
 	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
-/*
- * What jsmn still needs of t[] under *jp (jenc_jsmn_chain, as the reader
- * keeps it), with the key still waiting for its ':' if there is one,
- * into out[] (CHAIN_MAX), *ojp the parser over it, *open (unless NULL)
- * the number of open containers.  Returns 0, or JENC_ST_FULL if it does
- * not fit.
- */
+/* What jsmn still needs of t[] under *jp, into out[] (CHAIN_MAX) as the
+ * reader keeps it (jenc_jsmn_chain, with a key waiting for its ':').
+ * 0, or JENC_ST_FULL if it does not fit. */
 static int
 pipe_chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
     jsmn_parser *ojp, unsigned *open)
@@ -206,16 +198,6 @@ pipe_takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 	ps->s.takeover = 1;
 }
 
-/* The slot's tokens go: it is raw text from its start, jsmn's state
- * that of the slot before. */
-static void
-pipe_takeover_start(jenc_pipe *pp, struct pslot *ps)
-{
-	ps->s.tok_end = 0;
-	ps->s.first = ps->s.ntok = 0;
-	pipe_takeover(ps, pp->chain, &pp->cjp);
-}
-
 /*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
  * token array starting with the chain jsmn was left with.  Returns 0 if
@@ -233,10 +215,8 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 
 	if (sk == 0 && b == 0 && !eof && len < SLOT_CAP)
 		return JENC_ST_MORE;
-	if (sk != 0 || b == 0 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
-		pipe_takeover_start(pp, ps);
-		return JENC_ST_FALLBACK;
-	}
+	if (sk != 0 || b == 0 || pipe_tok_room(ps, c + TOK_CALL) != 0)
+		goto refused;
 	if (c > 0)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
 	jp.pos = 0;
@@ -258,23 +238,17 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
 				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
-				    &ps->s.jp, NULL) != 0) {
-					pipe_takeover_start(pp, ps);
-					return JENC_ST_FALLBACK;
-				}
+				    &ps->s.jp, NULL) != 0)
+					goto refused;
 				pipe_takeover(ps, ps->s.chain, &ps->s.jp);
 				return JENC_ST_FALLBACK;
 			}
-			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0) {
-				pipe_takeover_start(pp, ps);
-				return JENC_ST_FALLBACK;
-			}
+			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0)
+				goto refused;
 			continue;
 		}
-		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
-			pipe_takeover_start(pp, ps);
-			return JENC_ST_FALLBACK;
-		}
+		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen)
+			goto refused;
 		break;
 	}
 	ps->s.first = c;
@@ -282,24 +256,20 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
 	if (pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp,
-	    &chained) != 0) {
-		pipe_takeover_start(pp, ps);
-		return JENC_ST_FALLBACK;
-	}
+	    &chained) != 0)
+		goto refused;
 	if (chained > JENC_JSMN_DEEP || eof) {
 		pipe_takeover(ps, pp->chain, &pp->cjp);
 		return JENC_ST_FALLBACK;
 	}
 	return 0;
-}
-
-static void
-pipe_publish(jenc_pipe *pp, struct pslot *ps)
-{
-	pthread_mutex_lock(&pp->mu);
-	ps->state = PS_READY;
-	pthread_cond_signal(&pp->ready);
-	pthread_mutex_unlock(&pp->mu);
+refused:
+	/* the slot's tokens go: it is raw text from its start, jsmn's
+	 * state that of the slot before */
+	ps->s.tok_end = 0;
+	ps->s.first = ps->s.ntok = 0;
+	pipe_takeover(ps, pp->chain, &pp->cjp);
+	return JENC_ST_FALLBACK;
 }
 
 static void *
@@ -424,7 +394,10 @@ pipe_scout(void *arg)
 		ps->s.len = len;
 		ps->eof = eof;
 		pp->off += len;
-		pipe_publish(pp, ps);
+		pthread_mutex_lock(&pp->mu);
+		ps->state = PS_READY;
+		pthread_cond_signal(&pp->ready);
+		pthread_mutex_unlock(&pp->mu);
 	}
 	return NULL;
 }
