@@ -3,21 +3,14 @@
  * reader scans, read from a file descriptor or lent by the caller, and
  * where a spot in it is (offset, line, column, the text of its line).
  *
- * One read loop (jenc_io_read, io.c) serves every kind of descriptor: a
- * read interrupted by a signal is retried, and a non-blocking descriptor
- * with nothing to read yet (EAGAIN) is waited for with poll(2), so
- * regular files, pipes, FIFOs, terminals and sockets behave the same,
- * blocking or not.  The encoder a reader writes to is flushed before each
- * read, so that what is complete reaches its reader before jenc waits
- * for more input.
- *
- * The window is a buffer of our own (fd input, or a caller's buffer
- * copied in), a view of the caller's (buffer input), or a view of a
- * regular file mapped into memory (jenc_in_init_map), which grows as
- * reads would and unmaps the pages behind it.  A reader drops the bytes
- * it no longer needs from the front and subtracts their count from the
- * indices it keeps; the window grows only while what the reader still
- * needs fills it, and gives the memory back once that is gone.
+ * Every read goes through jenc_io_read (io.c), so that every kind of
+ * descriptor, blocking or not, behaves the same; before it, before_read
+ * flushes the reader's encoder, so that what is complete reaches its
+ * reader before jenc waits for more input.  The window (jenc_in,
+ * internal.h) is a buffer of our own, a view of the caller's, or a view
+ * of a mapped regular file, which grows as reads would and unmaps the
+ * pages behind it.  It grows only while what the reader still needs fills
+ * it, and gives the memory back once that is gone.
  *
  * Input in another encoding (named, or announced by a UTF-16 or UTF-32
  * byte order mark) goes through a jenc_conv (conv.c): the raw bytes are
@@ -157,8 +150,7 @@ jenc_in_init_copy(jenc_in *in, const char *p, size_t n, size_t win,
 void
 jenc_in_release(jenc_in *in)
 {
-	if (in->buf != NULL)
-		jenc_mem_free(in->buf, in->cap);
+	jenc_mem_free(in->buf, in->cap);
 	if (in->map != NULL)
 		jenc_map_free(in->map, in->map_gone, in->map_len);
 	in->map = NULL;

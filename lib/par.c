@@ -102,9 +102,11 @@ struct par {
 	jenc_opts eo;		/* e's options, for the workers' encoders */
 	const jenc_view *view;	/* e's view (JENC_VIEW_THREADS), set on
 				 * each worker's encoder too; or NULL */
-	int mem_like;		/* what in_mem asks of e, read before the
-				 * workers start (this thread writes e's
-				 * flags as it goes) */
+	int mem_like;		/* what in_mem asks of e: 2 if it is a
+				 * memory encoder, 1 if its output is held
+				 * and verbatim; read before the workers
+				 * start (this thread writes e's flags as
+				 * it goes) */
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
@@ -206,16 +208,6 @@ in_mem(const struct par *pp, const struct slot *s)
 {
 	return pp->mem_like == 2 ||
 	    (pp->mem_like == 1 && s->len <= pp->eo.hold_max / 2);
-}
-
-/* pp->mem_like: 2 if e is a memory encoder, 1 if its output is held and
- * verbatim, else 0. */
-static int
-mem_like(const struct par *pp)
-{
-	if (jenc_enc_is_mem(pp->e))
-		return 2;
-	return (pp->eo.flags & JENC_HOLD) && jenc_verbatim(pp->e);
 }
 
 /* Read chunk s into its output, as the one-thread reader would. */
@@ -717,7 +709,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	if (e != NULL && (pp->view = jenc_enc_view(e)) != NULL)
 		pp->eo.flags &= ~(unsigned)JENC_VIEW_SET;
 	if (e != NULL)
-		pp->mem_like = mem_like(pp);
+		pp->mem_like = jenc_enc_is_mem(e) ? 2 :
+		    (pp->eo.flags & JENC_HOLD) && jenc_verbatim(e);
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;
@@ -812,9 +805,8 @@ out:
 		jenc_mem_free(pp->slot[i].buf, pp->slot[i].cap);
 		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
 		(void)jenc_release(pp->slot[i].mem);
-		if (pp->slot[i].bad != NULL)
-			jenc_mem_free(pp->slot[i].bad,
-			    BAD_MAX * sizeof(*pp->slot[i].bad));
+		jenc_mem_free(pp->slot[i].bad,
+		    BAD_MAX * sizeof(*pp->slot[i].bad));
 	}
 	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
 	jenc_mem_free(pp->carry, pp->carry_cap);
