@@ -18,6 +18,8 @@
  * above only ever see UTF-8.  UTF-8 input never meets it: one test of
  * in->conv per read.
  */
+#include "compat.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -435,7 +437,7 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
  * vectors of W bytes (type T), compared with '\n' and subtracted into
  * byte counters that SUM adds up every 255 rounds (before one can wrap).
  * No branch depends on the bytes: the count is all this loop does, and
- * the last newline is found apart (last_nl).
+ * the last newline is found apart (jenc_count_lines).
  */
 #define COUNT_NL_FN(NAME, W, T, LOAD, EQ, SUB, ZERO, NL, SUM)		\
 	static size_t							\
@@ -481,9 +483,10 @@ sum32(__m256i acc)
 	    (uint64_t)_mm256_extract_epi64(acc, 3);
 }
 
-/* count_nl_sse2 32 bytes at a time.  With last_nl, this counts the lines
- * of the 3 MB NDJSON of bench/ in 0.68M instructions, where one SSE2 loop
- * that also noted each block with a newline took 2.5M. */
+/* count_nl_sse2 32 bytes at a time.  With the last line end found
+ * apart, this counts the lines of the 3 MB NDJSON of bench/ in 0.68M
+ * instructions, where one SSE2 loop that also noted each block with a
+ * newline took 2.5M. */
 __attribute__((target("avx2")))
 COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
     _mm256_cmpeq_epi8, _mm256_sub_epi8, _mm256_setzero_si256(),
@@ -517,39 +520,6 @@ count_nl_swar(const char *p, size_t n, uint64_t *count)
 }
 #endif
 
-/* The index just past the last '\n' of p[0..n), 0 if there is none:
- * searched from the end, so only the last line is read. */
-static size_t
-last_nl(const char *p, size_t n)
-{
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-
-	while (n >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
-		    (p + n - 16));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-
-		if (m != 0)
-			return n - 16 + 32 - (size_t)__builtin_clz(m);
-		n -= 16;
-	}
-#else
-	while (n >= 8) {
-		uint64_t m = sw_eq(sw_load((const unsigned char *)p + n - 8),
-		    '\n');
-
-		if (m != 0)
-			return n - 8 + (size_t)(64 - __builtin_clzll(m)) / 8;
-		n -= 8;
-	}
-#endif
-	for (; n > 0; n--)
-		if (p[n - 1] == '\n')
-			return n;
-	return 0;
-}
-
 uint64_t
 jenc_count_lines(const char *p, size_t n, size_t *after)
 {
@@ -568,8 +538,11 @@ jenc_count_lines(const char *p, size_t n, size_t *after)
 #endif
 	for (; i < n; i++)
 		count += p[i] == '\n';
+	/* the last line end searched from the end, so only the last line is
+	 * read */
 	if (after != NULL)
-		*after = count > 0 ? last_nl(p, n) : 0;
+		*after = count > 0 ?
+		    (size_t)(jenc_memrchr(p, '\n', n) + 1 - p) : 0;
 	return count;
 }
 
