@@ -80,19 +80,17 @@ jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
 int
 jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 {
-	size_t n, skip;
+	jenc_map m;
+	const char *p;
 	off_t at;
-	char *m;
 
 	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
-	    (m = jenc_map_new(fd, at, &n, &skip)) == NULL)
+	    (p = jenc_map_init(&m, fd, at)) == NULL)
 		return JENC_ST_FALLBACK;
 	in_start(in, fd, win, max);
 	in->map = m;
-	in->map_len = n;
-	in->map_off = at - (off_t)skip;
-	in->p = in->map + skip;
-	in->rest = n - skip;
+	in->p = p;
+	in->rest = m.len - (size_t)(p - m.p);
 	return 0;
 }
 
@@ -106,19 +104,17 @@ static int
 in_unmap(jenc_in *in)
 {
 	size_t cap = in_cap(in, in->init, in->len + 1);
-	size_t end = (size_t)(in->p - in->map) + in->len;
 	char *nb;
 
 	if ((nb = jenc_mem_alloc(cap)) == NULL)
 		return JENC_E_NOMEM;
-	if (lseek(in->fd, in->map_off + (off_t)end, SEEK_SET) < 0) {
+	if (jenc_map_seek(&in->map, in->fd, in->p + in->len) < 0) {
 		in->sys_errno = errno;
 		jenc_mem_free(nb, cap);
 		return JENC_E_IO;
 	}
 	memcpy(nb, in->p, in->len);
-	jenc_map_free(in->map, in->map_gone, in->map_len);
-	in->map = NULL;
+	jenc_map_release(&in->map);
 	in->buf = nb;
 	in->p = nb;
 	in->cap = cap;
@@ -153,9 +149,7 @@ void
 jenc_in_release(jenc_in *in)
 {
 	jenc_mem_free(in->buf, in->cap);
-	if (in->map != NULL)
-		jenc_map_free(in->map, in->map_gone, in->map_len);
-	in->map = NULL;
+	jenc_map_release(&in->map);
 	jenc_conv_free(in->conv);
 	in->conv = NULL;
 	in->buf = NULL;
@@ -321,7 +315,7 @@ jenc_in_fill(jenc_in *in)
 {
 	int rc;
 
-	if (in->map != NULL) {		/* mapped input */
+	if (in->map.p != NULL) {	/* mapped input */
 		if (in->rest > 0)
 			return in_show(in, in->rest < in->init ? in->rest :
 			    in->init);
@@ -577,9 +571,8 @@ jenc_in_drop(jenc_in *in, size_t n)
 		jenc_work_add(JENC_W_MOVED, in->len);
 	} else {
 		in->p += n;
-		if (in->map != NULL)
-			jenc_map_trim(in->map, &in->map_gone,
-			    (size_t)(in->p - in->map));
+		if (in->map.p != NULL)
+			jenc_map_trim(&in->map, in->p);
 	}
 }
 
@@ -629,7 +622,7 @@ in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 	/* the raw bytes are read (they stay till converted), into our
 	 * buffer: a window that is a view of the pulled source's bytes
 	 * (jenc_in.view) is copied into it first */
-	if (in->map != NULL && (rc = in_unmap(in)) != 0)
+	if (in->map.p != NULL && (rc = in_unmap(in)) != 0)
 		return rc;
 	if (in->viewing && (rc = in_unview(in)) != 0)
 		return rc;

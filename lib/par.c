@@ -111,13 +111,11 @@ struct par {
 	/* this thread's */
 	int fd, regular, eof;
 	off_t start;		/* regular file: fd's offset at the call */
-	/* JENC_READ_MAP: the file mapped, map[0..map_len) its bytes from
-	 * start - map_skip on (map[0..map_gone) unmapped already); chunks
-	 * are views of it from map_skip + off on while mapping is set,
+	/* JENC_READ_MAP: the file mapped, from is its byte at offset start;
+	 * chunks are views of it from from + off on until from is NULL,
 	 * read(2) from the mapping's end on after it */
-	char *map;
-	size_t map_len, map_skip, map_gone;
-	int mapping;
+	jenc_map map;
+	const char *from;
 	uint64_t off;		/* input offset of the next chunk */
 	size_t chunk;
 	size_t piece;		/* the caller's chunk, for jenc_json_pipe */
@@ -393,9 +391,9 @@ par_carry(struct par *pp, const char *p, size_t n)
 static int
 fill_map(struct par *pp, struct slot *s)
 {
-	size_t at = pp->map_skip + (size_t)pp->off, len = pp->chunk, cut;
-	size_t avail = pp->map_len - at;
-	const char *p = pp->map + at;
+	const char *p = pp->from + pp->off;
+	size_t avail = (size_t)(pp->map.p + pp->map.len - p);
+	size_t len = pp->chunk, cut;
 
 	for (; len < avail; len += pp->chunk) {
 		if ((cut = cut_at(p, len)) > 0) {
@@ -408,10 +406,10 @@ fill_map(struct par *pp, struct slot *s)
 		if (len >= LINE_CHUNKS * pp->chunk)
 			return JENC_ST_FALLBACK;
 	}
-	if (lseek(pp->fd, pp->start + (off_t)(pp->map_len - pp->map_skip),
-	    SEEK_SET) < 0 || par_carry(pp, p, avail) != 0)
+	if (jenc_map_seek(&pp->map, pp->fd, p + avail) < 0 ||
+	    par_carry(pp, p, avail) != 0)
 		return JENC_ST_FALLBACK;
-	pp->mapping = 0;
+	pp->from = NULL;
 	return JENC_ST_MORE;
 }
 
@@ -428,7 +426,7 @@ fill(struct par *pp, struct slot *s, int block)
 	size_t cut;
 	int f;
 
-	if (s->state == SL_FREE && pp->mapping &&
+	if (s->state == SL_FREE && pp->from != NULL &&
 	    (f = fill_map(pp, s)) != JENC_ST_MORE)
 		return f;
 	if (s->state == SL_FREE) {
@@ -732,10 +730,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	if (pp->slot == NULL)
 		return par_nomem(err);
 	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
-	if (pp->regular && (pp->ro.flags & JENC_READ_MAP) &&
-	    (pp->map = jenc_map_new(fd, pp->start, &pp->map_len,
-	    &pp->map_skip)) != NULL)
-		pp->mapping = 1;
+	if (pp->regular && (pp->ro.flags & JENC_READ_MAP))
+		pp->from = jenc_map_init(&pp->map, fd, pp->start);
 	pthread_mutex_init(&pp->mu, NULL);
 	pthread_cond_init(&pp->work, NULL);
 	pthread_cond_init(&pp->done, NULL);
@@ -783,9 +779,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 			break;		/* the one-thread reader from s on */
 		rc = write_chunk(pp, s, err);
 		pp->line += s->lines;
-		if (pp->map != NULL && s->in != s->buf)
-			jenc_map_trim(pp->map, &pp->map_gone,
-			    (size_t)(s->in + s->len - pp->map));
+		if (pp->map.p != NULL && s->in != s->buf)
+			jenc_map_trim(&pp->map, s->in + s->len);
 		set_state(pp, s, SL_FREE);
 		pp->next_write++;
 		if (rc != 0 || s->last)
@@ -810,8 +805,7 @@ out:
 	}
 	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
 	jenc_mem_free(pp->carry, pp->carry_cap);
-	if (pp->map != NULL)
-		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
+	jenc_map_release(&pp->map);
 	pthread_mutex_destroy(&pp->mu);
 	pthread_cond_destroy(&pp->done);
 	pthread_cond_destroy(&pp->work);

@@ -81,18 +81,17 @@ struct jenc_pipe {
 	int fd;
 	const char *pre;	/* the caller's bytes before fd's */
 	size_t pre_n;
-	/* fd's file mapped (map), map[map_pos..map_len) its bytes not yet
-	 * taken, map[0..map_gone) unmapped; read(2) from map_end on */
-	char *map;
-	size_t map_len, map_pos, map_gone;
-	size_t map_keep;	/* slots may read map[map_keep..): kept */
+	/* fd's file mapped, map.p[map_pos..map.len) its bytes not yet
+	 * taken; read(2) from the mapping's end on */
+	jenc_map map;
+	size_t map_pos;
+	size_t map_keep;	/* slots may read map.p[map_keep..): kept */
 	int map_done;		/* all of it taken: read(2) on */
 	int64_t map_delta;	/* a slot's map_at less its s.off */
 	/* under mu: the reader's window, a view of the mapping
 	 * (jenc_pipe_view), starts at this input offset; UINT64_MAX: it is
 	 * no view */
 	uint64_t win_off;
-	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
 	int map_tok;		/* tokens' positions into the slot text's */
@@ -131,22 +130,23 @@ pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 	if (pp->fd < 0)
 		return 0;
-	if (pp->map != NULL && !pp->map_done) {
-		size_t k = pp->map_len - pp->map_pos;
+	if (pp->map.p != NULL && !pp->map_done) {
+		size_t k = pp->map.len - pp->map_pos;
 
 		if (k > 0) {
 			k = k < n ? k : n;
-			memcpy(dst, pp->map + pp->map_pos, k);
+			memcpy(dst, pp->map.p + pp->map_pos, k);
 			pp->map_pos += k;
-			jenc_map_trim(pp->map, &pp->map_gone,
-			    pp->map_pos < pp->map_keep ? pp->map_pos :
-			    pp->map_keep);
+			jenc_map_trim(&pp->map, pp->map.p +
+			    (pp->map_pos < pp->map_keep ? pp->map_pos :
+			    pp->map_keep));
 			return (ssize_t)k;
 		}
 		/* what the file grew by since: read(2); the mapping stays
 		 * for the slots that hold its text, until jenc_pipe_free */
 		pp->map_done = 1;
-		if (lseek(pp->fd, pp->map_end, SEEK_SET) < 0) {
+		if (jenc_map_seek(&pp->map, pp->fd,
+		    pp->map.p + pp->map.len) < 0) {
 			*e = errno;
 			return -1;
 		}
@@ -161,8 +161,8 @@ pipe_waiting(const jenc_pipe *pp)
 {
 	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
 
-	if (pp->pre_n > 0 || (pp->map != NULL && !pp->map_done &&
-	    pp->map_pos < pp->map_len))
+	if (pp->pre_n > 0 || (pp->map.p != NULL && !pp->map_done &&
+	    pp->map_pos < pp->map.len))
 		return 1;
 	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
@@ -320,11 +320,11 @@ pipe_scout(void *arg)
 		 * caller's bytes, a carry from them, the mapping's end and what
 		 * is read after it) is copied into the slot's buffer.
 		 */
-		inmap = pp->map != NULL && pp->pre_n == 0 &&
-		    pp->carry_len == 0 && pp->map_len - pp->map_pos > SLOT_CAP;
+		inmap = pp->map.p != NULL && pp->pre_n == 0 &&
+		    pp->carry_len == 0 && pp->map.len - pp->map_pos > SLOT_CAP;
 		if (inmap) {
-			jenc_map_trim(pp->map, &pp->map_gone, pp->map_keep);
-			ps->src = pp->map + pp->map_pos;
+			jenc_map_trim(&pp->map, pp->map.p + pp->map_keep);
+			ps->src = pp->map.p + pp->map_pos;
 			ps->map_at = pp->map_pos;
 			pp->map_delta = (int64_t)pp->map_pos - (int64_t)pp->off;
 		} else {
@@ -422,12 +422,11 @@ jenc_pipe_new(jenc_pipe **out, int fd, const char *p, size_t n,
 	pp->pre_n = p != NULL ? n : 0;
 	pp->off = off;
 	if (map && fd >= 0) {
-		off_t at = lseek(fd, 0, SEEK_CUR);
+		const char *q = jenc_map_init(&pp->map, fd,
+		    lseek(fd, 0, SEEK_CUR));
 
-		if (at >= 0 && (pp->map = jenc_map_new(fd, at, &pp->map_len,
-		    &pp->map_pos)) != NULL)
-			pp->map_end = at - (off_t)pp->map_pos +
-			    (off_t)pp->map_len;
+		if (q != NULL)
+			pp->map_pos = (size_t)(q - pp->map.p);
 	}
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
 	pp->map_tok = map_tok;
@@ -503,8 +502,7 @@ jenc_pipe_free(jenc_pipe *pp)
 	}
 	jenc_mem_free(pp->carry, SLOT_CAP);
 	jenc_mem_free(pp->chain, CHAIN_MAX * sizeof(*pp->chain));
-	if (pp->map != NULL)
-		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
+	jenc_map_release(&pp->map);
 	jenc_mem_free(pp, sizeof(*pp));
 }
 
