@@ -45,7 +45,6 @@
  */
 #include "compat.h"
 
-#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
