@@ -287,14 +287,11 @@ jenc_err_set(jenc_err *err, int code, int kind, int sys_errno, int cut,
 void
 jenc_err_found(char *out, size_t outsz, const char *p, size_t avail)
 {
-	unsigned char c;
+	unsigned char c = avail > 0 ? (unsigned char)*p : 0;
 
-	if (avail == 0) {
+	if (avail == 0)
 		snprintf(out, outsz, "end of input");
-		return;
-	}
-	c = (unsigned char)*p;
-	if (c == 0)
+	else if (c == 0)
 		snprintf(out, outsz, "NUL byte");
 	else if (c > 0x20 && c < 0x7f)
 		snprintf(out, outsz, "'%c'", c);

@@ -3,21 +3,14 @@
  * reader scans, read from a file descriptor or lent by the caller, and
  * where a spot in it is (offset, line, column, the text of its line).
  *
- * One read loop (jenc_io_read, io.c) serves every kind of descriptor: a
- * read interrupted by a signal is retried, and a non-blocking descriptor
- * with nothing to read yet (EAGAIN) is waited for with poll(2), so
- * regular files, pipes, FIFOs, terminals and sockets behave the same,
- * blocking or not.  The encoder a reader writes to is flushed before each
- * read, so that what is complete reaches its reader before jenc waits
- * for more input.
- *
- * The window is a buffer of our own (fd input, or a caller's buffer
- * copied in), a view of the caller's (buffer input), or a view of a
- * regular file mapped into memory (jenc_in_init_map), which grows as
- * reads would and unmaps the pages behind it.  A reader drops the bytes
- * it no longer needs from the front and subtracts their count from the
- * indices it keeps; the window grows only while what the reader still
- * needs fills it, and gives the memory back once that is gone.
+ * Every read goes through jenc_io_read (io.c), so that every kind of
+ * descriptor, blocking or not, behaves the same; before it, before_read
+ * flushes the reader's encoder, so that what is complete reaches its
+ * reader before jenc waits for more input.  The window (jenc_in,
+ * internal.h) is a buffer of our own, a view of the caller's, or a view
+ * of a mapped regular file, which grows as reads would and unmaps the
+ * pages behind it.  It grows only while what the reader still needs fills
+ * it, and gives the memory back once that is gone.
  *
  * Input in another encoding (named, or announced by a UTF-16 or UTF-32
  * byte order mark) goes through a jenc_conv (conv.c): the raw bytes are
@@ -25,6 +18,8 @@
  * above only ever see UTF-8.  UTF-8 input never meets it: one test of
  * in->conv per read.
  */
+#include "compat.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,14 +44,30 @@ in_twice(const jenc_in *in, size_t cap)
 	return cap > in->max / 2 ? in->max : cap * 2;
 }
 
-int
-jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
+/* cap doubled until it holds need bytes, or is in->max. */
+static size_t
+in_cap(const jenc_in *in, size_t cap, size_t need)
+{
+	while (cap < need && cap < in->max)
+		cap = in_twice(in, cap);
+	return cap;
+}
+
+static void
+in_start(jenc_in *in, int fd, size_t win, size_t max)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = fd;
 	in->line = 1;
-	in->init = in->cap = win;
+	in->init = win;
 	in->max = max;
+}
+
+int
+jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
+{
+	in_start(in, fd, win, max);
+	in->cap = win;
 	in->buf = jenc_mem_alloc(win);
 	if (in->buf == NULL) {
 		in->cap = 0;
@@ -69,23 +80,17 @@ jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max)
 int
 jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 {
-	size_t n, skip;
+	jenc_map m;
+	const char *p;
 	off_t at;
-	char *m;
 
 	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0 ||
-	    (m = jenc_map_new(fd, at, &n, &skip)) == NULL)
+	    (p = jenc_map_init(&m, fd, at)) == NULL)
 		return JENC_ST_FALLBACK;
-	memset(in, 0, sizeof(*in));
-	in->fd = fd;
-	in->line = 1;
-	in->init = win;
-	in->max = max;
+	in_start(in, fd, win, max);
 	in->map = m;
-	in->map_len = n;
-	in->map_off = at - (off_t)skip;
-	in->p = in->map + skip;
-	in->rest = n - skip;
+	in->p = p;
+	in->rest = m.len - (size_t)(p - m.p);
 	return 0;
 }
 
@@ -98,21 +103,18 @@ jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max)
 static int
 in_unmap(jenc_in *in)
 {
-	size_t cap = in->init, end = (size_t)(in->p - in->map) + in->len;
+	size_t cap = in_cap(in, in->init, in->len + 1);
 	char *nb;
 
-	while (cap <= in->len && cap < in->max)
-		cap = in_twice(in, cap);
 	if ((nb = jenc_mem_alloc(cap)) == NULL)
 		return JENC_E_NOMEM;
-	if (lseek(in->fd, in->map_off + (off_t)end, SEEK_SET) < 0) {
+	if (jenc_map_seek(&in->map, in->fd, in->p + in->len) < 0) {
 		in->sys_errno = errno;
 		jenc_mem_free(nb, cap);
 		return JENC_E_IO;
 	}
 	memcpy(nb, in->p, in->len);
-	jenc_map_free(in->map, in->map_gone, in->map_len);
-	in->map = NULL;
+	jenc_map_release(&in->map);
 	in->buf = nb;
 	in->p = nb;
 	in->cap = cap;
@@ -123,10 +125,7 @@ in_unmap(jenc_in *in)
 void
 jenc_in_init_mem(jenc_in *in, const char *p, size_t n, size_t max)
 {
-	memset(in, 0, sizeof(*in));
-	in->fd = -1;
-	in->line = 1;
-	in->max = max;
+	in_start(in, -1, 0, max);
 	in->p = p != NULL ? p : "";
 	in->len = n < max ? n : max;
 	in->rest = n - in->len;
@@ -149,11 +148,8 @@ jenc_in_init_copy(jenc_in *in, const char *p, size_t n, size_t win,
 void
 jenc_in_release(jenc_in *in)
 {
-	if (in->buf != NULL)
-		jenc_mem_free(in->buf, in->cap);
-	if (in->map != NULL)
-		jenc_map_free(in->map, in->map_gone, in->map_len);
-	in->map = NULL;
+	jenc_mem_free(in->buf, in->cap);
+	jenc_map_release(&in->map);
 	jenc_conv_free(in->conv);
 	in->conv = NULL;
 	in->buf = NULL;
@@ -185,10 +181,8 @@ in_resize(jenc_in *in, size_t ncap)
 static int
 in_unview(jenc_in *in)
 {
-	size_t cap = in->cap;
+	size_t cap = in_cap(in, in->cap, in->len + 1);
 
-	while (cap <= in->len && cap < in->max)
-		cap = in_twice(in, cap);
 	if (cap != in->cap) {
 		char *nb = jenc_mem_alloc(cap);
 
@@ -287,10 +281,10 @@ in_fill_conv(jenc_in *in)
 		/* more raw input, after what is held of a character */
 		memmove(c->raw, c->raw + c->rpos, c->rlen);
 		c->rpos = 0;
-		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
-			return JENC_ST_OUT;
 		size_t n;
 
+		if (in->before_read != NULL && in->before_read(in->ctx) != 0)
+			return JENC_ST_OUT;
 		if (in_read(in, c->raw + c->rlen, c->rawcap - c->rlen,
 		    &n) != 0)
 			return JENC_E_IO;
@@ -321,7 +315,7 @@ jenc_in_fill(jenc_in *in)
 {
 	int rc;
 
-	if (in->map != NULL) {		/* mapped input */
+	if (in->map.p != NULL) {	/* mapped input */
 		if (in->rest > 0)
 			return in_show(in, in->rest < in->init ? in->rest :
 			    in->init);
@@ -398,13 +392,10 @@ jenc_in_fill(jenc_in *in)
 		    in->cap - in->len, &n, &need, &in->sys_errno)) ==
 		    JENC_ST_ROOM) {
 			/* what comes next comes whole: make room for it */
-			size_t ncap = in->cap;
-
 			if (need > in->max - in->len)
 				return JENC_ST_FULL;
-			while (ncap - in->len < need)
-				ncap = in_twice(in, ncap);
-			if (in_resize(in, ncap) != 0)
+			if (in_resize(in, in_cap(in, in->cap,
+			    in->len + need)) != 0)
 				return JENC_E_NOMEM;
 		}
 	}
@@ -421,12 +412,10 @@ jenc_in_fill(jenc_in *in)
 int
 jenc_in_preload(jenc_in *in, const char *p, size_t n)
 {
-	size_t cap = in->cap;
+	size_t cap = in_cap(in, in->cap, n);
 
 	if (n > in->max)
 		return JENC_E_NOMEM;
-	while (cap < n)
-		cap = in_twice(in, cap);
 	if (cap != in->cap && in_resize(in, cap) != 0)
 		return JENC_E_NOMEM;
 	if (n > 0)
@@ -442,7 +431,7 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
  * vectors of W bytes (type T), compared with '\n' and subtracted into
  * byte counters that SUM adds up every 255 rounds (before one can wrap).
  * No branch depends on the bytes: the count is all this loop does, and
- * the last newline is found apart (last_nl).
+ * the last newline is found apart (jenc_count_lines).
  */
 #define COUNT_NL_FN(NAME, W, T, LOAD, EQ, SUB, ZERO, NL, SUM)		\
 	static size_t							\
@@ -488,9 +477,10 @@ sum32(__m256i acc)
 	    (uint64_t)_mm256_extract_epi64(acc, 3);
 }
 
-/* count_nl_sse2 32 bytes at a time.  With last_nl, this counts the lines
- * of the 3 MB NDJSON of bench/ in 0.68M instructions, where one SSE2 loop
- * that also noted each block with a newline took 2.5M. */
+/* count_nl_sse2 32 bytes at a time.  With the last line end found
+ * apart, this counts the lines of the 3 MB NDJSON of bench/ in 0.68M
+ * instructions, where one SSE2 loop that also noted each block with a
+ * newline took 2.5M. */
 __attribute__((target("avx2")))
 COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
     _mm256_cmpeq_epi8, _mm256_sub_epi8, _mm256_setzero_si256(),
@@ -524,39 +514,6 @@ count_nl_swar(const char *p, size_t n, uint64_t *count)
 }
 #endif
 
-/* The index just past the last '\n' of p[0..n), 0 if there is none:
- * searched from the end, so only the last line is read. */
-static size_t
-last_nl(const char *p, size_t n)
-{
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n');
-
-	while (n >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
-		    (p + n - 16));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-
-		if (m != 0)
-			return n - 16 + 32 - (size_t)__builtin_clz(m);
-		n -= 16;
-	}
-#else
-	while (n >= 8) {
-		uint64_t m = sw_eq(sw_load((const unsigned char *)p + n - 8),
-		    '\n');
-
-		if (m != 0)
-			return n - 8 + (size_t)(64 - __builtin_clzll(m)) / 8;
-		n -= 8;
-	}
-#endif
-	for (; n > 0; n--)
-		if (p[n - 1] == '\n')
-			return n;
-	return 0;
-}
-
 uint64_t
 jenc_count_lines(const char *p, size_t n, size_t *after)
 {
@@ -575,8 +532,11 @@ jenc_count_lines(const char *p, size_t n, size_t *after)
 #endif
 	for (; i < n; i++)
 		count += p[i] == '\n';
+	/* the last line end searched from the end, so only the last line is
+	 * read */
 	if (after != NULL)
-		*after = count > 0 ? last_nl(p, n) : 0;
+		*after = count > 0 ?
+		    (size_t)(jenc_memrchr(p, '\n', n) + 1 - p) : 0;
 	return count;
 }
 
@@ -611,9 +571,8 @@ jenc_in_drop(jenc_in *in, size_t n)
 		jenc_work_add(JENC_W_MOVED, in->len);
 	} else {
 		in->p += n;
-		if (in->map != NULL)
-			jenc_map_trim(in->map, &in->map_gone,
-			    (size_t)(in->p - in->map));
+		if (in->map.p != NULL)
+			jenc_map_trim(&in->map, in->p);
 	}
 }
 
@@ -663,7 +622,7 @@ in_convert(jenc_in *in, const char *name, int cr, size_t skip)
 	/* the raw bytes are read (they stay till converted), into our
 	 * buffer: a window that is a view of the pulled source's bytes
 	 * (jenc_in.view) is copied into it first */
-	if (in->map != NULL && (rc = in_unmap(in)) != 0)
+	if (in->map.p != NULL && (rc = in_unmap(in)) != 0)
 		return rc;
 	if (in->viewing && (rc = in_unview(in)) != 0)
 		return rc;
@@ -729,20 +688,26 @@ in_sniff_more(const unsigned char *p, size_t n)
 	return n < 2 || p[1] == 0;
 }
 
+/* The wide encodings a start of input announces: by its byte order mark
+ * b[0..len), else by its NULs (bit j of zeros: p[j] is one, of its first
+ * four bytes; of an input of two bytes, the low two, for UTF-16 only). */
+static const struct {
+	unsigned char len, b[4], zeros;
+	const char *name, *upper;
+} in_wide[] = {
+	{ 4, { 0xff, 0xfe, 0, 0 }, 0xe, "utf-32le", "UTF-32LE" },
+	{ 4, { 0, 0, 0xfe, 0xff }, 0x7, "utf-32be", "UTF-32BE" },
+	{ 2, { 0xff, 0xfe }, 0xa, "utf-16le", "UTF-16LE" },
+	{ 2, { 0xfe, 0xff }, 0x5, "utf-16be", "UTF-16BE" },
+};
+#define IN_WIDE_N (sizeof(in_wide) / sizeof(in_wide[0]))
+
 int
 jenc_in_begin(jenc_in *in, const char *enc, int cr, int *found)
 {
-	static const struct {
-		unsigned char len, b[4];
-		const char *name;
-	} marks[] = {
-		{ 4, { 0xff, 0xfe, 0, 0 }, "utf-32le" },
-		{ 4, { 0, 0, 0xfe, 0xff }, "utf-32be" },
-		{ 2, { 0xff, 0xfe }, "utf-16le" },
-		{ 2, { 0xfe, 0xff }, "utf-16be" },
-	};
 	const unsigned char *p;
 	size_t i, n;
+	unsigned zeros = 0;
 	int rc;
 
 	*found = 0;
@@ -761,25 +726,22 @@ jenc_in_begin(jenc_in *in, const char *enc, int cr, int *found)
 			return rc;
 	p = (const unsigned char *)in->p;
 	n = in->len;
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		if (n < marks[i].len || memcmp(p, marks[i].b, marks[i].len))
+	for (i = 0; i < IN_WIDE_N; i++) {
+		if (n < in_wide[i].len || memcmp(p, in_wide[i].b,
+		    in_wide[i].len))
 			continue;
-		if ((rc = in_convert(in, marks[i].name, cr,
-		    marks[i].len)) != 0)
+		if ((rc = in_convert(in, in_wide[i].name, cr,
+		    in_wide[i].len)) != 0)
 			return rc;
 		*found = 1;
 		return 0;
 	}
-	if (n >= 4 && p[0] && !p[1] && !p[2] && !p[3])
-		in->wide = "UTF-32LE";
-	else if (n >= 4 && !p[0] && !p[1] && !p[2] && p[3])
-		in->wide = "UTF-32BE";
-	else if ((n == 2 || n >= 4) && p[0] && !p[1] &&
-	    (n == 2 || (p[2] && !p[3])))
-		in->wide = "UTF-16LE";
-	else if ((n == 2 || n >= 4) && !p[0] && p[1] &&
-	    (n == 2 || (!p[2] && p[3])))
-		in->wide = "UTF-16BE";
+	for (i = 0; i < n && i < 4; i++)
+		zeros |= (unsigned)(p[i] == 0) << i;
+	for (i = 0; i < IN_WIDE_N; i++)
+		if (n >= 4 ? zeros == in_wide[i].zeros : n == 2 &&
+		    in_wide[i].len == 2 && zeros == (in_wide[i].zeros & 3u))
+			in->wide = in_wide[i].upper;
 	if (in->wide != NULL)
 		return JENC_E_ENCODING;
 	return jenc_in_bom(in, found);
@@ -799,16 +761,12 @@ jenc_in_enc_msg(const jenc_in *in, char *msg, size_t n)
 	if (!jenc_in_enc_spot(in)) {
 		(void)snprintf(msg, n, "unknown encoding '%s'", in->enc);
 	} else if (c == NULL) {		/* wide input */
-		char lower[16];
-		size_t i;
+		size_t i = 0;
 
-		for (i = 0; in->wide[i] != '\0' && i + 1 < sizeof(lower); i++)
-			lower[i] = (char)(in->wide[i] >= 'A' &&
-			    in->wide[i] <= 'Z' ? in->wide[i] - 'A' + 'a' :
-			    in->wide[i]);
-		lower[i] = '\0';
+		while (in_wide[i].upper != in->wide)
+			i++;
 		(void)snprintf(msg, n, "input looks like %s without a byte "
-		    "order mark; try --encoding=%s", in->wide, lower);
+		    "order mark; try --encoding=%s", in->wide, in_wide[i].name);
 	} else {
 		jenc_conv_msg(in->conv, c->raw != NULL ? c->raw + c->rpos :
 		    c->mem, c->rlen, c->state, msg, n);
@@ -885,19 +843,17 @@ void
 jenc_in_where(const jenc_in *in, size_t at, jenc_where *w)
 {
 	size_t after, base = 0;
-	uint64_t lines;
+	uint64_t line = in->line, lines;
 
 	if (in->mark > 0 && in->mark <= at) {
 		/* p[mark] starts a line: count from there */
 		base = in->mark;
-		lines = jenc_count_lines(in->p + base, at - base, &after);
-		jenc_in_where_line(in, at, in->mark_line + lines,
-		    lines > 0 ? base + after : base, 0, w);
-		return;
+		line = in->mark_line;
 	}
-	lines = jenc_count_lines(in->p, at, &after);
-	if (lines > 0) {
-		jenc_in_where_line(in, at, in->line + lines, after, 0, w);
+	lines = jenc_count_lines(in->p + base, at - base, &after);
+	if (lines > 0 || base > 0) {
+		jenc_in_where_line(in, at, line + lines,
+		    lines > 0 ? base + after : base, 0, w);
 	} else if (in->lstart >= in->off) {
 		/* the line starts at p[0] (lstart is never past off) */
 		jenc_in_where_line(in, at, in->line,

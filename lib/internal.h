@@ -471,6 +471,28 @@ int jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off,
     uint64_t line, jenc_enc *e, const jenc_read_opts *o, jenc_err *err,
     size_t piece);
 
+/* ---- a regular file mapped read-only (map.c), JENC_READ_MAP ---- */
+/* p[0..len) are the file's bytes from offset base (a page's) on, of which
+ * p[0..gone) are unmapped already; p NULL: nothing is mapped. */
+typedef struct jenc_map {
+	char *p;
+	size_t len, gone;
+	off_t base;
+} jenc_map;
+/* fd's file mapped from the page that holds offset at, if it has at least
+ * JENC_IN_MAP_MIN bytes from there on: returns the byte at offset at, or
+ * NULL (m->p NULL: not such a file, or mmap failed).  m is released with
+ * jenc_map_release, which a zeroed m also takes. */
+const char *jenc_map_init(jenc_map *m, int fd, off_t at);
+void jenc_map_release(jenc_map *m);
+/* Unmap the pages before done, once they are JENC_MAP_TRIM bytes or more
+ * (pages still mapped stay as they are). */
+void jenc_map_trim(jenc_map *m, const char *done);
+#define JENC_MAP_TRIM ((size_t)1024 * 1024)
+/* fd's offset set to that of the mapped byte at, for read(2) on from
+ * there: lseek(2)'s result. */
+off_t jenc_map_seek(const jenc_map *m, int fd, const char *at);
+
 /* ---- input (in.c), under both readers ---- */
 struct jenc_where;		/* below, with the reader errors */
 /*
@@ -536,12 +558,9 @@ typedef struct jenc_in {
 	size_t rest;		/* buffer input: bytes after p[len) */
 	const char *src;	/* copied buffer input: where they are */
 	int fd;
-	/* mapped input: the file's bytes from offset map_off, map[0..map_len)
-	 * (map[0..map_gone) unmapped already); the window is a view of it,
-	 * grown by at most init bytes at a time */
-	char *map;
-	size_t map_len, map_gone;
-	off_t map_off;
+	jenc_map map;		/* mapped input: the window is a view of
+				 * it, grown by at most init bytes at a
+				 * time */
 } jenc_in;
 
 /* jenc_in_fill's results: 0, JENC_E_NOMEM, JENC_E_IO (errno in
@@ -576,19 +595,6 @@ int jenc_in_init_fd(jenc_in *in, int fd, size_t win, size_t max);
  */
 int jenc_in_init_map(jenc_in *in, int fd, size_t win, size_t max);
 #define JENC_IN_MAP_MIN ((size_t)1024 * 1024)
-/*
- * jenc_map_new (map.c) - fd's regular file mapped read-only from offset at
- * (at least JENC_IN_MAP_MIN bytes from there to its end; else NULL, as
- * when mmap fails): the mapping starts at the page that holds offset at,
- * which is map[*skip]; *len is the mapping's size.  Freed by
- * jenc_map_free.
- * jenc_map_trim unmaps map[*gone..done) rounded down to a page, once that
- * is JENC_MAP_TRIM bytes or more, and moves *gone.
- */
-char *jenc_map_new(int fd, off_t at, size_t *len, size_t *skip);
-void jenc_map_trim(char *map, size_t *gone, size_t done);
-void jenc_map_free(char *map, size_t gone, size_t len);
-#define JENC_MAP_TRIM ((size_t)1024 * 1024)
 /* Input from p[0..n) (p may be NULL when n is 0), the window showing at
  * most max bytes of it at a time. */
 void jenc_in_init_mem(jenc_in *in, const char *p, size_t n, size_t max);

@@ -4,53 +4,65 @@
  * the input layer's window (in.c), the chunks of the reader on several
  * threads (par.c) and the scout of a document (pipe.c).  Each unmaps the
  * pages it is done with a megabyte at a time, so that memory stays what
- * reading would take.
+ * reading would take, and reads on with read(2) from the mapping's end
+ * (jenc_map_seek), so that what the file grew by meanwhile is read too.
  */
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-char *
-jenc_map_new(int fd, off_t at, size_t *len, size_t *skip)
+const char *
+jenc_map_init(jenc_map *m, int fd, off_t at)
 {
 	struct stat sb;
 	long pg = sysconf(_SC_PAGESIZE);
-	off_t base;
-	void *m;
+	void *p;
 
+	memset(m, 0, sizeof(*m));
 	if (fd < 0 || pg <= 0 || fstat(fd, &sb) != 0 ||
 	    !S_ISREG(sb.st_mode) || at < 0 ||
 	    sb.st_size - at < (off_t)JENC_IN_MAP_MIN)
 		return NULL;
-	base = at - at % pg;	/* mmap's offset is a page's */
-	if ((uintmax_t)(sb.st_size - base) > SIZE_MAX / 2)
+	m->base = at - at % pg;	/* mmap's offset is a page's */
+	if ((uintmax_t)(sb.st_size - m->base) > SIZE_MAX / 2)
 		return NULL;
-	*len = (size_t)(sb.st_size - base);
-	m = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, base);
-	if (m == MAP_FAILED)
+	p = mmap(NULL, (size_t)(sb.st_size - m->base), PROT_READ,
+	    MAP_PRIVATE, fd, m->base);
+	if (p == MAP_FAILED)
 		return NULL;
-	(void)posix_madvise(m, *len, POSIX_MADV_SEQUENTIAL);
-	*skip = (size_t)(at - base);
-	return m;
+	m->p = p;
+	m->len = (size_t)(sb.st_size - m->base);
+	(void)posix_madvise(p, m->len, POSIX_MADV_SEQUENTIAL);
+	return m->p + (at - m->base);
 }
 
 void
-jenc_map_trim(char *map, size_t *gone, size_t done)
+jenc_map_trim(jenc_map *m, const char *done)
 {
+	size_t d = (size_t)(done - m->p);
 	long pg;
 
-	if (done - *gone < JENC_MAP_TRIM || (pg = sysconf(_SC_PAGESIZE)) <= 0)
+	if (d - m->gone < JENC_MAP_TRIM || (pg = sysconf(_SC_PAGESIZE)) <= 0)
 		return;
-	done -= done % (size_t)pg;
-	if (munmap(map + *gone, done - *gone) == 0)
-		*gone = done;
+	d -= d % (size_t)pg;
+	if (munmap(m->p + m->gone, d - m->gone) == 0)
+		m->gone = d;
+}
+
+off_t
+jenc_map_seek(const jenc_map *m, int fd, const char *at)
+{
+	return lseek(fd, m->base + (off_t)(at - m->p), SEEK_SET);
 }
 
 void
-jenc_map_free(char *map, size_t gone, size_t len)
+jenc_map_release(jenc_map *m)
 {
-	(void)munmap(map + gone, len - gone);
+	if (m->p != NULL)
+		(void)munmap(m->p + m->gone, m->len - m->gone);
+	m->p = NULL;
 }

@@ -45,7 +45,6 @@
  */
 #include "compat.h"
 
-#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -102,20 +101,20 @@ struct par {
 	jenc_opts eo;		/* e's options, for the workers' encoders */
 	const jenc_view *view;	/* e's view (JENC_VIEW_THREADS), set on
 				 * each worker's encoder too; or NULL */
-	int mem_like;		/* what in_mem asks of e, read before the
-				 * workers start (this thread writes e's
-				 * flags as it goes) */
+	int mem_like;		/* what in_mem asks of e: 2 if it is a
+				 * memory encoder, 1 if its output is held
+				 * and verbatim; read before the workers
+				 * start (this thread writes e's flags as
+				 * it goes) */
 	jenc_read_opts ro;
 	/* this thread's */
 	int fd, regular, eof;
 	off_t start;		/* regular file: fd's offset at the call */
-	/* JENC_READ_MAP: the file mapped, map[0..map_len) its bytes from
-	 * start - map_skip on (map[0..map_gone) unmapped already); chunks
-	 * are views of it from map_skip + off on while mapping is set,
+	/* JENC_READ_MAP: the file mapped, from is its byte at offset start;
+	 * chunks are views of it from from + off on until from is NULL,
 	 * read(2) from the mapping's end on after it */
-	char *map;
-	size_t map_len, map_skip, map_gone;
-	int mapping;
+	jenc_map map;
+	const char *from;
 	uint64_t off;		/* input offset of the next chunk */
 	size_t chunk;
 	size_t piece;		/* the caller's chunk, for jenc_json_pipe */
@@ -155,6 +154,13 @@ reserve(char **buf, size_t *cap, size_t n)
 	return jenc_grow((void **)buf, cap, n, 4096, 1);
 }
 
+static int
+par_nomem(jenc_err *err)
+{
+	return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0, NULL,
+	    "out of memory");
+}
+
 /* ---- the workers --------------------------------------------------------- */
 
 static int
@@ -176,13 +182,12 @@ bad_keep(void *ctx, const jenc_err *err)
 {
 	struct slot *s = ctx;
 
-	if (s->bad == NULL &&
-	    (s->bad = jenc_mem_alloc(BAD_MAX * sizeof(*s->bad))) == NULL)
-		s->overflow = 1;	/* read again, on the calling thread */
+	if (s->bad == NULL)
+		s->bad = jenc_mem_alloc(BAD_MAX * sizeof(*s->bad));
 	if (s->nbad < BAD_MAX && s->bad != NULL)
 		s->bad[s->nbad++] = *err;
 	else
-		s->overflow = 1;
+		s->overflow = 1;	/* read again, on the calling thread */
 }
 
 /*
@@ -202,16 +207,6 @@ in_mem(const struct par *pp, const struct slot *s)
 	    (pp->mem_like == 1 && s->len <= pp->eo.hold_max / 2);
 }
 
-/* pp->mem_like: 2 if e is a memory encoder, 1 if its output is held and
- * verbatim, else 0. */
-static int
-mem_like(const struct par *pp)
-{
-	if (jenc_enc_is_mem(pp->e))
-		return 2;
-	return (pp->eo.flags & JENC_HOLD) && jenc_verbatim(pp->e);
-}
-
 /* Read chunk s into its output, as the one-thread reader would. */
 static void
 part_run(struct par *pp, struct slot *s)
@@ -225,20 +220,12 @@ part_run(struct par *pp, struct slot *s)
 	s->nbad = 0;
 	s->overflow = s->nomem = s->cut_end = 0;
 	s->in_mem = pp->e != NULL && in_mem(pp, s);
-	if (s->in_mem) {
-		if (s->mem == NULL && (s->mem = jenc_get_mem(&pp->eo)) != NULL) {
-			jenc_enc_pal_copy(s->mem, pp->e);
-			if (pp->view != NULL &&
-			    jenc_set_view(s->mem, pp->view) != 0) {
-				(void)jenc_release(s->mem);
-				s->mem = NULL;
-			}
-		} else if (s->mem != NULL) {
-			jenc_reset(s->mem);	/* the last chunk's output */
-		}
+	if (s->in_mem && s->mem != NULL) {
+		jenc_reset(s->mem);	/* the last chunk's output */
 		w = s->mem;
 	} else if (pp->e != NULL) {
-		w = jenc_get_sink(slot_sink, s, &pp->eo);
+		w = s->in_mem ? jenc_get_mem(&pp->eo) :
+		    jenc_get_sink(slot_sink, s, &pp->eo);
 		if (w != NULL)
 			jenc_enc_pal_copy(w, pp->e);
 		if (w != NULL && pp->view != NULL &&
@@ -246,11 +233,12 @@ part_run(struct par *pp, struct slot *s)
 			(void)jenc_release(w);
 			w = NULL;
 		}
-	}
-	if (pp->e != NULL && w == NULL) {
-		s->rc = jenc_err_set(&s->err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
-		    NULL, "out of memory");
-		return;
+		if (s->in_mem)
+			s->mem = w;
+		if (w == NULL) {
+			s->rc = par_nomem(&s->err);
+			return;
+		}
 	}
 	s->rc = jenc_json_part(-1, s->in, s->len, s->off, 1, w, &ro, &s->err,
 	    &s->cut_end, &s->lines);
@@ -261,10 +249,8 @@ part_run(struct par *pp, struct slot *s)
 
 		if (!s->in_mem)
 			(void)jenc_release(w);
-		if (ee != 0 || s->nomem) {
-			s->rc = jenc_err_set(&s->err, JENC_E_NOMEM,
-			    JENC_K_NONE, 0, 0, NULL, "out of memory");
-		}
+		if (ee != 0 || s->nomem)
+			s->rc = par_nomem(&s->err);
 	}
 }
 
@@ -367,15 +353,30 @@ wide_mark(const char *p, size_t n)
 	    (n >= 4 && u[0] == 0 && u[1] == 0 && u[2] == 0xfe && u[3] == 0xff);
 }
 
-/* Chunk s is ready for a worker. */
+/* Chunk s, its first len bytes, is ready for a worker. */
 static void
-queue(struct par *pp, struct slot *s)
+queue(struct par *pp, struct slot *s, size_t len)
 {
+	s->len = len;
+	pp->off += len;
 	pthread_mutex_lock(&pp->mu);
+	s->seq = pp->next_fill++;
 	s->state = SL_QUEUED;
-	pp->next_fill++;
 	pthread_cond_broadcast(&pp->work);
 	pthread_mutex_unlock(&pp->mu);
+}
+
+/* p[0..n), read after the last cut, is carried into the next chunk.  0 or
+ * JENC_E_NOMEM. */
+static int
+par_carry(struct par *pp, const char *p, size_t n)
+{
+	if (reserve(&pp->carry, &pp->carry_cap, n) != 0)
+		return JENC_E_NOMEM;
+	if (n > 0)
+		memcpy(pp->carry, p, n);
+	pp->carry_len = n;
+	return 0;
 }
 
 /*
@@ -389,33 +390,25 @@ queue(struct par *pp, struct slot *s)
 static int
 fill_map(struct par *pp, struct slot *s)
 {
-	size_t at = pp->map_skip + (size_t)pp->off, len = pp->chunk, cut;
-	size_t avail = pp->map_len - at;
-	const char *p = pp->map + at;
+	const char *p = pp->from + pp->off;
+	size_t avail = (size_t)(pp->map.p + pp->map.len - p);
+	size_t len = pp->chunk, cut;
 
 	for (; len < avail; len += pp->chunk) {
 		if ((cut = cut_at(p, len)) > 0) {
 			s->in = p;
-			s->len = cut;
 			s->off = pp->off;
 			s->last = 0;
-			pthread_mutex_lock(&pp->mu);
-			s->seq = pp->next_fill;
-			pthread_mutex_unlock(&pp->mu);
-			pp->off += cut;
-			queue(pp, s);
+			queue(pp, s, cut);
 			return 0;
 		}
 		if (len >= LINE_CHUNKS * pp->chunk)
 			return JENC_ST_FALLBACK;
 	}
-	if (lseek(pp->fd, pp->start + (off_t)(pp->map_len - pp->map_skip),
-	    SEEK_SET) < 0 ||
-	    reserve(&pp->carry, &pp->carry_cap, avail) != 0)
+	if (jenc_map_seek(&pp->map, pp->fd, p + avail) < 0 ||
+	    par_carry(pp, p, avail) != 0)
 		return JENC_ST_FALLBACK;
-	memcpy(pp->carry, p, avail);
-	pp->carry_len = avail;
-	pp->mapping = 0;
+	pp->from = NULL;
 	return JENC_ST_MORE;
 }
 
@@ -432,7 +425,7 @@ fill(struct par *pp, struct slot *s, int block)
 	size_t cut;
 	int f;
 
-	if (s->state == SL_FREE && pp->mapping &&
+	if (s->state == SL_FREE && pp->from != NULL &&
 	    (f = fill_map(pp, s)) != JENC_ST_MORE)
 		return f;
 	if (s->state == SL_FREE) {
@@ -445,16 +438,12 @@ fill(struct par *pp, struct slot *s, int block)
 		pp->carry_len = 0;
 		s->off = pp->off;
 		s->last = 0;
-		pthread_mutex_lock(&pp->mu);
-		s->seq = pp->next_fill;
-		s->state = SL_FILLING;
-		pthread_mutex_unlock(&pp->mu);
+		set_state(pp, s, SL_FILLING);
 	}
 	for (;;) {
 		if (pp->eof) {
 			s->last = 1;
-			pp->off += s->len;
-			queue(pp, s);
+			queue(pp, s, s->len);
 			return 0;
 		}
 		/* a pipe or a terminal: cut what came when no more waits */
@@ -495,14 +484,9 @@ fill(struct par *pp, struct slot *s, int block)
 			return JENC_ST_FALLBACK;
 		}
 	}
-	if (reserve(&pp->carry, &pp->carry_cap, s->len - cut) != 0)
+	if (par_carry(pp, s->in + cut, s->len - cut) != 0)
 		return JENC_ST_FALLBACK;
-	pp->carry_len = s->len - cut;
-	if (pp->carry_len > 0)
-		memcpy(pp->carry, s->in + cut, pp->carry_len);
-	s->len = cut;
-	pp->off += cut;
-	queue(pp, s);
+	queue(pp, s, cut);
 	return 0;
 }
 
@@ -529,12 +513,16 @@ err_move(jenc_err *err, uint64_t line)
 		err->line += line - 1;
 }
 
-/* A bad text told by the one-thread reader (on_error wrapped): the first
- * one is the one the call reports. */
-struct wrap {
-	struct par *pp;
-	jenc_err *err;
-};
+/* A reading's result rc and err one merged into err: the call reports
+ * its first bad text, or its error. */
+static int
+par_merge(struct par *pp, int rc, const jenc_err *one, jenc_err *err)
+{
+	if (rc != 0 || (one->code != 0 && !pp->found))
+		*err = *one;
+	pp->found |= one->code != 0;
+	return rc;
+}
 
 /*
  * The one-thread reader over the rest: the chunks from next_write on,
@@ -544,10 +532,13 @@ struct wrap {
 static int
 rest_one(struct par *pp, jenc_err *err)
 {
-	uint64_t q, off = pp->off;
-	size_t n = 0, k = 0;
 	struct slot *f = &pp->slot[pp->next_fill % pp->nslot];
-	const char *p = pp->carry;
+	/* after the chunks: the one being filled (its off is pp->off), or
+	 * the carry */
+	int filling = f->state == SL_FILLING;
+	const char *tail = filling ? f->in : pp->carry, *p = pp->carry;
+	size_t tail_n = filling ? f->len : pp->carry_len, n = 0, k = 0;
+	uint64_t q, off = pp->off;
 	char *buf = NULL;
 	jenc_err one;
 	int rc, pieces = 0;
@@ -555,21 +546,13 @@ rest_one(struct par *pp, jenc_err *err)
 	if (pp->next_write < pp->next_fill)
 		off = pp->slot[pp->next_write % pp->nslot].off;
 	for (q = pp->next_write; q < pp->next_fill; q++) {
-		struct slot *s = &pp->slot[q % pp->nslot];
-
-		n += s->len;
-		p = s->in;
+		n += pp->slot[q % pp->nslot].len;
+		p = pp->slot[q % pp->nslot].in;
 		pieces++;
 	}
-	if (f->state == SL_FILLING) {
-		n += f->len;
-		p = f->in;
-		pieces++;
-		if (pp->next_write == pp->next_fill)
-			off = f->off;
-	} else if (pp->carry_len > 0) {
-		n += pp->carry_len;
-		p = pp->carry;
+	if (filling || tail_n > 0) {
+		n += tail_n;
+		p = tail;
 		pieces++;
 	}
 	if (pp->regular && !pp->eof &&
@@ -579,8 +562,7 @@ rest_one(struct par *pp, jenc_err *err)
 		n = 0;
 	} else if (pieces > 1 && n > 0) {
 		if ((buf = jenc_mem_alloc(n)) == NULL)
-			return jenc_err_set(err, JENC_E_NOMEM,
-			    JENC_K_NONE, 0, 0, NULL, "out of memory");
+			return par_nomem(err);
 		for (q = pp->next_write; q < pp->next_fill; q++) {
 			struct slot *s = &pp->slot[q % pp->nslot];
 
@@ -588,10 +570,8 @@ rest_one(struct par *pp, jenc_err *err)
 				memcpy(buf + k, s->in, s->len);
 			k += s->len;
 		}
-		if (f->state == SL_FILLING && f->len > 0)
-			memcpy(buf + k, f->in, f->len);
-		else if (f->state != SL_FILLING && pp->carry_len > 0)
-			memcpy(buf + k, pp->carry, pp->carry_len);
+		if (tail_n > 0)
+			memcpy(buf + k, tail, tail_n);
 		p = buf;
 	}
 	/* a document, or a value too long for a chunk, with more to read:
@@ -602,10 +582,8 @@ rest_one(struct par *pp, jenc_err *err)
 	else
 		rc = jenc_json_part(pp->eof ? -1 : pp->fd, p, n, off,
 		    pp->line, pp->e, &pp->ro, &one, NULL, NULL);
-	if (rc != 0 || (one.code != 0 && !pp->found))
-		*err = one;
 	jenc_mem_free(buf, n);
-	return rc;
+	return par_merge(pp, rc, &one, err);
 }
 
 /* Chunk s's output to the caller's encoder. */
@@ -640,10 +618,7 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 
 		rc = jenc_json_part(-1, s->in, s->len, s->off, pp->line, pp->e,
 		    &pp->ro, &one, NULL, NULL);
-		if (rc != 0 || (one.code != 0 && !pp->found))
-			*err = one;
-		pp->found |= one.code != 0;
-		return rc;
+		return par_merge(pp, rc, &one, err);
 	}
 	for (i = 0; i < s->nbad; i++) {
 		err_move(&s->bad[i], pp->line);
@@ -651,15 +626,12 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 			pp->ro.on_error(pp->ro.ctx, &s->bad[i]);
 	}
 	err_move(&s->err, pp->line);
-	if (rc != 0 || (s->err.code != 0 && !pp->found))
-		*err = s->err;
-	pp->found |= s->err.code != 0;
+	(void)par_merge(pp, rc, &s->err, err);
 	if (pp->e != NULL && chunk_out(pp, s) != 0 && rc == 0) {
 		int code = jenc_error(pp->e);
 
 		rc = jenc_err_set(err, code, JENC_K_NONE, jenc_errno(pp->e), 0,
-		    NULL, "%s",
-		    jenc_strerror(code));
+		    NULL, "%s", jenc_strerror(code));
 	}
 	if (s->out_cap > OUT_KEEP) {
 		jenc_mem_free(s->out, s->out_cap);
@@ -734,7 +706,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	if (e != NULL && (pp->view = jenc_enc_view(e)) != NULL)
 		pp->eo.flags &= ~(unsigned)JENC_VIEW_SET;
 	if (e != NULL)
-		pp->mem_like = mem_like(pp);
+		pp->mem_like = jenc_enc_is_mem(e) ? 2 :
+		    (pp->eo.flags & JENC_HOLD) && jenc_verbatim(e);
 	if (o != NULL)
 		pp->ro = *o;
 	pp->fd = fd;
@@ -754,13 +727,10 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	pp->line = 1;
 	pp->slot = jenc_mem_alloc(pp->nslot * sizeof(*pp->slot));
 	if (pp->slot == NULL)
-		return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
-		    NULL, "out of memory");
+		return par_nomem(err);
 	memset(pp->slot, 0, pp->nslot * sizeof(*pp->slot));
-	if (pp->regular && (pp->ro.flags & JENC_READ_MAP) &&
-	    (pp->map = jenc_map_new(fd, pp->start, &pp->map_len,
-	    &pp->map_skip)) != NULL)
-		pp->mapping = 1;
+	if (pp->regular && (pp->ro.flags & JENC_READ_MAP))
+		pp->from = jenc_map_init(&pp->map, fd, pp->start);
 	pthread_mutex_init(&pp->mu, NULL);
 	pthread_cond_init(&pp->work, NULL);
 	pthread_cond_init(&pp->done, NULL);
@@ -808,9 +778,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 			break;		/* the one-thread reader from s on */
 		rc = write_chunk(pp, s, err);
 		pp->line += s->lines;
-		if (pp->map != NULL && s->in != s->buf)
-			jenc_map_trim(pp->map, &pp->map_gone,
-			    (size_t)(s->in + s->len - pp->map));
+		if (pp->map.p != NULL && s->in != s->buf)
+			jenc_map_trim(&pp->map, s->in + s->len);
 		set_state(pp, s, SL_FREE);
 		pp->next_write++;
 		if (rc != 0 || s->last)
@@ -830,14 +799,12 @@ out:
 		jenc_mem_free(pp->slot[i].buf, pp->slot[i].cap);
 		jenc_mem_free(pp->slot[i].out, pp->slot[i].out_cap);
 		(void)jenc_release(pp->slot[i].mem);
-		if (pp->slot[i].bad != NULL)
-			jenc_mem_free(pp->slot[i].bad,
-			    BAD_MAX * sizeof(*pp->slot[i].bad));
+		jenc_mem_free(pp->slot[i].bad,
+		    BAD_MAX * sizeof(*pp->slot[i].bad));
 	}
 	jenc_mem_free(pp->slot, pp->nslot * sizeof(*pp->slot));
 	jenc_mem_free(pp->carry, pp->carry_cap);
-	if (pp->map != NULL)
-		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
+	jenc_map_release(&pp->map);
 	pthread_mutex_destroy(&pp->mu);
 	pthread_cond_destroy(&pp->done);
 	pthread_cond_destroy(&pp->work);

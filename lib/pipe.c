@@ -5,36 +5,32 @@
  *
  * The scout does what the one-thread reader's jp_tokenize does, a slot at
  * a time: it reads up to SLOT_READ bytes after what the last slot left
- * over (from a mapped file, the slot's text is the mapping's, not a
- * copy, and the reader's window is a view of it too: jenc_pipe_view),
- * makes the skeleton of the slot's text (skel.c), and runs jsmn
- * over it (jsmnx.c), TOK_CALL new tokens per call, writing them straight
- * into the slot's token array after the chain of open tokens jsmn was
- * left with (jenc_jsmn_chain, as the reader compacts it).  The slot
- * covers its text up to the end of the skeleton; the rest starts the
- * next slot.  The reader (see
- * pipe.h) turns the tokens' skeleton positions into its window's through
- * the slot's map as it takes them.  SLOTS slots make a ring: the scout
- * fills one while the reader takes the others' text and tokens, in order.
+ * over (from a mapped file, the slot's text is the mapping's, not a copy,
+ * and the reader's window is a view of it too: jenc_pipe_view), makes the
+ * skeleton of the slot's text (skel.c), and runs jsmn over it (jsmnx.c),
+ * TOK_CALL new tokens per call, writing them straight into the slot's
+ * token array after the chain of open tokens jsmn was left with.  The
+ * slot covers its text up to the end of the skeleton; the rest starts the
+ * next slot.  SLOTS slots make a ring: the scout fills one while the
+ * reader takes the others' text and tokens, in order.
  *
  * The scout stops tokenizing where the one-thread reader would leave the
  * skeleton or where jsmn could say something other than "go on": a slot
  * the skeleton refuses (bad text, or text jsmn might read otherwise in a
  * skeleton), a jsmn error, a token that does not end within a slot (a
- * string longer than SLOT_READ), more than JENC_JSMN_DEEP open
- * containers (json.c
- * then feeds jsmn small pieces), a read error and the end of the input.
- * Its last slot then carries jsmn's state where its tokens end: the state
- * the slot began with if it is refused or jsmn fails in it, else that
- * after the last jsmn call.  The reader goes on from there with jsmn of
- * its own, so every error is found, reported and recovered from by the
- * one-thread code, at the same positions and with the same output before
- * it.
+ * string longer than SLOT_READ), more than JENC_JSMN_DEEP open containers
+ * (json.c then feeds jsmn small pieces), a read error and the end of the
+ * input.  Its last slot then carries jsmn's state where its tokens end:
+ * the state the slot began with if it is refused or jsmn fails in it,
+ * else that after the last jsmn call.  The reader goes on from there with
+ * jsmn of its own, so every error is found, reported and recovered from
+ * by the one-thread code, at the same positions and with the same output
+ * before it.
  *
  * Memory: SLOTS slots of SLOT_CAP bytes of text (unused for a mapped
- * file's text, but its last slots'), as much skeleton and
- * four times as much map, CHAIN_MAX chain tokens, and the tokens of each
- * slot; about 6.5 MiB of which 4 are touched on token-dense input.
+ * file's text, but its last slots'), as much skeleton and four times as
+ * much map, CHAIN_MAX chain tokens, and the tokens of each slot; about
+ * 6.5 MiB of which 4 are touched on token-dense input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,18 +81,17 @@ struct jenc_pipe {
 	int fd;
 	const char *pre;	/* the caller's bytes before fd's */
 	size_t pre_n;
-	/* fd's file mapped (map), map[map_pos..map_len) its bytes not yet
-	 * taken, map[0..map_gone) unmapped; read(2) from map_end on */
-	char *map;
-	size_t map_len, map_pos, map_gone;
-	size_t map_keep;	/* slots may read map[map_keep..): kept */
+	/* fd's file mapped, map.p[map_pos..map.len) its bytes not yet
+	 * taken; read(2) from the mapping's end on */
+	jenc_map map;
+	size_t map_pos;
+	size_t map_keep;	/* slots may read map.p[map_keep..): kept */
 	int map_done;		/* all of it taken: read(2) on */
 	int64_t map_delta;	/* a slot's map_at less its s.off */
 	/* under mu: the reader's window, a view of the mapping
 	 * (jenc_pipe_view), starts at this input offset; UINT64_MAX: it is
 	 * no view */
 	uint64_t win_off;
-	off_t map_end;
 	uint64_t off;		/* input offset of the next slot */
 	size_t piece;		/* bytes read at a time */
 	int map_tok;		/* tokens' positions into the slot text's */
@@ -135,22 +130,23 @@ pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 	}
 	if (pp->fd < 0)
 		return 0;
-	if (pp->map != NULL && !pp->map_done) {
-		size_t k = pp->map_len - pp->map_pos;
+	if (pp->map.p != NULL && !pp->map_done) {
+		size_t k = pp->map.len - pp->map_pos;
 
 		if (k > 0) {
 			k = k < n ? k : n;
-			memcpy(dst, pp->map + pp->map_pos, k);
+			memcpy(dst, pp->map.p + pp->map_pos, k);
 			pp->map_pos += k;
-			jenc_map_trim(pp->map, &pp->map_gone,
-			    pp->map_pos < pp->map_keep ? pp->map_pos :
-			    pp->map_keep);
+			jenc_map_trim(&pp->map, pp->map.p +
+			    (pp->map_pos < pp->map_keep ? pp->map_pos :
+			    pp->map_keep));
 			return (ssize_t)k;
 		}
 		/* what the file grew by since: read(2); the mapping stays
 		 * for the slots that hold its text, until jenc_pipe_free */
 		pp->map_done = 1;
-		if (lseek(pp->fd, pp->map_end, SEEK_SET) < 0) {
+		if (jenc_map_seek(&pp->map, pp->fd,
+		    pp->map.p + pp->map.len) < 0) {
 			*e = errno;
 			return -1;
 		}
@@ -165,19 +161,15 @@ pipe_waiting(const jenc_pipe *pp)
 {
 	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
 
-	if (pp->pre_n > 0 || (pp->map != NULL && !pp->map_done &&
-	    pp->map_pos < pp->map_len))
+	if (pp->pre_n > 0 || (pp->map.p != NULL && !pp->map_done &&
+	    pp->map_pos < pp->map.len))
 		return 1;
 	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
-/*
- * What jsmn still needs of t[] under *jp (jenc_jsmn_chain, as the reader
- * keeps it), with the key still waiting for its ':' if there is one,
- * into out[] (CHAIN_MAX), *ojp the parser over it, *open (unless NULL)
- * the number of open containers.  Returns 0, or JENC_ST_FULL if it does
- * not fit.
- */
+/* What jsmn still needs of t[] under *jp, into out[] (CHAIN_MAX) as the
+ * reader keeps it (jenc_jsmn_chain, with a key waiting for its ':').
+ * 0, or JENC_ST_FULL if it does not fit. */
 static int
 pipe_chain_of(const jsmntok_t *t, const jsmn_parser *jp, jsmntok_t *out,
     jsmn_parser *ojp, unsigned *open)
@@ -206,16 +198,6 @@ pipe_takeover(struct pslot *ps, const jsmntok_t *chain, const jsmn_parser *jp)
 	ps->s.takeover = 1;
 }
 
-/* The slot's tokens go: it is raw text from its start, jsmn's state
- * that of the slot before. */
-static void
-pipe_takeover_start(jenc_pipe *pp, struct pslot *ps)
-{
-	ps->s.tok_end = 0;
-	ps->s.first = ps->s.ntok = 0;
-	pipe_takeover(ps, pp->chain, &pp->cjp);
-}
-
 /*
  * Tokenize ps->text[0..len): its skeleton, then jsmn over it, the slot's
  * token array starting with the chain jsmn was left with.  Returns 0 if
@@ -233,10 +215,8 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 
 	if (sk == 0 && b == 0 && !eof && len < SLOT_CAP)
 		return JENC_ST_MORE;
-	if (sk != 0 || b == 0 || pipe_tok_room(ps, c + TOK_CALL) != 0) {
-		pipe_takeover_start(pp, ps);
-		return JENC_ST_FALLBACK;
-	}
+	if (sk != 0 || b == 0 || pipe_tok_room(ps, c + TOK_CALL) != 0)
+		goto refused;
 	if (c > 0)
 		memcpy(ps->s.tok, pp->chain, c * sizeof(*pp->chain));
 	jp.pos = 0;
@@ -258,23 +238,17 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 				ps->s.ntok = jp.toknext;
 				ps->s.tok_end = ps->s.map[jp.pos];
 				if (pipe_chain_of(ps->s.tok, &jp, ps->s.chain,
-				    &ps->s.jp, NULL) != 0) {
-					pipe_takeover_start(pp, ps);
-					return JENC_ST_FALLBACK;
-				}
+				    &ps->s.jp, NULL) != 0)
+					goto refused;
 				pipe_takeover(ps, ps->s.chain, &ps->s.jp);
 				return JENC_ST_FALLBACK;
 			}
-			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0) {
-				pipe_takeover_start(pp, ps);
-				return JENC_ST_FALLBACK;
-			}
+			if (pipe_tok_room(ps, jp.toknext + TOK_CALL) != 0)
+				goto refused;
 			continue;
 		}
-		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen) {
-			pipe_takeover_start(pp, ps);
-			return JENC_ST_FALLBACK;
-		}
+		if ((res < 0 && res != JSMN_ERROR_PART) || jp.pos < slen)
+			goto refused;
 		break;
 	}
 	ps->s.first = c;
@@ -282,24 +256,20 @@ pipe_tokenize(jenc_pipe *pp, struct pslot *ps, size_t len, int eof)
 	ps->s.tok_end = b;
 	ps->s.open = jp.toksuper >= 0;
 	if (pipe_chain_of(ps->s.tok, &jp, pp->chain, &pp->cjp,
-	    &chained) != 0) {
-		pipe_takeover_start(pp, ps);
-		return JENC_ST_FALLBACK;
-	}
+	    &chained) != 0)
+		goto refused;
 	if (chained > JENC_JSMN_DEEP || eof) {
 		pipe_takeover(ps, pp->chain, &pp->cjp);
 		return JENC_ST_FALLBACK;
 	}
 	return 0;
-}
-
-static void
-pipe_publish(jenc_pipe *pp, struct pslot *ps)
-{
-	pthread_mutex_lock(&pp->mu);
-	ps->state = PS_READY;
-	pthread_cond_signal(&pp->ready);
-	pthread_mutex_unlock(&pp->mu);
+refused:
+	/* the slot's tokens go: it is raw text from its start, jsmn's
+	 * state that of the slot before */
+	ps->s.tok_end = 0;
+	ps->s.first = ps->s.ntok = 0;
+	pipe_takeover(ps, pp->chain, &pp->cjp);
+	return JENC_ST_FALLBACK;
 }
 
 static void *
@@ -350,11 +320,11 @@ pipe_scout(void *arg)
 		 * caller's bytes, a carry from them, the mapping's end and what
 		 * is read after it) is copied into the slot's buffer.
 		 */
-		inmap = pp->map != NULL && pp->pre_n == 0 &&
-		    pp->carry_len == 0 && pp->map_len - pp->map_pos > SLOT_CAP;
+		inmap = pp->map.p != NULL && pp->pre_n == 0 &&
+		    pp->carry_len == 0 && pp->map.len - pp->map_pos > SLOT_CAP;
 		if (inmap) {
-			jenc_map_trim(pp->map, &pp->map_gone, pp->map_keep);
-			ps->src = pp->map + pp->map_pos;
+			jenc_map_trim(&pp->map, pp->map.p + pp->map_keep);
+			ps->src = pp->map.p + pp->map_pos;
 			ps->map_at = pp->map_pos;
 			pp->map_delta = (int64_t)pp->map_pos - (int64_t)pp->off;
 		} else {
@@ -424,7 +394,10 @@ pipe_scout(void *arg)
 		ps->s.len = len;
 		ps->eof = eof;
 		pp->off += len;
-		pipe_publish(pp, ps);
+		pthread_mutex_lock(&pp->mu);
+		ps->state = PS_READY;
+		pthread_cond_signal(&pp->ready);
+		pthread_mutex_unlock(&pp->mu);
 	}
 	return NULL;
 }
@@ -449,12 +422,11 @@ jenc_pipe_new(jenc_pipe **out, int fd, const char *p, size_t n,
 	pp->pre_n = p != NULL ? n : 0;
 	pp->off = off;
 	if (map && fd >= 0) {
-		off_t at = lseek(fd, 0, SEEK_CUR);
+		const char *q = jenc_map_init(&pp->map, fd,
+		    lseek(fd, 0, SEEK_CUR));
 
-		if (at >= 0 && (pp->map = jenc_map_new(fd, at, &pp->map_len,
-		    &pp->map_pos)) != NULL)
-			pp->map_end = at - (off_t)pp->map_pos +
-			    (off_t)pp->map_len;
+		if (q != NULL)
+			pp->map_pos = (size_t)(q - pp->map.p);
 	}
 	pp->piece = piece > 0 && piece < SLOT_READ ? piece : SLOT_READ;
 	pp->map_tok = map_tok;
@@ -530,8 +502,7 @@ jenc_pipe_free(jenc_pipe *pp)
 	}
 	jenc_mem_free(pp->carry, SLOT_CAP);
 	jenc_mem_free(pp->chain, CHAIN_MAX * sizeof(*pp->chain));
-	if (pp->map != NULL)
-		jenc_map_free(pp->map, pp->map_gone, pp->map_len);
+	jenc_map_release(&pp->map);
 	jenc_mem_free(pp, sizeof(*pp));
 }
 

@@ -52,7 +52,7 @@ struct jenc_pipe_slot {
  * at p[n]), p[0] at input offset off and outside any token, reading at
  * most piece bytes at a time (0: the default, 128 KiB; smaller for
  * tests).  map: fd's bytes may be read from a mapping of its file
- * (jenc_map_new, as JENC_READ_MAP), then with read(2) from the mapping's
+ * (jenc_map_init, as JENC_READ_MAP), then with read(2) from the mapping's
  * end.  map_tok: the scout turns the tokens' positions into the slot
  * text's (mapped), which costs it about as much as it saves the reader:
  * worth it when the reader has more to do (it encodes), not when the

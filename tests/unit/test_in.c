@@ -468,7 +468,7 @@ test_map(void)
 
 		CHECK((fd = map_file(text, n)) >= 0);
 		CHECK_EQ(jenc_in_init_map(&in, fd, 4096, (size_t)1 << 30), 0);
-		CHECK(in.map != NULL);
+		CHECK(in.map.p != NULL);
 		in.lf_lines = 1;
 		CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_EQ(in.len, 4096);		/* a read's worth at a time */
@@ -478,7 +478,7 @@ test_map(void)
 		CHECK_EQ(got, n);
 		CHECK(memcmp(out, text, n) == 0);
 		CHECK_EQ(in.line, n / 100 + 1);
-		CHECK(in.map == NULL);		/* read(2) after it: EOF */
+		CHECK(in.map.p == NULL);		/* read(2) after it: EOF */
 		CHECK(!page_mapped(first));
 		CHECK_EQ(lseek(fd, 0, SEEK_CUR), (off_t)n);
 		jenc_in_release(&in);
@@ -515,7 +515,7 @@ test_map(void)
 			CHECK_EQ(jenc_in_fill(&in), 0);
 		CHECK_EQ(in.len, n);
 		CHECK_EQ(jenc_in_fill(&in), 0);	/* unmapped, EOF */
-		CHECK(in.map == NULL);
+		CHECK(in.map.p == NULL);
 		CHECK(in.eof);
 		CHECK_EQ(in.len, n);
 		CHECK(memcmp(in.p, text, n) == 0);
@@ -548,7 +548,7 @@ test_map(void)
 		CHECK_EQ(jenc_in_init_map(&in, fd, 65536, (size_t)1 << 30), 0);
 		CHECK_EQ(jenc_in_begin(&in, NULL, 0, &bom), 0);
 		CHECK_EQ(bom, 1);
-		CHECK(in.map == NULL);
+		CHECK(in.map.p == NULL);
 		CHECK_EQ(read_all(&in, out, 2 * n, &got), 0);
 		CHECK_EQ(got, m);
 		CHECK(memcmp(out, text, m) == 0);
