@@ -247,6 +247,14 @@ int jenc_json_in_fail(struct json_rd *r, int rc) __attribute__((cold));
  * control byte or not UTF-8.  Returns the code. */
 int jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
     __attribute__((cold));
+/*
+ * JENC_READ_JSONC, before what was read up to in.p[at] is reported or
+ * passed: filter what was read, reading on (up to 64 KiB past at) while
+ * what is undecided starts before in.p[at + reach].  A read error stops
+ * it (the caller's next read reports it).
+ */
+void jenc_json_jsonc_upto(struct json_rd *r, size_t at, size_t reach)
+    __attribute__((cold));
 /* RFC 7464 (JENC_READ_SEQ): an RS at in.p[pos] cuts the text short. */
 int jenc_json_rs_fail(struct json_rd *r, size_t pos) __attribute__((cold));
 
