@@ -403,34 +403,35 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 	else
 		ok = json_number_ok(s, n, r->in.len - pos);
 	if (ok) {
-		if (r->depth == 0)
-			r->vend = r->in.off + end;
-		if (!r->bulk || r->depth == 0)
-			EMIT_AT(jenc_raw(r->e, s, n), pos);
-		json_value_end(r, next);
-		return 0;
-	}
-	/* Say what is wrong: a bad word, or a good one with junk after it. */
-	while (k < n && json_word_byte((unsigned char)s[k]))
-		k++;
-	if (k == 0)
-		return jenc_json_state_fail(r, pos);
-	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
-		if (!json_literal_ok(s, k))
+		k = n;
+	} else {
+		/* Say what is wrong: a bad word, or a good one with junk
+		 * after it. */
+		while (k < n && json_word_byte((unsigned char)s[k]))
+			k++;
+		if (k == 0)
+			return jenc_json_state_fail(r, pos);
+		if ((s[0] >= 'a' && s[0] <= 'z') ||
+		    (s[0] >= 'A' && s[0] <= 'Z')) {
+			if (!json_literal_ok(s, k))
+				return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+				    JENC_K_LITERAL, 0, "invalid literal "
+				    "'%.*s%s', expected true, false or null",
+				    k > 32 ? 32 : (int)k, s,
+				    k > 32 ? "..." : "");
+		} else if (!jenc_json_number_ok(s, k)) {
 			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
-			    JENC_K_LITERAL, 0, "invalid literal '%.*s%s', "
-			    "expected true, false or null",
+			    JENC_K_NUMBER, 0, "invalid number '%.*s%s'",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
-	} else if (!jenc_json_number_ok(s, k)) {
-		return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_NUMBER, 0,
-		    "invalid number '%.*s%s'", k > 32 ? 32 : (int)k, s,
-		    k > 32 ? "..." : "");
+		}
 	}
 	if (r->depth == 0)
 		r->vend = r->in.off + pos + k;
 	if (!r->bulk || r->depth == 0)
 		EMIT_AT(jenc_raw(r->e, s, k), pos);
 	json_value_end(r, next);
+	if (ok)
+		return 0;
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
 	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
