@@ -45,7 +45,7 @@
 #define TOK_INIT 4096u
 #define DEPTH_DEFAULT 10000u
 #define DEEP_CHUNK ((size_t)64)
-#define SK_ROOM JENC_SKEL_ROOM(JENC_SKEL_MAX)	/* skeleton buffer entries */
+#define SK_ROOM JENC_SKEL_ROOM(JENC_SKEL_MAX)	/* skeleton entries */
 
 /* ---- jsmn ---------------------------------------------------------------- */
 
@@ -280,7 +280,7 @@ json_jsmn_cut_ends(struct json_rd *r)
 				i++;
 				continue;
 			}
-			if ((k = json_esc_len(p, i, n, &len)) < 0)
+			if ((k = scan_esc_len(p, i, n, &len)) < 0)
 				st = 0;
 			if (k != 0)
 				break;

@@ -33,7 +33,7 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit, size_t *q)
 		}
 		if (c == '\\') {
 			size_t len;
-			int k = json_esc_len(p, i, limit, &len);
+			int k = scan_esc_len(p, i, limit, &len);
 
 			if (k == 0) {
 				i += len;
