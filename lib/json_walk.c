@@ -127,16 +127,10 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		return jenc_json_fail(r, pos, JENC_E_DEPTH, JENC_K_DEPTH, 0,
 		    "nesting deeper than %u level%s (see --max-depth)",
 		    r->max_depth, r->max_depth == 1 ? "" : "s");
-	if (r->depth == r->stk_cap) {
-		size_t ncap = r->stk_cap * 2;
-		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
-
-		if (ns == NULL)
-			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM,
-			    JENC_K_NONE, 0, "out of memory");
-		r->stk = ns;
-		r->stk_cap = ncap;
-	}
+	if (r->depth == r->stk_cap && jenc_grow((void **)&r->stk, &r->stk_cap,
+	    r->depth + 1, 64, 1) != 0)
+		return jenc_json_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
+		    "out of memory");
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
 		r->lost = 0;
