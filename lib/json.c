@@ -5,8 +5,8 @@
  * over the window of input, and holds the entry points.
  *
  * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input (the
- * input layer's, in.c) with a small token array; only the json_jsmn_*
- * helpers touch its parser.  Each time it returns, the new tokens are
+ * input layer's, in.c) with a small token array; only this file changes
+ * its parser.  Each time it returns, the new tokens are
  * walked in order, and the bytes between them (separators, closing
  * brackets) go through the reader's state machine, so trailing or missing
  * commas, stray colons and brackets, bad literals and numbers, raw control
@@ -49,11 +49,9 @@
 
 /* ---- jsmn ---------------------------------------------------------------- */
 
-/*
- * Only the helpers in this section read or change jsmn's parser (see
- * jsmnx.h for what it keeps between calls, and why the window may slide
- * under it, the finished tokens go, and a fresh start at top level).
- */
+/* (jsmnx.h says what jsmn keeps between calls, and why the window may
+ * slide under it, the finished tokens go, and a fresh start at top
+ * level) */
 
 /*
  * Start afresh at pos, at top level, with no token: jsmn_init's state at
@@ -336,7 +334,6 @@ json_slide(struct json_rd *r, size_t n)
 	return 0;
 }
 
-/* Get more input after in.p[in.len).  Returns 0, or an error code. */
 static int
 json_fill(struct json_rd *r)
 {

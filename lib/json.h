@@ -82,7 +82,7 @@ extern const struct json_grammar jenc_json_grammar;
 struct json_rd {
 	jenc_in in;		/* the window: in.p[0..in.len) */
 
-	jsmn_parser jp;		/* touched only by the jsmn helpers */
+	jsmn_parser jp;		/* changed only in json.c */
 	jsmntok_t *tok;
 	unsigned ntok, done;	/* tok[0..done) are walked */
 	size_t pend;		/* jsmn's token at in.p[pend] is cut by the

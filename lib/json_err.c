@@ -184,8 +184,6 @@ json_view_fail(struct json_rd *r, const char *msg, int at_start, int kind)
 	    found);
 }
 
-/* The encoder failed (a write error, no memory, a view's rejection):
- * report its code. */
 int __attribute__((cold, noinline))
 jenc_json_enc_fail(struct json_rd *r)
 {
@@ -202,7 +200,6 @@ jenc_json_enc_fail(struct json_rd *r)
 	    NULL, "%s", jenc_strerror(code));
 }
 
-/* RFC 7464: an RS inside a value (or a string) ends the text cut short. */
 int __attribute__((cold, noinline))
 jenc_json_rs_fail(struct json_rd *r, size_t pos)
 {
@@ -210,11 +207,8 @@ jenc_json_rs_fail(struct json_rd *r, size_t pos)
 	    "truncated JSON text before RS");
 }
 
-/*
- * A raw control byte or a byte that is not UTF-8 at in.p[i], in the body
- * of the string from b: with JENC_READ_SEQ an RS there ends the text as
- * truncated, as it does in a container.
- */
+/* (with JENC_READ_SEQ an RS there ends the text as truncated, as it does
+ * in a container) */
 int __attribute__((cold, noinline))
 jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
 {
@@ -232,7 +226,6 @@ jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
 	return JENC_E_SYNTAX;
 }
 
-/* Report what made a jenc_in call fail with rc. */
 int __attribute__((cold, noinline))
 jenc_json_in_fail(struct json_rd *r, int rc)
 {

@@ -110,10 +110,8 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 	r->gap_to = NO_POS;	/* cur is the scan's */
 	while (pos < limit) {
 		r->cur = pos;	/* checked so far (jenc_json_fail reads it) */
-		if (r->stop_top && pos > from && r->st == S_TOP) {
-			r->cur = pos;
+		if (r->stop_top && pos > from && r->st == S_TOP)
 			return 0;
-		}
 		unsigned char c = (unsigned char)r->in.p[pos];
 
 		if (c == RS && r->seq) {

@@ -217,7 +217,6 @@ json_blank_lines(struct json_rd *r, size_t a, size_t b)
 	return 0;
 }
 
-/* The bytes between two tokens: separators, closing brackets, space. */
 int
 jenc_json_gap(struct json_rd *r, size_t from, size_t to)
 {
@@ -264,8 +263,6 @@ json_body_check(struct json_rd *r, size_t b, size_t end)
 	return jenc_json_str_fail(r, b, b + i);
 }
 
-/* A string token: quote at q, body [q+1, end), closing quote at end;
- * checked: skel.c has checked its body as json_body_check would. */
 int
 jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked)
 {
@@ -371,7 +368,6 @@ json_seq_cut(const struct json_rd *r, size_t end)
 	return r->in.eof;
 }
 
-/* A primitive starting at pos and ending at or before end. */
 int
 jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 {
