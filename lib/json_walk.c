@@ -453,13 +453,16 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
  * it).  Returns 0, or JENC_E_SYNTAX when the encoder failed, as walk
  * does.
  */
+#define FAST_SAVE() do { \
+	r->cur = tcur; \
+	r->st = st; \
+	r->depth = depth; \
+	*ip = i; \
+	*gp = cur; \
+} while (0)
 #define FAST_EMIT(call) do { \
 	if (e != NULL && (call) != 0) { \
-		r->cur = tcur; \
-		r->st = st; \
-		r->depth = depth; \
-		*ip = i; \
-		*gp = cur; \
+		FAST_SAVE(); \
 		r->fail_at = cur; \
 		(void)jenc_json_enc_fail(r); \
 		return JENC_E_SYNTAX; \
@@ -496,14 +499,9 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 				size_t b = json_ws_end(r, cur + 1, first);
 
 				if (bulk) {
-					r->cur = tcur;
-					r->st = st;
-					r->depth = depth;
-					if (json_skip_ws(r, cur, b) != 0) {
-						*ip = i;
-						*gp = cur;
+					FAST_SAVE();
+					if (json_skip_ws(r, cur, b) != 0)
 						return JENC_E_SYNTAX;
-					}
 				}
 				cur = b;
 				continue;
@@ -579,14 +577,11 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 		}
 	}
 out:
-	r->cur = tcur;
-	r->st = st;
-	r->depth = depth;
-	*ip = i;
-	*gp = cur;
+	FAST_SAVE();
 	return 0;
 }
 #undef FAST_EMIT
+#undef FAST_SAVE
 
 /*
  * The walk is one function with every check inlined (flatten), kept apart
