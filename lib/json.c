@@ -475,12 +475,7 @@ json_run(struct json_rd *r)
 			}
 			r->pend = NO_POS;
 		}
-		/*
-		 * Deep in nesting, feed jsmn small pieces: it finds the
-		 * container a ']' closes by climbing from its newest token over
-		 * every container closed since, so a long run of closing
-		 * brackets in one call would be quadratic.
-		 */
+		/* deep in nesting, small pieces (see JENC_JSMN_DEEP) */
 		size_t jlen = r->in.len, start = json_jsmn_pos(r);
 		int bad_piece = 0;
 		if (r->depth > JENC_JSMN_DEEP && r->in.len - start > chunk &&
@@ -562,9 +557,9 @@ static int
 json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
     jenc_err *err)
 {
-	int rc;
+	unsigned fl = o != NULL ? o->flags : 0;
 	jenc_err dummy, one;
-	int found = 0;
+	int rc, found = 0;
 
 	r->e = e;
 	/* values inside a container the caller opened go call by call */
@@ -577,15 +572,15 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 		r->in.ctx = e;
 	}
 	r->max_depth = o != NULL && o->max_depth ? o->max_depth : DEPTH_DEFAULT;
-	r->single = o != NULL && (o->flags & JENC_READ_SINGLE);
-	r->seq = o != NULL && (o->flags & JENC_READ_SEQ);
-	r->jsonc = o != NULL && (o->flags & JENC_READ_JSONC);
-	r->policy = o == NULL ? 0 : (o->flags & JENC_READ_PASS) ?
-	    JENC_READ_PASS : (o->flags & JENC_READ_SKIP) ? JENC_READ_SKIP : 0;
+	r->single = (fl & JENC_READ_SINGLE) != 0;
+	r->seq = (fl & JENC_READ_SEQ) != 0;
+	r->jsonc = (fl & JENC_READ_JSONC) != 0;
+	r->policy = (fl & JENC_READ_PASS) ? JENC_READ_PASS :
+	    fl & JENC_READ_SKIP;
 	if (r->policy != 0)
 		r->err = &one;
 	r->blank = e != NULL && r->policy == JENC_READ_PASS &&
-	    (o->flags & JENC_READ_BLANK);
+	    (fl & JENC_READ_BLANK);
 	r->bol = 1;
 	r->st = S_TOP;
 	/* with a scout, room for its chain and as much again */
@@ -594,7 +589,7 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	r->stk_cap = 64;
 	r->stk = jenc_mem_alloc(r->stk_cap);
 	/* without room for the skeleton, jsmn reads the text */
-	if (o == NULL || !(o->flags & JENC_READ_EXACT)) {
+	if (!(fl & JENC_READ_EXACT)) {
 		r->sk.buf = jenc_mem_alloc(SK_ROOM);
 		r->sk.map = jenc_mem_alloc(SK_ROOM * sizeof(uint32_t));
 		if (r->sk.map == NULL) {	/* (freed below) */
