@@ -5,8 +5,8 @@
  * over the window of input, and holds the entry points.
  *
  * jsmn (JSMN_STRICT, JSMN_PARENT_LINKS) runs over a window of input (the
- * input layer's, in.c) with a small token array; only the json_jsmn_*
- * helpers touch its parser.  Each time it returns, the new tokens are
+ * input layer's, in.c) with a small token array; only this file changes
+ * its parser.  Each time it returns, the new tokens are
  * walked in order, and the bytes between them (separators, closing
  * brackets) go through the reader's state machine, so trailing or missing
  * commas, stray colons and brackets, bad literals and numbers, raw control
@@ -45,14 +45,13 @@
 #define TOK_INIT 4096u
 #define DEPTH_DEFAULT 10000u
 #define DEEP_CHUNK ((size_t)64)
+#define SK_ROOM JENC_SKEL_ROOM(JENC_SKEL_MAX)	/* skeleton entries */
 
 /* ---- jsmn ---------------------------------------------------------------- */
 
-/*
- * Only the helpers in this section read or change jsmn's parser (see
- * jsmnx.h for what it keeps between calls, and why the window may slide
- * under it, the finished tokens go, and a fresh start at top level).
- */
+/* (jsmnx.h says what jsmn keeps between calls, and why the window may
+ * slide under it, the finished tokens go, and a fresh start at top
+ * level) */
 
 /*
  * Start afresh at pos, at top level, with no token: jsmn_init's state at
@@ -69,17 +68,6 @@ json_jsmn_restart(struct json_rd *r, size_t pos)
 	r->pend = NO_POS;
 	r->sk.valid = 0;
 	r->sk.ok_lo = r->sk.ok_hi = 0;
-}
-
-/*
- * The window dropped n bytes from its front (n <= pos): pos is jsmn's only
- * byte position that it reads again, since json_jsmn_compact has cleared those
- * of the tokens kept.
- */
-static void
-json_jsmn_rebase(struct json_rd *r, size_t n)
-{
-	r->jp.pos -= (unsigned)n;
 }
 
 /*
@@ -265,56 +253,40 @@ json_jsmn_cut(struct json_rd *r)
  * byte, NUL, a byte from 0x7f); for a string its closing quote, a NUL
  * byte or an escape it rejects.  Else JENC_ST_MORE, and pend_scan moves
  * on to the window end, or to a backslash whose escape is not all in yet.
+ * The bytes scanned are counted (cut_bytes).
  */
-static int
-json_jsmn_cut_scan(struct json_rd *r)
-{
-	const unsigned char *p = (const unsigned char *)r->in.p;
-	size_t i = r->pend_scan, n = r->in.len, len;
-	int k;
-
-	if (p[r->pend] != '"') {
-		for (; i < n; i++)
-			if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == ',' ||
-			    p[i] == ']' || p[i] == '}') {
-				r->pend_scan = i;
-				return 0;
-			}
-		r->pend_scan = i;
-		return JENC_ST_MORE;
-	}
-	while (i < n) {
-		i = scan_find(p, i, n, NULL, '"', '\\', '\\');
-		if (i >= n)
-			break;
-		if (p[i] == '"' || p[i] == '\0') {
-			r->pend_scan = i;
-			return 0;
-		}
-		if (p[i] != '\\') {
-			i++;
-			continue;
-		}
-		if ((k = json_esc_len(p, i, n, &len)) < 0) {
-			r->pend_scan = i;
-			return 0;
-		}
-		if (k == JENC_ST_MORE)
-			break;
-		i += len;
-	}
-	r->pend_scan = i;
-	return JENC_ST_MORE;
-}
-
-/* json_jsmn_cut_scan, counting the bytes it scanned (cut_bytes). */
 static int
 json_jsmn_cut_ends(struct json_rd *r)
 {
-	size_t from = r->pend_scan;
-	int st = json_jsmn_cut_scan(r);
+	const unsigned char *p = (const unsigned char *)r->in.p;
+	size_t i = r->pend_scan, n = r->in.len, len;
+	int k, st = JENC_ST_MORE;
 
-	jenc_work_add(JENC_W_CUT, r->pend_scan - from);
+	if (p[r->pend] != '"') {
+		while (i < n && p[i] > ' ' && p[i] < 0x7f && p[i] != ',' &&
+		    p[i] != ']' && p[i] != '}')
+			i++;
+		if (i < n)
+			st = 0;
+	} else {
+		while ((i = scan_find(p, i, n, NULL, '"', '\\', '\\')) < n) {
+			if (p[i] == '"' || p[i] == '\0') {
+				st = 0;
+				break;
+			}
+			if (p[i] != '\\') {
+				i++;
+				continue;
+			}
+			if ((k = scan_esc_len(p, i, n, &len)) < 0)
+				st = 0;
+			if (k != 0)
+				break;
+			i += len;
+		}
+	}
+	jenc_work_add(JENC_W_CUT, i - r->pend_scan);
+	r->pend_scan = i;
 	return st;
 }
 
@@ -351,7 +323,9 @@ json_slide(struct json_rd *r, size_t n)
 	r->tend = r->tend >= n ? r->tend - n : 0;
 	r->gap_to = json_rebase(r->gap_to, n);
 	jenc_in_drop(&r->in, n);
-	json_jsmn_rebase(r, n);
+	/* (jsmn's only byte position that it reads again: compact cleared
+	 * those of the tokens kept) */
+	r->jp.pos -= (unsigned)n;
 	r->sk.valid = 0;
 	r->sk.ok_lo = r->sk.ok_hi = 0;
 	r->cur -= n;
@@ -360,7 +334,6 @@ json_slide(struct json_rd *r, size_t n)
 	return 0;
 }
 
-/* Get more input after in.p[in.len).  Returns 0, or an error code. */
 static int
 json_fill(struct json_rd *r)
 {
@@ -502,12 +475,7 @@ json_run(struct json_rd *r)
 			}
 			r->pend = NO_POS;
 		}
-		/*
-		 * Deep in nesting, feed jsmn small pieces: it finds the
-		 * container a ']' closes by climbing from its newest token over
-		 * every container closed since, so a long run of closing
-		 * brackets in one call would be quadratic.
-		 */
+		/* deep in nesting, small pieces (see JENC_JSMN_DEEP) */
 		size_t jlen = r->in.len, start = json_jsmn_pos(r);
 		int bad_piece = 0;
 		if (r->depth > JENC_JSMN_DEEP && r->in.len - start > chunk &&
@@ -558,16 +526,12 @@ json_run(struct json_rd *r)
 			chunk = pos == start ? chunk * 2 : DEEP_CHUNK;
 			continue;
 		}
-		if (res >= 0 && pos < r->in.len) {
-			/* jsmn stops at a NUL byte */
-			if (jenc_json_slow_scan(r, pos, pos + 1) != 0)
-				return r->err->code;
-			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
-			    JENC_K_TOKEN, 0, "invalid input");
-		}
-		if (res == JSMN_ERROR_PART &&
-		    memchr(r->in.p + pos, '\0', r->in.len - pos) != NULL) {
-			if (jenc_json_slow_scan(r, pos, r->in.len) != 0)
+		/* jsmn stops at a NUL byte: at pos, or in a token it says
+		 * the window end cuts */
+		if ((res >= 0 && pos < r->in.len) || (res == JSMN_ERROR_PART &&
+		    memchr(r->in.p + pos, '\0', r->in.len - pos) != NULL)) {
+			if (jenc_json_slow_scan(r, pos, res >= 0 ? pos + 1 :
+			    r->in.len) != 0)
 				return r->err->code;
 			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
 			    JENC_K_TOKEN, 0, "invalid input");
@@ -593,9 +557,9 @@ static int
 json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
     jenc_err *err)
 {
-	int rc;
+	unsigned fl = o != NULL ? o->flags : 0;
 	jenc_err dummy, one;
-	int found = 0;
+	int rc, found = 0;
 
 	r->e = e;
 	/* values inside a container the caller opened go call by call */
@@ -608,15 +572,15 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 		r->in.ctx = e;
 	}
 	r->max_depth = o != NULL && o->max_depth ? o->max_depth : DEPTH_DEFAULT;
-	r->single = o != NULL && (o->flags & JENC_READ_SINGLE);
-	r->seq = o != NULL && (o->flags & JENC_READ_SEQ);
-	r->jsonc = o != NULL && (o->flags & JENC_READ_JSONC);
-	r->policy = o == NULL ? 0 : (o->flags & JENC_READ_PASS) ?
-	    JENC_READ_PASS : (o->flags & JENC_READ_SKIP) ? JENC_READ_SKIP : 0;
+	r->single = (fl & JENC_READ_SINGLE) != 0;
+	r->seq = (fl & JENC_READ_SEQ) != 0;
+	r->jsonc = (fl & JENC_READ_JSONC) != 0;
+	r->policy = (fl & JENC_READ_PASS) ? JENC_READ_PASS :
+	    fl & JENC_READ_SKIP;
 	if (r->policy != 0)
 		r->err = &one;
 	r->blank = e != NULL && r->policy == JENC_READ_PASS &&
-	    (o->flags & JENC_READ_BLANK);
+	    (fl & JENC_READ_BLANK);
 	r->bol = 1;
 	r->st = S_TOP;
 	/* with a scout, room for its chain and as much again */
@@ -625,16 +589,12 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	r->stk_cap = 64;
 	r->stk = jenc_mem_alloc(r->stk_cap);
 	/* without room for the skeleton, jsmn reads the text */
-	if (o == NULL || !(o->flags & JENC_READ_EXACT)) {
-		r->sk.buf = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX));
-		r->sk.map = jenc_mem_alloc(JENC_SKEL_ROOM(JENC_SKEL_MAX) *
-		    sizeof(uint32_t));
-		if (r->sk.buf == NULL || r->sk.map == NULL) {
-			jenc_mem_free(r->sk.buf, JENC_SKEL_ROOM(JENC_SKEL_MAX));
-			jenc_mem_free(r->sk.map,
-			    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
+	if (!(fl & JENC_READ_EXACT)) {
+		r->sk.buf = jenc_mem_alloc(SK_ROOM);
+		r->sk.map = jenc_mem_alloc(SK_ROOM * sizeof(uint32_t));
+		if (r->sk.map == NULL) {	/* (freed below) */
+			jenc_mem_free(r->sk.buf, SK_ROOM);
 			r->sk.buf = NULL;
-			r->sk.map = NULL;
 		}
 	}
 	json_jsmn_restart(r, 0);
@@ -694,9 +654,8 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->rp_at, r->rp_cap * sizeof(uint64_t));
 	jenc_mem_free(r->stk, r->stk_cap);
-	jenc_mem_free(r->sk.buf, JENC_SKEL_ROOM(JENC_SKEL_MAX));
-	jenc_mem_free(r->sk.map,
-	    JENC_SKEL_ROOM(JENC_SKEL_MAX) * sizeof(uint32_t));
+	jenc_mem_free(r->sk.buf, SK_ROOM);
+	jenc_mem_free(r->sk.map, SK_ROOM * sizeof(uint32_t));
 	return rc;
 }
 

@@ -82,7 +82,7 @@ extern const struct json_grammar jenc_json_grammar;
 struct json_rd {
 	jenc_in in;		/* the window: in.p[0..in.len) */
 
-	jsmn_parser jp;		/* touched only by the jsmn helpers */
+	jsmn_parser jp;		/* changed only in json.c */
 	jsmntok_t *tok;
 	unsigned ntok, done;	/* tok[0..done) are walked */
 	size_t pend;		/* jsmn's token at in.p[pend] is cut by the
@@ -247,6 +247,14 @@ int jenc_json_in_fail(struct json_rd *r, int rc) __attribute__((cold));
  * control byte or not UTF-8.  Returns the code. */
 int jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
     __attribute__((cold));
+/*
+ * JENC_READ_JSONC, before what was read up to in.p[at] is reported or
+ * passed: filter what was read, reading on (up to 64 KiB past at) while
+ * what is undecided starts before in.p[at + reach].  A read error stops
+ * it (the caller's next read reports it).
+ */
+void jenc_json_jsonc_upto(struct json_rd *r, size_t at, size_t reach)
+    __attribute__((cold));
 /* RFC 7464 (JENC_READ_SEQ): an RS at in.p[pos] cuts the text short. */
 int jenc_json_rs_fail(struct json_rd *r, size_t pos) __attribute__((cold));
 
@@ -329,44 +337,6 @@ json_byte_class(unsigned char c)
 		return G_LBRACE;
 	}
 	return json_word_byte(c) ? G_WORD : jenc_json_grammar.gap[c];
-}
-
-static inline int
-json_is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
-}
-
-/*
- * The escape at p[i], a backslash, as JSON (and jsmn) take it: 0 with its
- * length in *len (2, or 6 for \uXXXX); JENC_ST_MORE if p[0..n) ends
- * before it is complete; JENC_E_SYNTAX if it is not one (the byte after
- * the backslash, or a \u without 4 hex digits).  Reports nothing.
- */
-static inline int
-json_esc_len(const unsigned char *p, size_t i, size_t n, size_t *len)
-{
-	size_t k;
-
-	if (i + 1 >= n)
-		return JENC_ST_MORE;
-	switch (p[i + 1]) {
-	case '"': case '\\': case '/': case 'b':
-	case 'f': case 'n': case 'r': case 't':
-		*len = 2;
-		return 0;
-	case 'u':
-		for (k = 2; k < 6; k++) {
-			if (i + k >= n)
-				return JENC_ST_MORE;
-			if (!json_is_hex(p[i + k]))
-				return JENC_E_SYNTAX;
-		}
-		*len = 6;
-		return 0;
-	}
-	return JENC_E_SYNTAX;
 }
 
 #endif

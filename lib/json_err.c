@@ -74,20 +74,13 @@ json_input_hint(const struct json_rd *r, size_t pos, const jenc_where *w)
 	return "";
 }
 
-/*
- * JENC_READ_JSONC, before an error at in.p[pos] is reported: filter what
- * jenc_in_line read, reading on (up to 64 KiB past the spot) while what
- * is undecided starts within reach of the excerpt, so that it shows the
- * line as it is however the input arrived.
- */
-static void
-json_jsonc_line(struct json_rd *r, size_t pos)
+void
+jenc_json_jsonc_upto(struct json_rd *r, size_t at, size_t reach)
 {
 	while (jenc_jsonc_filter(&r->jc, (char *)r->in.p, r->in.len,
 	    r->in.off, r->in.eof) != 0 &&
-	    jenc_jsonc_undecided(&r->jc) <
-	    r->in.off + pos + JENC_EXCERPT_SCAN &&
-	    r->in.len - pos < ((size_t)64 << 10))
+	    jenc_jsonc_undecided(&r->jc) < r->in.off + at + reach &&
+	    r->in.len - at < ((size_t)64 << 10))
 		if (jenc_in_fill(&r->in) != 0)
 			break;
 }
@@ -113,8 +106,10 @@ jenc_json_fail(struct json_rd *r, size_t pos, int code, int kind, int sys_errno,
 		if (pos > r->in.len)
 			pos = r->in.len;
 		jenc_in_line(&r->in, pos, 0);
+		/* (so that the excerpt shows the line as it is however
+		 * the input arrived) */
 		if (r->jsonc)
-			json_jsonc_line(r, pos);
+			jenc_json_jsonc_upto(r, pos, JENC_EXCERPT_SCAN);
 		jenc_in_where(&r->in, pos, &w);
 		if (code == JENC_E_SYNTAX)
 			hint = json_input_hint(r, pos, &w);
@@ -189,8 +184,6 @@ json_view_fail(struct json_rd *r, const char *msg, int at_start, int kind)
 	    found);
 }
 
-/* The encoder failed (a write error, no memory, a view's rejection):
- * report its code. */
 int __attribute__((cold, noinline))
 jenc_json_enc_fail(struct json_rd *r)
 {
@@ -207,7 +200,6 @@ jenc_json_enc_fail(struct json_rd *r)
 	    NULL, "%s", jenc_strerror(code));
 }
 
-/* RFC 7464: an RS inside a value (or a string) ends the text cut short. */
 int __attribute__((cold, noinline))
 jenc_json_rs_fail(struct json_rd *r, size_t pos)
 {
@@ -215,11 +207,8 @@ jenc_json_rs_fail(struct json_rd *r, size_t pos)
 	    "truncated JSON text before RS");
 }
 
-/*
- * A raw control byte or a byte that is not UTF-8 at in.p[i], in the body
- * of the string from b: with JENC_READ_SEQ an RS there ends the text as
- * truncated, as it does in a container.
- */
+/* (with JENC_READ_SEQ an RS there ends the text as truncated, as it does
+ * in a container) */
 int __attribute__((cold, noinline))
 jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
 {
@@ -237,7 +226,6 @@ jenc_json_str_fail(struct json_rd *r, size_t b, size_t i)
 	return JENC_E_SYNTAX;
 }
 
-/* Report what made a jenc_in call fail with rc. */
 int __attribute__((cold, noinline))
 jenc_json_in_fail(struct json_rd *r, int rc)
 {

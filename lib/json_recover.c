@@ -210,16 +210,9 @@ json_bad_byte(struct json_rd *r, struct json_bad *b, unsigned char c)
 	if (b->d <= 0)
 		return JENC_ST_END;
 	/* the value is still open: does the next line go on with it? */
-	while (b->i == r->in.len && !r->in.eof) {
-		if (b->pass && b->i - b->from > PASS_MAX)
-			b->pass = 0;
-		if (!b->pass) {
-			jenc_in_drop(&r->in, b->i);
-			b->from = b->spot = b->i = 0;
-		}
-		if ((rc = jenc_in_fill(&r->in)) != 0)
-			return jenc_json_in_fail(r, rc);
-	}
+	while (b->i == r->in.len && !r->in.eof)
+		if ((rc = json_bad_more(r, b)) != 0)
+			return rc;
 	if (b->i == r->in.len) {
 		r->cut_end = 1;
 		return JENC_ST_END;
@@ -278,17 +271,12 @@ json_bad_pass(struct json_rd *r, struct json_bad *b)
 	if (b->pass && i - from > PASS_MAX)
 		b->pass = 0;
 	if (b->pass) {
+		/* with JENC_READ_JSONC, what this reading on brought in is
+		 * blanked as the rest, whatever the window's ends were */
+		if (r->jsonc)
+			jenc_json_jsonc_upto(r, i, 0);
 		/* (an empty bad text, as at the end of the input after a
 		 * byte order mark, has nothing to pass) */
-		/* with JENC_READ_JSONC, what this reading on brought in is
-		 * blanked as the rest, whatever the window's ends were
-		 * (reading on at most 64 KiB to decide, as json_jsonc_line) */
-		while (r->jsonc && jenc_jsonc_filter(&r->jc, (char *)r->in.p,
-		    r->in.len, r->in.off, r->in.eof) != 0 &&
-		    jenc_jsonc_undecided(&r->jc) < r->in.off + i &&
-		    r->in.len - i < ((size_t)64 << 10))
-			if (jenc_in_fill(&r->in) != 0)
-				break;
 		if (i > from) {
 			EMIT(jenc_passthru(r->e, r->in.p + from, i - from));
 			if (r->in.p[i - 1] != '\n')

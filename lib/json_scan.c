@@ -33,7 +33,7 @@ json_str_scan(struct json_rd *r, size_t b, size_t limit, size_t *q)
 		}
 		if (c == '\\') {
 			size_t len;
-			int k = json_esc_len(p, i, limit, &len);
+			int k = scan_esc_len(p, i, limit, &len);
 
 			if (k == 0) {
 				i += len;
@@ -110,10 +110,8 @@ json_slow_scan_run(struct json_rd *r, size_t pos, size_t limit)
 	r->gap_to = NO_POS;	/* cur is the scan's */
 	while (pos < limit) {
 		r->cur = pos;	/* checked so far (jenc_json_fail reads it) */
-		if (r->stop_top && pos > from && r->st == S_TOP) {
-			r->cur = pos;
+		if (r->stop_top && pos > from && r->st == S_TOP)
 			return 0;
-		}
 		unsigned char c = (unsigned char)r->in.p[pos];
 
 		if (c == RS && r->seq) {

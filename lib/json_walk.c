@@ -127,16 +127,10 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 		return jenc_json_fail(r, pos, JENC_E_DEPTH, JENC_K_DEPTH, 0,
 		    "nesting deeper than %u level%s (see --max-depth)",
 		    r->max_depth, r->max_depth == 1 ? "" : "s");
-	if (r->depth == r->stk_cap) {
-		size_t ncap = r->stk_cap * 2;
-		unsigned char *ns = jenc_mem_realloc(r->stk, r->stk_cap, ncap);
-
-		if (ns == NULL)
-			return jenc_json_fail(r, NO_POS, JENC_E_NOMEM,
-			    JENC_K_NONE, 0, "out of memory");
-		r->stk = ns;
-		r->stk_cap = ncap;
-	}
+	if (r->depth == r->stk_cap && jenc_grow((void **)&r->stk, &r->stk_cap,
+	    r->depth + 1, 64, 1) != 0)
+		return jenc_json_fail(r, NO_POS, JENC_E_NOMEM, JENC_K_NONE, 0,
+		    "out of memory");
 	if (r->depth == 0) {
 		r->vstart = r->in.off + pos;
 		r->lost = 0;
@@ -223,7 +217,6 @@ json_blank_lines(struct json_rd *r, size_t a, size_t b)
 	return 0;
 }
 
-/* The bytes between two tokens: separators, closing brackets, space. */
 int
 jenc_json_gap(struct json_rd *r, size_t from, size_t to)
 {
@@ -270,8 +263,6 @@ json_body_check(struct json_rd *r, size_t b, size_t end)
 	return jenc_json_str_fail(r, b, b + i);
 }
 
-/* A string token: quote at q, body [q+1, end), closing quote at end;
- * checked: skel.c has checked its body as json_body_check would. */
 int
 jenc_json_string(struct json_rd *r, size_t q, size_t end, int checked)
 {
@@ -377,7 +368,6 @@ json_seq_cut(const struct json_rd *r, size_t end)
 	return r->in.eof;
 }
 
-/* A primitive starting at pos and ending at or before end. */
 int
 jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 {
@@ -403,34 +393,35 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
 	else
 		ok = json_number_ok(s, n, r->in.len - pos);
 	if (ok) {
-		if (r->depth == 0)
-			r->vend = r->in.off + end;
-		if (!r->bulk || r->depth == 0)
-			EMIT_AT(jenc_raw(r->e, s, n), pos);
-		json_value_end(r, next);
-		return 0;
-	}
-	/* Say what is wrong: a bad word, or a good one with junk after it. */
-	while (k < n && json_word_byte((unsigned char)s[k]))
-		k++;
-	if (k == 0)
-		return jenc_json_state_fail(r, pos);
-	if ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')) {
-		if (!json_literal_ok(s, k))
+		k = n;
+	} else {
+		/* Say what is wrong: a bad word, or a good one with junk
+		 * after it. */
+		while (k < n && json_word_byte((unsigned char)s[k]))
+			k++;
+		if (k == 0)
+			return jenc_json_state_fail(r, pos);
+		if ((s[0] >= 'a' && s[0] <= 'z') ||
+		    (s[0] >= 'A' && s[0] <= 'Z')) {
+			if (!json_literal_ok(s, k))
+				return jenc_json_fail(r, pos, JENC_E_SYNTAX,
+				    JENC_K_LITERAL, 0, "invalid literal "
+				    "'%.*s%s', expected true, false or null",
+				    k > 32 ? 32 : (int)k, s,
+				    k > 32 ? "..." : "");
+		} else if (!jenc_json_number_ok(s, k)) {
 			return jenc_json_fail(r, pos, JENC_E_SYNTAX,
-			    JENC_K_LITERAL, 0, "invalid literal '%.*s%s', "
-			    "expected true, false or null",
+			    JENC_K_NUMBER, 0, "invalid number '%.*s%s'",
 			    k > 32 ? 32 : (int)k, s, k > 32 ? "..." : "");
-	} else if (!jenc_json_number_ok(s, k)) {
-		return jenc_json_fail(r, pos, JENC_E_SYNTAX, JENC_K_NUMBER, 0,
-		    "invalid number '%.*s%s'", k > 32 ? 32 : (int)k, s,
-		    k > 32 ? "..." : "");
+		}
 	}
 	if (r->depth == 0)
 		r->vend = r->in.off + pos + k;
 	if (!r->bulk || r->depth == 0)
 		EMIT_AT(jenc_raw(r->e, s, k), pos);
 	json_value_end(r, next);
+	if (ok)
+		return 0;
 	/*
 	 * At top level another value may follow with no space: `2"s"`,
 	 * `null{}`.  jsmn took it all as one primitive, so tell the caller
@@ -462,13 +453,16 @@ jenc_json_primitive(struct json_rd *r, size_t pos, size_t end)
  * it).  Returns 0, or JENC_E_SYNTAX when the encoder failed, as walk
  * does.
  */
+#define FAST_SAVE() do { \
+	r->cur = tcur; \
+	r->st = st; \
+	r->depth = depth; \
+	*ip = i; \
+	*gp = cur; \
+} while (0)
 #define FAST_EMIT(call) do { \
 	if (e != NULL && (call) != 0) { \
-		r->cur = tcur; \
-		r->st = st; \
-		r->depth = depth; \
-		*ip = i; \
-		*gp = cur; \
+		FAST_SAVE(); \
 		r->fail_at = cur; \
 		(void)jenc_json_enc_fail(r); \
 		return JENC_E_SYNTAX; \
@@ -505,14 +499,9 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 				size_t b = json_ws_end(r, cur + 1, first);
 
 				if (bulk) {
-					r->cur = tcur;
-					r->st = st;
-					r->depth = depth;
-					if (json_skip_ws(r, cur, b) != 0) {
-						*ip = i;
-						*gp = cur;
+					FAST_SAVE();
+					if (json_skip_ws(r, cur, b) != 0)
 						return JENC_E_SYNTAX;
-					}
 				}
 				cur = b;
 				continue;
@@ -588,14 +577,11 @@ json_walk_fast(struct json_rd *r, unsigned *ip, unsigned n, size_t *gp,
 		}
 	}
 out:
-	r->cur = tcur;
-	r->st = st;
-	r->depth = depth;
-	*ip = i;
-	*gp = cur;
+	FAST_SAVE();
 	return 0;
 }
 #undef FAST_EMIT
+#undef FAST_SAVE
 
 /*
  * The walk is one function with every check inlined (flatten), kept apart

@@ -310,4 +310,45 @@ scan_text_bad(const unsigned char *p, size_t n, size_t room, unsigned ctl)
 	return n;
 }
 
+/* ---- escapes ---------------------------------------------------------- */
+
+static inline int
+scan_is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/*
+ * The escape at p[i], a backslash, as JSON (and jsmn) take it: 0 with
+ * its length in *len (2, or 6 for \uXXXX); JENC_ST_MORE if p[0..n) ends
+ * before it is complete; JENC_E_SYNTAX if it is not one (the byte after
+ * the backslash, or a \u without 4 hex digits).  Reports nothing.  The
+ * JSON reader's scans and the skeleton's check (skel.c) both use it.
+ */
+static inline int
+scan_esc_len(const unsigned char *p, size_t i, size_t n, size_t *len)
+{
+	size_t k;
+
+	if (i + 1 >= n)
+		return JENC_ST_MORE;
+	switch (p[i + 1]) {
+	case '"': case '\\': case '/': case 'b':
+	case 'f': case 'n': case 'r': case 't':
+		*len = 2;
+		return 0;
+	case 'u':
+		for (k = 2; k < 6; k++) {
+			if (i + k >= n)
+				return JENC_ST_MORE;
+			if (!scan_is_hex(p[i + k]))
+				return JENC_E_SYNTAX;
+		}
+		*len = 6;
+		return 0;
+	}
+	return JENC_E_SYNTAX;
+}
+
 #endif
