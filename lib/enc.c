@@ -76,7 +76,6 @@ enc_sorting(const jenc_enc *e, int lw)
 	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
 }
 
-/* enc_newline_indent past its fast path: n spaces or more than fit. */
 int __attribute__((noinline))
 jenc_enc_newline_fill(jenc_enc *e, size_t n)
 {

@@ -466,7 +466,6 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 	return 0;
 }
 
-/* A string already checked (or raw), quoted and escaped. */
 int
 jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 {
@@ -495,7 +494,6 @@ jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 	return enc_put(e, "\"", 1);
 }
 
-/* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
 int
 jenc_enc_text_ok(const char *s, size_t len)
 {

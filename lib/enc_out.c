@@ -104,11 +104,8 @@ enc_append_seg(jenc_enc *e, size_t n)
 
 	if (s == NULL)
 		return jenc_enc_fail(e, JENC_E_NOMEM);
-	if (s->cap <= JENC_SEG_MAX) {
-		e->next_cap = s->cap * 2;
-		if (e->next_cap > JENC_SEG_MAX)
-			e->next_cap = JENC_SEG_MAX;
-	}
+	if (s->cap <= JENC_SEG_MAX)
+		e->next_cap = enc_next_cap(s->cap);
 	if (e->tail == NULL) {
 		e->head = s;
 	} else {
@@ -196,7 +193,6 @@ enc_write_out(jenc_enc *e, size_t upto)
 	return 0;
 }
 
-/* Room for at least n more bytes, writing to the sink as the policy says. */
 int
 jenc_enc_grow(jenc_enc *e, size_t n)
 {
@@ -257,7 +253,6 @@ jenc_enc_put_slow(jenc_enc *e, const char *s, size_t n)
 	return 0;
 }
 
-/* Keep the first n held bytes, drop the rest.  Tail synced. */
 void
 jenc_enc_truncate_held(jenc_enc *e, size_t n)
 {
@@ -322,7 +317,7 @@ enc_state_reset(jenc_enc *e)
 }
 
 static jenc_enc *
-enc_get(int kind, const jenc_opts *o)
+enc_get(int kind, int fd, jenc_sink_fn fn, void *ctx, const jenc_opts *o)
 {
 	jenc_enc *e;
 	unsigned flags = o != NULL ? o->flags : 0;
@@ -341,9 +336,9 @@ enc_get(int kind, const jenc_opts *o)
 	e->base = 0;
 	e->next_cap = JENC_SEG_MIN;
 	e->kind = kind;
-	e->fd = -1;
-	e->fn = NULL;
-	e->ctx = NULL;
+	e->fd = fd;
+	e->fn = fn;
+	e->ctx = ctx;
 	e->flags = flags;
 	e->indent = o != NULL ? o->indent : 0;
 	if (e->indent > 16)
@@ -387,29 +382,19 @@ enc_get(int kind, const jenc_opts *o)
 jenc_enc *
 jenc_get_mem(const jenc_opts *opts)
 {
-	return enc_get(K_MEM, opts);
+	return enc_get(K_MEM, -1, NULL, NULL, opts);
 }
 
 jenc_enc *
 jenc_get_fd(int fd, const jenc_opts *opts)
 {
-	jenc_enc *e = enc_get(K_FD, opts);
-
-	if (e != NULL)
-		e->fd = fd;
-	return e;
+	return enc_get(K_FD, fd, NULL, NULL, opts);
 }
 
 jenc_enc *
 jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
 {
-	jenc_enc *e = enc_get(K_SINK, opts);
-
-	if (e != NULL) {
-		e->fn = fn;
-		e->ctx = ctx;
-	}
-	return e;
+	return enc_get(K_SINK, -1, fn, ctx, opts);
 }
 
 int
@@ -523,8 +508,7 @@ enc_drop_held(jenc_enc *e)
 	}
 	e->head->next = NULL;
 	/* Grow again in the sizes the spares have. */
-	e->next_cap = e->head->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX :
-	    e->head->cap * 2;
+	e->next_cap = enc_next_cap(e->head->cap);
 	e->tail = e->head;
 	e->tail->off = e->tail->len = 0;
 	e->base = 0;
