@@ -435,14 +435,10 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 		 * '\\' or 0xe2 (U+2028, U+2029) at a time. */
 		if (tab == plain)
 			while (j + 8 <= n) {
-				uint64_t w, q, b, x;
+				uint64_t w = sw_load(s + j);
 
-				memcpy(&w, s + j, 8);
-				q = w ^ (SW_ONES * '"');
-				b = w ^ (SW_ONES * '\\');
-				x = w ^ (SW_ONES * 0xe2);
-				if ((((w - SW_ONES * 0x20) | (q - SW_ONES) | (b - SW_ONES)) &
-				    ~w & SW_HIGH) != 0 || ((x - SW_ONES) & ~x & SW_HIGH) != 0)
+				if ((sw_lt(w, 0x20) | sw_eq(w, '"') | sw_eq(w, '\\') |
+				    sw_eq(w, 0xe2)) != 0)
 					break;
 				j += 8;
 			}
