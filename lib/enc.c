@@ -669,17 +669,17 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
 }
 
-int
-jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_i64(e, v);
-}
+/* The call name: the key k[0..klen), then the value v by call. */
+#define ENC_KV(name, type, call)					\
+	int name(jenc_enc *e, const char *k, size_t klen, type v)	\
+	{								\
+		return jenc_key(e, k, klen) ? e->err : call(e, v);	\
+	}
 
-int
-jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_u64(e, v);
-}
+ENC_KV(jenc_kv_i64, int64_t, jenc_i64)
+ENC_KV(jenc_kv_u64, uint64_t, jenc_u64)
+ENC_KV(jenc_kv_bool, int, jenc_bool)
+ENC_KV(jenc_kv_time_unix, int64_t, jenc_time_unix)
 
 int
 jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
@@ -689,12 +689,6 @@ jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
 	if (!isfinite(v))
 		return jenc_enc_fail(e, JENC_E_NUMBER);
 	return jenc_key(e, k, klen) ? e->err : jenc_f64(e, v);
-}
-
-int
-jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_bool(e, v);
 }
 
 int
@@ -713,10 +707,4 @@ jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs)
 	if (jenc_fmt_time_utc(buf, secs) == 0)
 		return jenc_enc_fail(e, JENC_E_RANGE);
 	return jenc_key(e, k, klen) ? e->err : jenc_time_utc(e, secs);
-}
-
-int
-jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_time_unix(e, secs);
 }
