@@ -379,7 +379,7 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 		}
 #endif
 		rem = n - i;
-		if (enc_plain_copy(o, s + i, rem, html)) {
+		if (rem >= 4 && enc_plain_copy(o, s + i, rem, html)) {
 			o += rem;
 			break;
 		}
