@@ -319,9 +319,13 @@ enc_state_reset(jenc_enc *e)
 static jenc_enc *
 enc_get(int kind, int fd, jenc_sink_fn fn, void *ctx, const jenc_opts *o)
 {
+	static const jenc_opts none;
 	jenc_enc *e;
-	unsigned flags = o != NULL ? o->flags : 0;
+	unsigned flags, x = 0;
 
+	if (o == NULL)
+		o = &none;
+	flags = o->flags;
 	pthread_mutex_lock(&enc_lock);
 	e = enc_free;
 	if (e != NULL) {
@@ -331,49 +335,36 @@ enc_get(int kind, int fd, jenc_sink_fn fn, void *ctx, const jenc_opts *o)
 	pthread_mutex_unlock(&enc_lock);
 	if (e == NULL && (e = jenc_mem_alloc(sizeof(*e))) == NULL)
 		return NULL;
-	e->p = e->end = NULL;
-	e->head = e->tail = e->spare = NULL;
-	e->base = 0;
-	e->next_cap = JENC_SEG_MIN;
-	e->kind = kind;
-	e->fd = fd;
-	e->fn = fn;
-	e->ctx = ctx;
-	e->flags = flags;
-	e->indent = o != NULL ? o->indent : 0;
-	if (e->indent > 16)
-		e->indent = 16;
-	e->ichar = ' ';
-	if (flags & JENC_TAB) {
-		e->indent = 1;
-		e->ichar = '\t';
-	}
-	e->hold_max = o != NULL && o->hold_max ? o->hold_max : HOLD_DEFAULT;
-	jenc_enc_esc_pick(e);
+	/* every field not named is 0 or NULL */
+	*e = (jenc_enc){
+		.next_cap = JENC_SEG_MIN,
+		.hold_max = o->hold_max ? o->hold_max : HOLD_DEFAULT,
+		.fn = fn,
+		.ctx = ctx,
+		.kind = kind,
+		.fd = fd,
+		.flags = flags,
+		.indent = (flags & JENC_TAB) ? 1 : o->indent > 16 ? 16 : o->indent,
+		.ichar = (flags & JENC_TAB) ? '\t' : ' ',
+		.stack_cap = STACK_INLINE,
+		.ibase = (flags & JENC_SLURP) ? 1 : 0,
+		.other = { .next_cap = JENC_SEG_MIN, .kind = K_MEM },
+	};
 	e->stack = e->stack_inline;
-	e->stack_cap = STACK_INLINE;
-	e->pool_next = NULL;
-	e->x = e->side = 0;
-	e->ibase = (flags & JENC_SLURP) ? 1 : 0;
-	e->xroom = 0;
-	e->sort = NULL;
-	e->view = NULL;
-	memset(&e->other, 0, sizeof(e->other));
-	e->other.next_cap = JENC_SEG_MIN;
-	e->other.kind = K_MEM;
+	jenc_enc_esc_pick(e);
 	if (flags & JENC_COLOR) {
-		e->x |= X_COLOR;
+		x |= X_COLOR;
 		/* colors before a value, and before a slurp's '[' */
 		e->xroom = 3 * (JENC_COLOR_MAX + 4);
 		jenc_pal_init(&e->pal, NULL);
 	}
 	if (flags & JENC_SORT_KEYS)
-		e->x |= X_SORT;
+		x |= X_SORT;
 	if (flags & JENC_SPLIT)
-		e->x |= X_SPLIT;
+		x |= X_SPLIT;
 	if (flags & JENC_SLURP)
-		e->x |= X_SLURP;
-	enc_x_sync(e, e->x);
+		x |= X_SLURP;
+	enc_x_sync(e, x);
 	e->xroom += (size_t)e->ibase * e->indent;
 	enc_state_reset(e);
 	return e;
