@@ -204,8 +204,7 @@ jenc_conv_new(jenc_conv **cp, const char *name, int cr, size_t rawcap)
 		return e == ENOMEM ? JENC_E_NOMEM : JENC_E_ENCODING;
 	}
 	if (rawcap > 0 && (c->raw = jenc_mem_alloc(rawcap)) == NULL) {
-		iconv_close((iconv_t)c->cd);
-		jenc_mem_free(c, sizeof(*c));
+		jenc_conv_free(c);
 		return JENC_E_NOMEM;
 	}
 	c->rawcap = rawcap;
@@ -226,13 +225,9 @@ jenc_conv_free(jenc_conv *c)
 	if (c == NULL)
 		return;
 	iconv_close((iconv_t)c->cd);
-	if (c->raw != NULL)
-		jenc_mem_free(c->raw, c->rawcap);
+	jenc_mem_free(c->raw, c->rawcap);
 	jenc_mem_free(c, sizeof(*c));
 }
-
-/* nonzero if a byte of w is 0 */
-#define HAS_ZERO(w) (((w) - SW_ONES) & ~(w) & SW_HIGH)
 
 /* Follow the line and column over one byte b of converted text. */
 static inline void
@@ -265,8 +260,7 @@ conv_count(jenc_conv *c, const char *p, size_t n)
 		/* 8 bytes at a time while no CR or LF is among them */
 		if (n - i >= 8) {
 			memcpy(&w, s + i, 8);
-			if (!HAS_ZERO(w ^ (SW_ONES * '\n')) &&
-			    !HAS_ZERO(w ^ (SW_ONES * '\r'))) {
+			if ((sw_eq(w, '\n') | sw_eq(w, '\r')) == 0) {
 				/* continuation bytes: 10xxxxxx */
 				m = (w & ~(w << 1) & SW_HIGH) >> 7;
 				c->col += 8 - ((m * SW_ONES) >> 56);
@@ -301,8 +295,7 @@ conv_plain(const unsigned char *s)
 	uint64_t w, m;
 
 	memcpy(&w, s, 8);
-	m = (w & SW_HIGH) | HAS_ZERO(w ^ (SW_ONES * '\n')) |
-	    HAS_ZERO(w ^ (SW_ONES * '\r'));
+	m = (w & SW_HIGH) | sw_eq(w, '\n') | sw_eq(w, '\r');
 	if (m == 0)
 		return 8;
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \

@@ -27,10 +27,7 @@
  * so that they add nothing to the plain way's registers either.
  */
 
-/* A call's body, written once and compiled into each of its ways (LW_*,
- * above): always inlined, so that each way is compiled with its lw
- * constant.  The ways other than the plain one are called out
- * of line (ENC_NOINLINE). */
+/* A call's body, always inlined, so that each way has its lw constant. */
 #define ENC_NOINLINE __attribute__((noinline))
 #define ENC_EACH_WAY static inline __attribute__((always_inline))
 
@@ -76,7 +73,6 @@ enc_sorting(const jenc_enc *e, int lw)
 	return lw == LW_SORTED || (lw == LW_LONG && (e->x & X_SORT));
 }
 
-/* enc_newline_indent past its fast path: n spaces or more than fit. */
 int __attribute__((noinline))
 jenc_enc_newline_fill(jenc_enc *e, size_t n)
 {
@@ -586,21 +582,19 @@ enc_num(jenc_enc *e, int type, int64_t i, uint64_t u, double d, int lw)
 	return enc_value_done(e, lw);
 }
 
-ENC_LONG_WAY(enc_num, (jenc_enc *e, int type, int64_t i, uint64_t u, double d),
-    e, type, i, u, d)
+ENC_CALL(static int, enc_put_num, enc_num,
+    (jenc_enc *e, int type, int64_t i, uint64_t u, double d), e, type, i, u, d)
 
 int
 jenc_i64(jenc_enc *e, int64_t v)
 {
-	return e->xv ? enc_num_lw(e, NUM_I64, v, 0, 0) :
-	    enc_num(e, NUM_I64, v, 0, 0, LW_PLAIN);
+	return enc_put_num(e, NUM_I64, v, 0, 0);
 }
 
 int
 jenc_u64(jenc_enc *e, uint64_t v)
 {
-	return e->xv ? enc_num_lw(e, NUM_U64, 0, v, 0) :
-	    enc_num(e, NUM_U64, 0, v, 0, LW_PLAIN);
+	return enc_put_num(e, NUM_U64, 0, v, 0);
 }
 
 int
@@ -610,24 +604,20 @@ jenc_f64(jenc_enc *e, double v)
 		return e->err;
 	if (!isfinite(v))
 		return jenc_enc_fail(e, JENC_E_NUMBER);
-	return e->xv ? enc_num_lw(e, NUM_F64, 0, 0, v) :
-	    enc_num(e, NUM_F64, 0, 0, v, LW_PLAIN);
+	return enc_put_num(e, NUM_F64, 0, 0, v);
 }
 
 int
 jenc_bool(jenc_enc *e, int v)
 {
-	return e->xv ? enc_scalar_lw(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
-	    v ? "true" : "false", v ? 4 : 5) :
-	    enc_scalar(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
-	    v ? "true" : "false", v ? 4 : 5, LW_PLAIN);
+	return enc_put_scalar(e, v ? JENC_COLOR_TRUE : JENC_COLOR_FALSE,
+	    v ? "true" : "false", v ? 4 : 5);
 }
 
 int
 jenc_null(jenc_enc *e)
 {
-	return e->xv ? enc_scalar_lw(e, JENC_COLOR_NULL, "null", 4) :
-	    enc_scalar(e, JENC_COLOR_NULL, "null", 4, LW_PLAIN);
+	return enc_put_scalar(e, JENC_COLOR_NULL, "null", 4);
 }
 
 int
@@ -679,17 +669,17 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 	return jenc_key(e, k, klen) ? e->err : jenc_str(e, s, len);
 }
 
-int
-jenc_kv_i64(jenc_enc *e, const char *k, size_t klen, int64_t v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_i64(e, v);
-}
+/* The call name: the key k[0..klen), then the value v by call. */
+#define ENC_KV(name, type, call)					\
+	int name(jenc_enc *e, const char *k, size_t klen, type v)	\
+	{								\
+		return jenc_key(e, k, klen) ? e->err : call(e, v);	\
+	}
 
-int
-jenc_kv_u64(jenc_enc *e, const char *k, size_t klen, uint64_t v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_u64(e, v);
-}
+ENC_KV(jenc_kv_i64, int64_t, jenc_i64)
+ENC_KV(jenc_kv_u64, uint64_t, jenc_u64)
+ENC_KV(jenc_kv_bool, int, jenc_bool)
+ENC_KV(jenc_kv_time_unix, int64_t, jenc_time_unix)
 
 int
 jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
@@ -699,12 +689,6 @@ jenc_kv_f64(jenc_enc *e, const char *k, size_t klen, double v)
 	if (!isfinite(v))
 		return jenc_enc_fail(e, JENC_E_NUMBER);
 	return jenc_key(e, k, klen) ? e->err : jenc_f64(e, v);
-}
-
-int
-jenc_kv_bool(jenc_enc *e, const char *k, size_t klen, int v)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_bool(e, v);
 }
 
 int
@@ -723,10 +707,4 @@ jenc_kv_time_utc(jenc_enc *e, const char *k, size_t klen, int64_t secs)
 	if (jenc_fmt_time_utc(buf, secs) == 0)
 		return jenc_enc_fail(e, JENC_E_RANGE);
 	return jenc_key(e, k, klen) ? e->err : jenc_time_utc(e, secs);
-}
-
-int
-jenc_kv_time_unix(jenc_enc *e, const char *k, size_t klen, int64_t secs)
-{
-	return jenc_key(e, k, klen) ? e->err : jenc_time_unix(e, secs);
 }

@@ -106,15 +106,6 @@ enc_u_esc(char *o, unsigned cp, const char *hex)
 	return o + 6;
 }
 
-static int
-enc_put_u(jenc_enc *e, unsigned cp)
-{
-	if (enc_need(e, 6) != 0)
-		return e->err;
-	e->p = enc_u_esc(e->p, cp, e->hex);
-	return 0;
-}
-
 /*
  * Stop bytes of 8 bytes in w: a high bit in each byte that may need
  * escaping or checking (below 0x20, '"', '\\', 0x80 and up, and with html
@@ -132,6 +123,49 @@ enc_stops8(uint64_t w, int html)
 		t |= ((w ^ (SW_ONES * '<')) - SW_ONES) | ((w ^ (SW_ONES * '>')) - SW_ONES) |
 		    ((w ^ (SW_ONES * '&')) - SW_ONES);
 	return ((t & ~w) | w) & SW_HIGH;
+}
+
+/*
+ * If n <= 16 and no byte of s[0..n) is a stop byte: s[0..n) at o, 1; else
+ * 0.  Two overlapping words test every byte.  Most keys, and many values,
+ * are short and plain, and so is the rest of a longer string after the
+ * blocks of enc_quoted: this tests them inline, without a loop.
+ */
+static inline __attribute__((always_inline)) int
+enc_plain_copy(char *o, const unsigned char *s, size_t n, int html)
+{
+	if (n >= 8) {
+		uint64_t a, b;
+
+		if (n > 16)
+			return 0;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		if ((enc_stops8(a, html) | enc_stops8(b, html)) != 0)
+			return 0;
+		memcpy(o, &a, 8);
+		memcpy(o + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (enc_stops8((uint64_t)a << 32 | b, html) != 0)
+			return 0;
+		memcpy(o, &a, 4);
+		memcpy(o + n - 4, &b, 4);
+	} else if (n > 0) {
+		/* s[0], s[n / 2] and s[n - 1] are every byte; 'a' pads */
+		uint64_t w = 0x6161616161000000ull | s[0] |
+		    (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
+
+		if (enc_stops8(w, html) != 0)
+			return 0;
+		o[0] = (char)s[0];
+		o[n / 2] = (char)s[n / 2];
+		o[n - 1] = (char)s[n - 1];
+	}
+	return 1;
 }
 
 #ifndef __SSE2__
@@ -345,28 +379,9 @@ enc_quoted(const jenc_enc *e, char *o, const unsigned char *s, size_t n,
 		}
 #endif
 		rem = n - i;
-		if (rem >= 8) {
-			uint64_t a, b;
-
-			memcpy(&a, s + i, 8);
-			memcpy(&b, s + n - 8, 8);
-			if ((enc_stops8(a, html) | enc_stops8(b, html)) == 0) {
-				memcpy(o, &a, 8);
-				memcpy(o + rem - 8, &b, 8);
-				o += rem;
-				break;
-			}
-		} else if (rem >= 4) {
-			uint32_t a, b;
-
-			memcpy(&a, s + i, 4);
-			memcpy(&b, s + n - 4, 4);
-			if (enc_stops8((uint64_t)a << 32 | b, html) == 0) {
-				memcpy(o, &a, 4);
-				memcpy(o + rem - 4, &b, 4);
-				o += rem;
-				break;
-			}
+		if (rem >= 4 && enc_plain_copy(o, s + i, rem, html)) {
+			o += rem;
+			break;
 		}
 		while (i < n && tab[s[i]] == 0 && (s[i] < 0x80 || !check))
 			*o++ = (char)s[i++];
@@ -388,85 +403,42 @@ stop:
 	return o;
 }
 
-/*
- * enc_short_copy - s[0..n) quoted at o, if n <= 16 and no byte of it is a
- * stop byte (see enc_stops8); else 0 and nothing is meant to be kept at o.
- * Most keys, and many values, are short and plain: this tests them with
- * one or two words, inline, before enc_quoted() would set up its loop.
- */
-static inline int
-enc_short_copy(char *o, const unsigned char *s, size_t n, int html)
-{
-	if (n >= 8) {
-		uint64_t a, b;
-
-		if (n > 16)
-			return 0;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		if ((enc_stops8(a, html) | enc_stops8(b, html)) != 0)
-			return 0;
-		memcpy(o + 1, &a, 8);
-		memcpy(o + 1 + n - 8, &b, 8);
-	} else if (n >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + n - 4, 4);
-		if (enc_stops8((uint64_t)a << 32 | b, html) != 0)
-			return 0;
-		memcpy(o + 1, &a, 4);
-		memcpy(o + 1 + n - 4, &b, 4);
-	} else if (n > 0) {
-		/* s[0], s[n / 2] and s[n - 1] are every byte; 'a' pads */
-		uint64_t w = 0x6161616161000000ull | s[0] |
-		    (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16;
-
-		if (enc_stops8(w, html) != 0)
-			return 0;
-		o[1] = (char)s[0];
-		o[1 + n / 2] = (char)s[n / 2];
-		o[n] = (char)s[n - 1];
-	}
-	o[0] = '"';
-	o[n + 1] = '"';
-	return 1;
-}
-
 /* enc_quoted() with the short plain case inline. */
 char *
 jenc_enc_quoted_fast(const jenc_enc *e, char *o, const unsigned char *s,
     size_t n, const unsigned char *tab, int check)
 {
-	if (enc_short_copy(o, s, n, (e->flags & JENC_HTML) != 0))
-		return o + n + 2;
-	return enc_quoted(e, o, s, n, tab, check);
+	if (!enc_plain_copy(o + 1, s, n, (e->flags & JENC_HTML) != 0))
+		return enc_quoted(e, o, s, n, tab, check);
+	o[0] = '"';
+	o[n + 1] = '"';
+	return o + n + 2;
 }
 
-/* Copy s[0..n) escaping per tab, through enc_put(); s is valid UTF-8. */
+/*
+ * Copy s[0..n) escaping per tab, through enc_put(); s is valid UTF-8.
+ * Each escape is made by enc_esc_stop and put one \uXXXX (or shorter
+ * escape, or byte) at a time, with room made for each.
+ */
 static int
 enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
     const unsigned char *tab)
 {
-	size_t i = 0;
-
 	const unsigned char *plain = esc_tab[0][0][0];
+	size_t i = 0;
 
 	while (i < n) {
 		size_t j = i;
+		char u[12], *up, *end;
 
 		/* Plain escaping: skip eight bytes with no control byte, '"',
 		 * '\\' or 0xe2 (U+2028, U+2029) at a time. */
 		if (tab == plain)
 			while (j + 8 <= n) {
-				uint64_t w, q, b, x;
+				uint64_t w = sw_load(s + j);
 
-				memcpy(&w, s + j, 8);
-				q = w ^ (SW_ONES * '"');
-				b = w ^ (SW_ONES * '\\');
-				x = w ^ (SW_ONES * 0xe2);
-				if ((((w - SW_ONES * 0x20) | (q - SW_ONES) | (b - SW_ONES)) &
-				    ~w & SW_HIGH) != 0 || ((x - SW_ONES) & ~x & SW_HIGH) != 0)
+				if ((sw_lt(w, 0x20) | sw_eq(w, '"') | sw_eq(w, '\\') |
+				    sw_eq(w, 0xe2)) != 0)
 					break;
 				j += 8;
 			}
@@ -477,51 +449,19 @@ enc_put_escaped(jenc_enc *e, const unsigned char *s, size_t n,
 		if (j == n)
 			break;
 		i = j;
-		unsigned char c = s[i], cls = tab[c];
-		if (cls == C_DECODE) {
-			uint32_t cp = 0;
-			size_t k = jenc_utf8_seq(s + i, n - i, &cp);
+		end = enc_esc_stop(e, u, s, n, &i, tab, 0);
+		for (up = u; up < end; up += 6) {
+			size_t k = end - up < 6 ? (size_t)(end - up) : 6;
 
-			if (k == 0)
-				k = 1, cp = 0xfffd;
-			if (cp >= 0x10000) {
-				cp -= 0x10000;
-				if (enc_put_u(e, 0xd800 + (cp >> 10)) != 0 ||
-				    enc_put_u(e, 0xdc00 + (cp & 0x3ff)) != 0)
-					return e->err;
-			} else if (enc_put_u(e, cp) != 0) {
+			if (enc_need(e, k) != 0)
 				return e->err;
-			}
-			i += k;
-		} else if (cls == C_E2) {
-			if (i + 2 < n && s[i + 1] == 0x80 &&
-			    (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-				if (enc_put_u(e, s[i + 2] == 0xa8 ? 0x2028 :
-				    0x2029) != 0)
-					return e->err;
-				i += 3;
-			} else {
-				if (enc_put(e, s + i, 1) != 0)
-					return e->err;
-				i++;
-			}
-		} else if (cls == 'u') {
-			if (enc_put_u(e, c) != 0)
-				return e->err;
-			i++;
-		} else {
-			if (enc_need(e, 2) != 0)
-				return e->err;
-			e->p[0] = '\\';
-			e->p[1] = (char)cls;
-			e->p += 2;
-			i++;
+			memcpy(e->p, up, k);
+			e->p += k;
 		}
 	}
 	return 0;
 }
 
-/* A string already checked (or raw), quoted and escaped. */
 int
 jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 {
@@ -550,7 +490,6 @@ jenc_enc_put_string(jenc_enc *e, const char *s, size_t len, int raw)
 	return enc_put(e, "\"", 1);
 }
 
-/* UTF-8 check that allows NUL bytes (they are escaped as \u0000). */
 int
 jenc_enc_text_ok(const char *s, size_t len)
 {

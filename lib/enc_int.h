@@ -133,6 +133,13 @@ enc_set_cursor(jenc_enc *e)
 	e->end = JENC_SEG_DATA(e->tail) + e->tail->cap;
 }
 
+/* The size of the segment after one of cap bytes: doubled up to 64 KiB. */
+static inline size_t
+enc_next_cap(size_t cap)
+{
+	return cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : cap * 2;
+}
+
 /* Room for at least n more bytes, writing to the sink as the policy says. */
 int jenc_enc_grow(jenc_enc *e, size_t n);
 /* enc_put past the tail's room: across segments. */

@@ -11,7 +11,6 @@
 
 /* ---- colors (JENC_COLOR) ------------------------------------------------ */
 
-/* JENC_COLOR: after a value, the reset and the color of its container. */
 int
 jenc_enc_paint_after(jenc_enc *e)
 {
@@ -53,8 +52,6 @@ enc_slurp_open(jenc_enc *e, const char *s, size_t n)
 	return enc_put(e, s, n);
 }
 
-/* Before a top-level value of kind k, with JENC_NO_NEWLINE, JENC_SEQ,
- * JENC_SLURP or a view. */
 int
 jenc_enc_top_prefix(jenc_enc *e, int k)
 {
@@ -74,8 +71,6 @@ jenc_enc_top_prefix(jenc_enc *e, int k)
 	return e->indent ? enc_newline_indent(e, enc_levels(e, 0, LW_LONG)) : 0;
 }
 
-/* The commit point of a top-level value, with JENC_SLURP (an element:
- * no newline) or JENC_FLUSH_EACH. */
 int
 jenc_enc_top_end(jenc_enc *e)
 {
@@ -91,7 +86,6 @@ jenc_enc_top_end(jenc_enc *e)
 	return (e->flags & JENC_FLUSH_EACH) ? jenc_enc_flush(e) : 0;
 }
 
-/* jenc_arr_end at top level: the end of a JENC_SPLIT or JENC_SLURP array. */
 int
 jenc_enc_top_close(jenc_enc *e)
 {
@@ -152,15 +146,8 @@ jenc_enc_out_side(jenc_enc *e, int on)
 	if (e->side == on)
 		return;
 	enc_sync_tail(e);
-	t.p = e->p;
-	t.end = e->end;
-	t.head = e->head;
-	t.tail = e->tail;
-	t.spare = e->spare;
-	t.base = e->base;
-	t.committed = e->committed;
-	t.next_cap = e->next_cap;
-	t.kind = e->kind;
+	t = (struct enc_out){ e->p, e->end, e->head, e->tail, e->spare, e->base,
+	    e->committed, e->next_cap, e->kind };
 	e->p = e->other.p;
 	e->end = e->other.end;
 	e->head = e->other.head;
@@ -187,12 +174,6 @@ static int
 enc_out_put(jenc_enc *e, const char *s, size_t n)
 {
 	return enc_put(e, s, n);
-}
-
-static int
-enc_out_fail(jenc_enc *e, int code)
-{
-	return jenc_enc_fail(e, code);
 }
 
 static int
@@ -225,11 +206,10 @@ enc_out_side_clear(jenc_enc *e)
 	o->tail = h;
 	o->p = JENC_SEG_DATA(h);
 	o->end = o->p + h->cap;
-	o->next_cap = h->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX : h->cap * 2;
+	o->next_cap = enc_next_cap(h->cap);
 }
 
-/* The encoder's output as sort.c sees it (internal.h: jenc_out_ops). */
 const jenc_out_ops jenc_enc_out_ops = {
-	jenc_enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear, enc_out_fail,
-	enc_out_error,
+	jenc_enc_out_side, enc_out_at, enc_out_put, enc_out_side_clear,
+	jenc_enc_fail, enc_out_error,
 };

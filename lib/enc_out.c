@@ -104,11 +104,8 @@ enc_append_seg(jenc_enc *e, size_t n)
 
 	if (s == NULL)
 		return jenc_enc_fail(e, JENC_E_NOMEM);
-	if (s->cap <= JENC_SEG_MAX) {
-		e->next_cap = s->cap * 2;
-		if (e->next_cap > JENC_SEG_MAX)
-			e->next_cap = JENC_SEG_MAX;
-	}
+	if (s->cap <= JENC_SEG_MAX)
+		e->next_cap = enc_next_cap(s->cap);
 	if (e->tail == NULL) {
 		e->head = s;
 	} else {
@@ -196,7 +193,6 @@ enc_write_out(jenc_enc *e, size_t upto)
 	return 0;
 }
 
-/* Room for at least n more bytes, writing to the sink as the policy says. */
 int
 jenc_enc_grow(jenc_enc *e, size_t n)
 {
@@ -257,7 +253,6 @@ jenc_enc_put_slow(jenc_enc *e, const char *s, size_t n)
 	return 0;
 }
 
-/* Keep the first n held bytes, drop the rest.  Tail synced. */
 void
 jenc_enc_truncate_held(jenc_enc *e, size_t n)
 {
@@ -322,11 +317,15 @@ enc_state_reset(jenc_enc *e)
 }
 
 static jenc_enc *
-enc_get(int kind, const jenc_opts *o)
+enc_get(int kind, int fd, jenc_sink_fn fn, void *ctx, const jenc_opts *o)
 {
+	static const jenc_opts none;
 	jenc_enc *e;
-	unsigned flags = o != NULL ? o->flags : 0;
+	unsigned flags, x = 0;
 
+	if (o == NULL)
+		o = &none;
+	flags = o->flags;
 	pthread_mutex_lock(&enc_lock);
 	e = enc_free;
 	if (e != NULL) {
@@ -336,49 +335,36 @@ enc_get(int kind, const jenc_opts *o)
 	pthread_mutex_unlock(&enc_lock);
 	if (e == NULL && (e = jenc_mem_alloc(sizeof(*e))) == NULL)
 		return NULL;
-	e->p = e->end = NULL;
-	e->head = e->tail = e->spare = NULL;
-	e->base = 0;
-	e->next_cap = JENC_SEG_MIN;
-	e->kind = kind;
-	e->fd = -1;
-	e->fn = NULL;
-	e->ctx = NULL;
-	e->flags = flags;
-	e->indent = o != NULL ? o->indent : 0;
-	if (e->indent > 16)
-		e->indent = 16;
-	e->ichar = ' ';
-	if (flags & JENC_TAB) {
-		e->indent = 1;
-		e->ichar = '\t';
-	}
-	e->hold_max = o != NULL && o->hold_max ? o->hold_max : HOLD_DEFAULT;
-	jenc_enc_esc_pick(e);
+	/* every field not named is 0 or NULL */
+	*e = (jenc_enc){
+		.next_cap = JENC_SEG_MIN,
+		.hold_max = o->hold_max ? o->hold_max : HOLD_DEFAULT,
+		.fn = fn,
+		.ctx = ctx,
+		.kind = kind,
+		.fd = fd,
+		.flags = flags,
+		.indent = (flags & JENC_TAB) ? 1 : o->indent > 16 ? 16 : o->indent,
+		.ichar = (flags & JENC_TAB) ? '\t' : ' ',
+		.stack_cap = STACK_INLINE,
+		.ibase = (flags & JENC_SLURP) ? 1 : 0,
+		.other = { .next_cap = JENC_SEG_MIN, .kind = K_MEM },
+	};
 	e->stack = e->stack_inline;
-	e->stack_cap = STACK_INLINE;
-	e->pool_next = NULL;
-	e->x = e->side = 0;
-	e->ibase = (flags & JENC_SLURP) ? 1 : 0;
-	e->xroom = 0;
-	e->sort = NULL;
-	e->view = NULL;
-	memset(&e->other, 0, sizeof(e->other));
-	e->other.next_cap = JENC_SEG_MIN;
-	e->other.kind = K_MEM;
+	jenc_enc_esc_pick(e);
 	if (flags & JENC_COLOR) {
-		e->x |= X_COLOR;
+		x |= X_COLOR;
 		/* colors before a value, and before a slurp's '[' */
 		e->xroom = 3 * (JENC_COLOR_MAX + 4);
 		jenc_pal_init(&e->pal, NULL);
 	}
 	if (flags & JENC_SORT_KEYS)
-		e->x |= X_SORT;
+		x |= X_SORT;
 	if (flags & JENC_SPLIT)
-		e->x |= X_SPLIT;
+		x |= X_SPLIT;
 	if (flags & JENC_SLURP)
-		e->x |= X_SLURP;
-	enc_x_sync(e, e->x);
+		x |= X_SLURP;
+	enc_x_sync(e, x);
 	e->xroom += (size_t)e->ibase * e->indent;
 	enc_state_reset(e);
 	return e;
@@ -387,29 +373,19 @@ enc_get(int kind, const jenc_opts *o)
 jenc_enc *
 jenc_get_mem(const jenc_opts *opts)
 {
-	return enc_get(K_MEM, opts);
+	return enc_get(K_MEM, -1, NULL, NULL, opts);
 }
 
 jenc_enc *
 jenc_get_fd(int fd, const jenc_opts *opts)
 {
-	jenc_enc *e = enc_get(K_FD, opts);
-
-	if (e != NULL)
-		e->fd = fd;
-	return e;
+	return enc_get(K_FD, fd, NULL, NULL, opts);
 }
 
 jenc_enc *
 jenc_get_sink(jenc_sink_fn fn, void *ctx, const jenc_opts *opts)
 {
-	jenc_enc *e = enc_get(K_SINK, opts);
-
-	if (e != NULL) {
-		e->fn = fn;
-		e->ctx = ctx;
-	}
-	return e;
+	return enc_get(K_SINK, -1, fn, ctx, opts);
 }
 
 int
@@ -523,8 +499,7 @@ enc_drop_held(jenc_enc *e)
 	}
 	e->head->next = NULL;
 	/* Grow again in the sizes the spares have. */
-	e->next_cap = e->head->cap * 2 > JENC_SEG_MAX ? JENC_SEG_MAX :
-	    e->head->cap * 2;
+	e->next_cap = enc_next_cap(e->head->cap);
 	e->tail = e->head;
 	e->tail->off = e->tail->len = 0;
 	e->base = 0;

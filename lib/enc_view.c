@@ -95,7 +95,6 @@ enc_view_done(jenc_enc *e, size_t start, int rc)
 	return jenc_enc_fail(e, rc);
 }
 
-/* A top-level value of kind k begins (-1: fragments, told at the end). */
 int
 jenc_enc_view_begin(jenc_enc *e, int k)
 {
@@ -110,7 +109,6 @@ jenc_enc_view_begin(jenc_enc *e, int k)
 	return 0;
 }
 
-/* A top-level value is complete: held from committed on. */
 int
 jenc_enc_view_end(jenc_enc *e)
 {
@@ -159,7 +157,6 @@ jenc_enc_view_end(jenc_enc *e)
 	return enc_view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
 }
 
-/* Text passed through at top level goes to the view's text call. */
 int
 jenc_enc_view_text(jenc_enc *e, const char *s, size_t n)
 {
@@ -184,7 +181,6 @@ jenc_enc_view(const jenc_enc *e)
 	return e->view != NULL ? &e->view->v : NULL;
 }
 
-/* At jenc_release: the view's end call, then the view is gone. */
 void
 jenc_enc_view_release(jenc_enc *e)
 {

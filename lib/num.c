@@ -337,16 +337,7 @@ jenc_fmt_f64(char *out, double v)
 		*p++ = 'e';
 		*p++ = dx < 0 ? '-' : '+';
 		x = (unsigned)(dx < 0 ? -dx : dx);
-		if (x >= 100u) {
-			*p++ = (char)('0' + x / 100u);
-			put2(p, x % 100u);
-			p += 2;
-		} else if (x >= 10u) {
-			put2(p, x);
-			p += 2;
-		} else
-			*p++ = (char)('0' + x);
-		return (size_t)(p - out);
+		return (size_t)(p - out) + jenc_fmt_u64(p, x);
 	}
 	if (dx < 0) {
 		/* 0.000ddd, -6 <= dx <= -1 */
@@ -380,7 +371,8 @@ size_t
 jenc_fmt_time_utc(char *out, int64_t secs)
 {
 	int64_t days, sod;
-	uint32_t z, era, doe, yoe, doy, mp, y, m, dd, hh, mm, ss;
+	uint32_t z, era, doe, yoe, doy, mp, y, m, dd;
+	unsigned i;
 
 	if (secs < SECS_MIN || secs > SECS_MAX)
 		return 0;
@@ -401,21 +393,17 @@ jenc_fmt_time_utc(char *out, int64_t secs)
 	m = mp < 10u ? mp + 3u : mp - 9u;
 	y = yoe + era * 400u + (m <= 2u);
 
-	hh = (uint32_t)sod / 3600u;
-	mm = (uint32_t)sod / 60u % 60u;
-	ss = (uint32_t)sod % 60u;
+	/* YYYY-MM-DDTHH:MM:SSZ: each field after the year, its separator
+	 * before it */
+	const uint32_t f[5] = { m, dd, (uint32_t)sod / 3600u,
+	    (uint32_t)sod / 60u % 60u, (uint32_t)sod % 60u };
+
 	put2(out, y / 100u);
 	put2(out + 2, y % 100u);
-	out[4] = '-';
-	put2(out + 5, m);
-	out[7] = '-';
-	put2(out + 8, dd);
-	out[10] = 'T';
-	put2(out + 11, hh);
-	out[13] = ':';
-	put2(out + 14, mm);
-	out[16] = ':';
-	put2(out + 17, ss);
+	for (i = 0; i < 5; i++) {
+		out[4 + 3 * i] = "--T::"[i];
+		put2(out + 5 + 3 * i, f[i]);
+	}
 	out[19] = 'Z';
 	return 20;
 }
