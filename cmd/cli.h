@@ -94,12 +94,13 @@ struct run {
 	int stdin_closed;	/* standard input was closed at the start */
 };
 
-/* jenc.c: the ends of jenc. */
+/* jenc.c: the ends of jenc, and a system error told. */
 void cli_usage_hint(void) __attribute__((noreturn));
 void cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void cli_out_of_memory(void) __attribute__((noreturn));
 void cli_write_failed(int err) __attribute__((noreturn));
+int cli_sys_error(const char *name, int err);
 
 /* opts.c: the options. */
 void opts_parse(struct config *c, int argc, char **argv);

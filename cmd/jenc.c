@@ -39,6 +39,14 @@ cli_usage_error(const char *fmt, ...)
 	cli_usage_hint();
 }
 
+/* "jenc: NAME: " and strerror(err) on stderr.  Returns EXIT_IO. */
+int
+cli_sys_error(const char *name, int err)
+{
+	fprintf(stderr, "jenc: %s: %s\n", name, strerror(err));
+	return EXIT_IO;
+}
+
 /* Memory ran out: the input is not at fault, so no position is told.  What
  * was complete is out already; stop there, as for a write error. */
 void
