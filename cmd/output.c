@@ -191,7 +191,6 @@ static int
 output_report(const struct output *o)
 {
 	char dir[PATH_MAX], q[QUOTE_SIZE];
-	const struct keep_loss *l = &o->keep.loss[0];
 
 	switch (o->why) {
 	case WHY_TMP:
@@ -210,8 +209,8 @@ output_report(const struct output *o)
 		break;
 	case WHY_KEEP:
 		fprintf(stderr, "jenc: %s: cannot keep %s: %s, left unchanged "
-		    "(see --best-effort)\n", o->name, l->what,
-		    strerror(l->err));
+		    "(see --best-effort)\n", o->name, o->keep.loss[0].what,
+		    strerror(o->err));
 		break;
 	case WHY_IO:
 		return cli_sys_error(o->name, o->err);
@@ -726,7 +725,8 @@ output_spool(struct output *o, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
-	int fd, n, named = 0;
+	int fd, n, err, named = 0;
+	ssize_t r;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
@@ -738,22 +738,15 @@ output_spool(struct output *o, int in)
 		return -1;
 	}
 	o->tmp_fd = fd;
-	for (;;) {
-		int err;
-		ssize_t r = jenc_fd_read(in, o->buf, sizeof(o->buf), &err);
-
-		if (r < 0) {
-			output_fail(o, WHY_IO, err);
-			break;
-		}
-		if (r == 0)
-			break;
+	while ((r = jenc_fd_read(in, o->buf, sizeof(o->buf), &err)) > 0) {
 		output_put(o, o->buf, (size_t)r);
 		if (o->why != WHY_NONE) {
-			o->why = WHY_SPOOL;
+			o->why = WHY_SPOOL;	/* the copy failed */
 			break;
 		}
 	}
+	if (r < 0)
+		output_fail(o, WHY_IO, err);
 	o->tmp_fd = -1;
 	if (o->why == WHY_NONE && lseek(fd, 0, SEEK_SET) != 0)
 		output_fail(o, WHY_SPOOL, errno);
