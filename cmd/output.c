@@ -573,26 +573,16 @@ output_sink(void *ctx, const char *p, size_t len)
 
 	if (o->why != WHY_NONE)
 		return 0;
-	switch (o->mode) {
-	case OUTPUT_FILE:
+	/* -o, or -w past the first difference: written */
+	if (o->mode == OUTPUT_FILE || (o->mode == OUTPUT_WRITE && o->differs))
 		output_put(o, p, len);
-		break;
-	case OUTPUT_CHECK:
-		if (!o->differs)
-			(void)output_compare(o, p, len);
-		break;
-	case OUTPUT_WRITE:
-		if (o->differs) {
-			output_put(o, p, len);
-			break;
-		}
+	else if (!o->differs) {
 		same = output_compare(o, p, len);
-		if (o->differs) {
+		if (o->differs && o->mode == OUTPUT_WRITE) {
 			output_diverge(o);
 			if (o->why == WHY_NONE)
 				output_put(o, p + same, len - same);
 		}
-		break;
 	}
 	return 0;
 }
@@ -614,19 +604,16 @@ output_fd_path(const char *path)
 	    "/dev/stderr" };
 	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
 	size_t i, n;
-	long fd = 0;
+	unsigned long fd;
 
 	for (i = 0; i < 3; i++)
 		if (strcmp(path, std[i]) == 0)
 			return (int)i;
 	for (i = 0; i < 2; i++) {
 		n = strlen(dirs[i]);
-		if (strncmp(path, dirs[i], n) != 0 || path[n] == '\0')
-			continue;
-		for (path += n; *path >= '0' && *path <= '9'; path++)
-			if ((fd = fd * 10 + (*path - '0')) > INT_MAX)
-				return -1;
-		return *path == '\0' ? (int)fd : -1;
+		if (strncmp(path, dirs[i], n) == 0 &&
+		    opts_digits_ok(path + n, &fd) && fd <= INT_MAX)
+			return (int)fd;
 	}
 	return -1;
 }
