@@ -116,15 +116,13 @@ keep_xattrs(int dst, int src_fd, const char *src, int all,
 		}
 		/* the same already (a label the system gave both): leave it */
 		clen = keep_fetch(dst, NULL, p, &cur);
-		if (clen != vlen || (vlen > 0 && memcmp(cur, val,
-		    (size_t)vlen) != 0)) {
-			if (fsetxattr(dst, p, val, (size_t)vlen, 0) != 0)
-				stop = keep_lost(r, all, errno, "%s",
-				    keep_noun(p, noun, sizeof(noun)));
-		}
+		if ((clen != vlen || (vlen > 0 && memcmp(cur, val,
+		    (size_t)vlen) != 0)) &&
+		    fsetxattr(dst, p, val, (size_t)vlen, 0) != 0)
+			stop = keep_lost(r, all, errno, "%s",
+			    keep_noun(p, noun, sizeof(noun)));
 		free(cur);
 		free(val);
-		cur = val = NULL;
 	}
 	free(names);
 	if (!stop && !had_acl && fremovexattr(dst, KEEP_ACL) != 0 &&

@@ -329,22 +329,21 @@ output_tmp_link(struct output *o)
 #endif
 
 /*
- * A new file in dir, for the temporary file (named 1: it will be given a
- * name) and for --check's copy of its input (0): unnamed (O_TMPFILE,
- * flags and mode) where it can be, else made by mkstemp(3) from the
- * template path (NULL: the name was too long) with the signals blocked,
- * and armed for removal (named 1: path is tmp_path) or removed at once.
- * *named is set when the file has a name.  Returns the descriptor, or -1
- * with errno.
+ * A new file in dir: unnamed (O_TMPFILE, with flags and mode) where it can
+ * be, else made by mkstemp(3) from the template path (NULL: the name was
+ * too long) with the signals blocked.  named NULL: --check's copy of an
+ * input, whose name, if it has one, is removed at once.  Else the
+ * temporary file, which must be able to get a name (output_can_link) and
+ * whose name is armed for removal (path is tmp_path); *named says whether
+ * it has one.  Returns the descriptor, or -1 with errno.
  */
 static int
 output_new_file(const char *dir, int flags, mode_t mode, char *path,
     int *named)
 {
 	sigset_t old;
-	int fd, e, arm = *named;
+	int fd, e;
 
-	*named = 0;
 #ifdef O_TMPFILE
 	/* Refused by the file system (EOPNOTSUPP), or by a kernel that
 	 * predates it (EISDIR, EINVAL): a named one instead. */
@@ -352,7 +351,7 @@ output_new_file(const char *dir, int flags, mode_t mode, char *path,
 	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
 	    errno != EINVAL)
 		return -1;
-	if (fd >= 0 && arm && !output_can_link()) {
+	if (fd >= 0 && named != NULL && !output_can_link()) {
 		(void)close(fd);
 		fd = -1;
 	}
@@ -370,12 +369,13 @@ output_new_file(const char *dir, int flags, mode_t mode, char *path,
 	output_block(&old);
 	fd = mkstemp(path);
 	e = errno;
-	if (fd >= 0 && arm)
+	if (fd >= 0 && named != NULL)
 		output_arm(fd);
 	else if (fd >= 0)
 		(void)unlink(path);
 	(void)sigprocmask(SIG_SETMASK, &old, NULL);
-	*named = fd >= 0;
+	if (named != NULL)
+		*named = fd >= 0;
 	errno = e;
 	return fd;
 }
@@ -389,7 +389,7 @@ output_tmp_create(struct output *o)
 	char dir[PATH_MAX];
 	int fd;
 
-	o->named = 1;
+	o->named = 0;
 	o->keep.n = o->keep.more = 0;
 	fd = output_new_file(output_dir(o->target, dir, sizeof(dir)),
 	    O_WRONLY, o->have_st ? 0600 : 0666,
@@ -712,14 +712,14 @@ output_spool(struct output *o, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
-	int fd, n, err, named = 0;
+	int fd, n, err;
 	ssize_t r;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
 	n = snprintf(path, sizeof(path), "%s/jenc-XXXXXX", dir);
 	fd = output_new_file(dir, O_RDWR, 0600, n < 0 ||
-	    (size_t)n >= sizeof(path) ? NULL : path, &named);
+	    (size_t)n >= sizeof(path) ? NULL : path, NULL);
 	if (fd < 0) {
 		output_fail(o, WHY_SPOOL, errno);
 		return -1;
