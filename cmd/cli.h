@@ -36,6 +36,8 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* In the order of the values of --from, --to, --color, --on-error
+ * (opts_word). */
 enum { FROM_AUTO, FROM_JSON, FROM_CSV, FROM_TSV };
 enum { TO_JSON, TO_CSV, TO_TSV };
 enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
@@ -94,21 +96,24 @@ struct run {
 	int stdin_closed;	/* standard input was closed at the start */
 };
 
-/* jenc.c: the ends of jenc. */
+/* jenc.c: the ends of jenc, and a system error told. */
 void cli_usage_hint(void) __attribute__((noreturn));
 void cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void cli_out_of_memory(void) __attribute__((noreturn));
 void cli_write_failed(int err) __attribute__((noreturn));
+int cli_sys_error(const char *name, int err);
 
 /* opts.c: the options. */
 void opts_parse(struct config *c, int argc, char **argv);
 int opts_input_format(const struct config *c, const char *path);
 const char *opts_log_name(int ch);
+int opts_digits_ok(const char *s, unsigned long *v);
 
 /* opts_check.c: what the options leave to be checked. */
 void opts_check(struct config *c, int n, char **paths);
 void opts_warn_unused(const struct config *c, int n, char **paths);
+jenc_logv *opts_logv_new(const jenc_logv_opts *lo);
 
 /* run.c: the run. */
 void run_begin(struct run *r, const struct config *c, int stdin_closed,
@@ -117,7 +122,6 @@ int run_input(struct run *r, const char *path);
 int run_end(struct run *r, int status);
 jenc_csv_opts run_csv_opts(const struct config *c, int from);
 int run_reads_on(const struct config *c);
-void run_print_error(const char *name, const jenc_err *err);
 extern const char *volatile run_reading;
 
 /* tocsv.c: --to=csv|tsv. */

@@ -39,6 +39,14 @@ cli_usage_error(const char *fmt, ...)
 	cli_usage_hint();
 }
 
+/* "jenc: NAME: " and strerror(err) on stderr.  Returns EXIT_IO. */
+int
+cli_sys_error(const char *name, int err)
+{
+	fprintf(stderr, "jenc: %s: %s\n", name, strerror(err));
+	return EXIT_IO;
+}
+
 /* Memory ran out: the input is not at fault, so no position is told.  What
  * was complete is out already; stop there, as for a write error. */
 void
@@ -90,7 +98,7 @@ main(int argc, char **argv)
 {
 	struct config c;
 	struct run r;
-	int status = 0, i, stdin_closed;
+	int status = 0, n, stdin_closed;
 
 	if ((stdin_closed = cli_hold_std()) < 0)
 		return EXIT_IO;
@@ -98,17 +106,13 @@ main(int argc, char **argv)
 	 * not the end of jenc with its temporary file left behind. */
 	(void)signal(SIGXFSZ, SIG_IGN);
 	opts_parse(&c, argc, argv);
-	opts_check(&c, argc - optind, argv + optind);
-	run_begin(&r, &c, stdin_closed, argc - optind, argv + optind);
-	if (optind == argc) {
-		r.input = 0;
-		status = run_input(&r, "-");
-	}
-	for (i = optind; i < argc; i++) {
-		int s;
+	n = argc - optind;
+	opts_check(&c, n, argv + optind);
+	run_begin(&r, &c, stdin_closed, n, argv + optind);
+	/* no FILE: the standard input */
+	for (r.input = 0; r.input < (n > 0 ? n : 1); r.input++) {
+		int s = run_input(&r, n > 0 ? argv[optind + r.input] : "-");
 
-		r.input = i - optind;
-		s = run_input(&r, argv[i]);
 		if (s > status)
 			status = s;
 		if (output_failed(r.out))

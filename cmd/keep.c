@@ -39,50 +39,41 @@ keep_lost(struct keep_report *r, int all, int err, const char *fmt, ...)
 
 #ifdef KEEP_XATTR
 
-/* The names of the extended attributes of fd (or path if fd < 0), into
- * *list (malloc'd); returns their bytes, or -1 with errno.  A file system
- * without extended attributes has none. */
+/* listxattr(2) (name NULL) or getxattr(2) of name, on fd or, if fd < 0,
+ * on path without following a link. */
 static ssize_t
-keep_list(int fd, const char *path, char **list)
+keep_call(int fd, const char *path, const char *name, char *buf, size_t n)
+{
+	if (name == NULL)
+		return fd >= 0 ? flistxattr(fd, buf, n) : llistxattr(path, buf, n);
+	return fd >= 0 ? fgetxattr(fd, name, buf, n) :
+	    lgetxattr(path, name, buf, n);
+}
+
+/*
+ * The names of the extended attributes of fd (or path if fd < 0), name
+ * NULL, or else the value of the attribute name, into *buf (malloc'd,
+ * NULL if empty); returns their bytes, or -1 with errno.  A file system
+ * without extended attributes has no names.
+ */
+static ssize_t
+keep_fetch(int fd, const char *path, const char *name, char **buf)
 {
 	ssize_t n, m;
 
-	*list = NULL;
+	*buf = NULL;
 	for (;;) {
-		n = fd >= 0 ? flistxattr(fd, NULL, 0) : llistxattr(path, NULL, 0);
-		if (n < 0 && (errno == ENOTSUP || errno == ENOSYS))
+		n = keep_call(fd, path, name, NULL, 0);
+		if (n < 0 && name == NULL && (errno == ENOTSUP ||
+		    errno == ENOSYS))
 			return 0;
 		if (n <= 0)
 			return n;
-		free(*list);
-		if ((*list = malloc((size_t)n)) == NULL)
+		free(*buf);
+		if ((*buf = malloc((size_t)n)) == NULL)
 			return -1;
-		m = fd >= 0 ? flistxattr(fd, *list, (size_t)n) :
-		    llistxattr(path, *list, (size_t)n);
+		m = keep_call(fd, path, name, *buf, (size_t)n);
 		if (m >= 0 || errno != ERANGE)	/* ERANGE: it grew */
-			return m;
-	}
-}
-
-/* The value of extended attribute name of fd (or path), into *val
- * (malloc'd, NULL if empty); returns its bytes, or -1 with errno. */
-static ssize_t
-keep_get(int fd, const char *path, const char *name, char **val)
-{
-	ssize_t n, m;
-
-	*val = NULL;
-	for (;;) {
-		n = fd >= 0 ? fgetxattr(fd, name, NULL, 0) :
-		    lgetxattr(path, name, NULL, 0);
-		if (n <= 0)
-			return n;
-		free(*val);
-		if ((*val = malloc((size_t)n)) == NULL)
-			return -1;
-		m = fd >= 0 ? fgetxattr(fd, name, *val, (size_t)n) :
-		    lgetxattr(path, name, *val, (size_t)n);
-		if (m >= 0 || errno != ERANGE)
 			return m;
 	}
 }
@@ -108,7 +99,7 @@ keep_xattrs(int dst, int src_fd, const char *src, int all,
 	int had_acl = 0, stop = 0;
 	const char *p;
 
-	if ((len = keep_list(src_fd, src, &names)) < 0) {
+	if ((len = keep_fetch(src_fd, src, NULL, &names)) < 0) {
 		stop = keep_lost(r, all, errno, "its extended attributes");
 		free(names);
 		return stop;
@@ -117,23 +108,21 @@ keep_xattrs(int dst, int src_fd, const char *src, int all,
 	    p += strlen(p) + 1) {
 		if (strcmp(p, KEEP_ACL) == 0)
 			had_acl = 1;
-		if ((vlen = keep_get(src_fd, src, p, &val)) < 0) {
+		if ((vlen = keep_fetch(src_fd, src, p, &val)) < 0) {
 			if (errno != ENODATA)	/* ENODATA: gone meanwhile */
 				stop = keep_lost(r, all, errno, "%s",
 				    keep_noun(p, noun, sizeof(noun)));
 			continue;
 		}
 		/* the same already (a label the system gave both): leave it */
-		clen = keep_get(dst, NULL, p, &cur);
-		if (clen != vlen || (vlen > 0 && memcmp(cur, val,
-		    (size_t)vlen) != 0)) {
-			if (fsetxattr(dst, p, val, (size_t)vlen, 0) != 0)
-				stop = keep_lost(r, all, errno, "%s",
-				    keep_noun(p, noun, sizeof(noun)));
-		}
+		clen = keep_fetch(dst, NULL, p, &cur);
+		if ((clen != vlen || (vlen > 0 && memcmp(cur, val,
+		    (size_t)vlen) != 0)) &&
+		    fsetxattr(dst, p, val, (size_t)vlen, 0) != 0)
+			stop = keep_lost(r, all, errno, "%s",
+			    keep_noun(p, noun, sizeof(noun)));
 		free(cur);
 		free(val);
-		cur = val = NULL;
 	}
 	free(names);
 	if (!stop && !had_acl && fremovexattr(dst, KEEP_ACL) != 0 &&

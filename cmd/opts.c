@@ -177,18 +177,25 @@ static const char usage_text_log[] =
 "Exit status: 0 success, 1 invalid input, 2 usage error, 3 read or write error\n"
 "or out of memory.  See jenc(1).\n";
 
+/* Is s a decimal number (digits only, no sign or space) that fits *v? */
+int
+opts_digits_ok(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
 static unsigned long
 opts_number(const char *opt, const char *s, unsigned long lo, unsigned long hi)
 {
-	char *end;
 	unsigned long v;
 
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		cli_usage_error("%s: '%s' is not a number from %lu to %lu",
-		    opt, s, lo, hi);
-	v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+	if (!opts_digits_ok(s, &v) || v < lo || v > hi)
 		cli_usage_error("%s: '%s' is not a number from %lu to %lu",
 		    opt, s, lo, hi);
 	return v;
@@ -198,46 +205,32 @@ opts_number(const char *opt, const char *s, unsigned long lo, unsigned long hi)
 static unsigned
 opts_jobs(const char *s)
 {
-	char *end;
 	unsigned long v;
 
 	if (strcmp(s, "auto") == 0)
 		return 0;
-	errno = 0;
-	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (*s < '0' || *s > '9' || errno != 0 || *end != '\0' || v < 1 ||
-	    v > 1024)
+	if (!opts_digits_ok(s, &v) || v < 1 || v > 1024)
 		cli_usage_error("--jobs: '%s' is not auto or a number from 1 "
 		    "to 1024", s);
 	return (unsigned)v;
 }
 
-/* Split "a,b,c" into the names array (pointers into s, which is kept). */
-static void
-opts_split_header(struct config *c, char *s)
+/* The index of s in words (NULL-ended), the values option opt takes; one
+ * that is none of them is a usage error: "is not a, b or c". */
+static int
+opts_word(const char *opt, const char *s, const char *const *words)
 {
-	size_t n = 1, i = 0;
-	char *p;
+	char list[64] = "";
+	int i;
 
-	for (p = s; *p; p++)
-		n += *p == ',';
-	free(c->names);		/* the last --header wins */
-	c->names = calloc(n, sizeof(*c->names));
-	if (c->names == NULL)
-		cli_out_of_memory();
-	for (p = s;; p++) {
-		if (*p == ',' || *p == '\0') {
-			int last = *p == '\0';
-
-			*p = '\0';
-			c->names[i++] = s;
-			s = p + 1;
-			if (last)
-				break;
-		}
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	for (i = 0; words[i] != NULL; i++) {
+		strcat(list, i == 0 ? "" : words[i + 1] != NULL ? ", " : " or ");
+		strcat(list, words[i]);
 	}
-	c->copts.header = (const char *const *)c->names;
-	c->copts.nheader = n;
+	cli_usage_error("%s: '%s' is not %s", opt, s, list);
 }
 
 /*
@@ -430,15 +423,8 @@ opts_input_arg(struct config *c, int ch)
 
 	switch (ch) {
 	case 'f':
-		if (strcmp(optarg, "json") == 0)
-			c->from = FROM_JSON;
-		else if (strcmp(optarg, "csv") == 0)
-			c->from = FROM_CSV;
-		else if (strcmp(optarg, "tsv") == 0)
-			c->from = FROM_TSV;
-		else
-			cli_usage_error("--from: '%s' is not json, csv or tsv",
-			    optarg);
+		c->from = FROM_JSON + opts_word("--from", optarg,
+		    (const char *const[]){ "json", "csv", "tsv", NULL });
 		return 1;
 	case OPT_ENCODING:
 		/* checked here, before any input is read */
@@ -468,19 +454,6 @@ opts_input_arg(struct config *c, int ch)
 		return 1;
 	}
 	return 0;
-}
-
-/* --color's value. */
-static int
-opts_color_arg(const char *s)
-{
-	if (strcmp(s, "auto") == 0)
-		return COLOR_AUTO;
-	if (strcmp(s, "always") == 0)
-		return COLOR_ALWAYS;
-	if (strcmp(s, "never") == 0)
-		return COLOR_NEVER;
-	cli_usage_error("--color: '%s' is not auto, always or never", s);
 }
 
 /* Output layout: -c, --indent, --tab, -l, -H, -a, -S, -s, --split,
@@ -527,7 +500,8 @@ opts_layout_arg(struct config *c, int ch)
 		c->color = COLOR_NEVER;
 		return 1;
 	case OPT_COLOR:
-		c->color = opts_color_arg(optarg);
+		c->color = opts_word("--color", optarg,
+		    (const char *const[]){ "auto", "always", "never", NULL });
 		return 1;
 	case 'u':
 		c->eflags |= JENC_FLUSH_EACH;
@@ -542,18 +516,12 @@ opts_to_arg(struct config *c, int ch)
 {
 	switch (ch) {
 	case OPT_TO:
-		if (strcmp(optarg, "json") == 0)
+		c->to = opts_word("--to", optarg, (const char *const[]){
+		    "json", "csv", "tsv", "log", NULL });
+		if (c->to > TO_TSV) {	/* log: as --log */
 			c->to = TO_JSON;
-		else if (strcmp(optarg, "csv") == 0)
-			c->to = TO_CSV;
-		else if (strcmp(optarg, "tsv") == 0)
-			c->to = TO_TSV;
-		else if (strcmp(optarg, "log") == 0) {
-			c->to = TO_JSON;	/* as --log */
 			c->log = 1;
-		} else
-			cli_usage_error("--to: '%s' is not json, csv, tsv "
-			    "or log", optarg);
+		}
 		return 1;
 	case OPT_FLATTEN_SEP:
 		if (optarg[0] == '\0' || strlen(optarg) > 15)
@@ -588,17 +556,31 @@ opts_delim_arg(struct config *c, int islong)
 		    optarg);
 }
 
-/* --header: the names, which must be UTF-8. */
+/* --header A,B,...: the names, pointers into the argument (kept), which
+ * must be UTF-8; the last --header wins. */
 static void
-opts_header_arg(struct config *c)
+opts_header_arg(struct config *c, char *s)
 {
 	jenc_csv_opts probe = { 0 };
 	jenc_err err;
+	size_t n = 1, i;
+	char *p;
 
 	c->csv_only[CO_HEADER] = "--header";
-	opts_split_header(c, optarg);
-	probe.header = c->copts.header;
-	probe.nheader = c->copts.nheader;
+	for (p = s; *p; p++)
+		n += *p == ',';
+	free(c->names);
+	c->names = calloc(n, sizeof(*c->names));
+	if (c->names == NULL)
+		cli_out_of_memory();
+	for (i = 0; i < n; i++) {
+		c->names[i] = s;
+		s += strcspn(s, ",");
+		if (*s != '\0')
+			*s++ = '\0';
+	}
+	c->copts.header = probe.header = (const char *const *)c->names;
+	c->copts.nheader = probe.nheader = n;
 	if (jenc_csv_copy_mem("", 0, NULL, &probe, &err) == JENC_E_UTF8)
 		cli_usage_error("--header: names must be valid UTF-8");
 }
@@ -621,7 +603,7 @@ opts_csv_arg(struct config *c, int ch, int islong)
 		c->copts.flags |= JENC_CSV_NO_HEADER;
 		return 1;
 	case OPT_HEADER:
-		opts_header_arg(c);
+		opts_header_arg(c, optarg);
 		return 1;
 	case 't':
 		c->csv_only[CO_TYPES] = islong ? "--types" : "-t";
@@ -629,13 +611,10 @@ opts_csv_arg(struct config *c, int ch, int islong)
 		return 1;
 	case OPT_RAGGED:
 		c->csv_only[CO_RAGGED] = "--ragged";
-		if (strcmp(optarg, "pad") == 0)
+		c->copts.flags &= ~(unsigned)JENC_CSV_RAGGED_PAD;
+		if (opts_word("--ragged", optarg,
+		    (const char *const[]){ "error", "pad", NULL }) == 1)
 			c->copts.flags |= JENC_CSV_RAGGED_PAD;
-		else if (strcmp(optarg, "error") == 0)
-			c->copts.flags &= ~(unsigned)JENC_CSV_RAGGED_PAD;
-		else
-			cli_usage_error("--ragged: '%s' is not error or pad",
-			    optarg);
 		return 1;
 	}
 	return 0;
@@ -675,15 +654,8 @@ opts_stream_arg(struct config *c, int ch)
 	switch (ch) {
 	case OPT_ON_ERROR:
 		c->json_only[JO_ON_ERROR] = "--on-error";
-		if (strcmp(optarg, "stop") == 0)
-			c->on_error = ON_ERROR_STOP;
-		else if (strcmp(optarg, "skip") == 0)
-			c->on_error = ON_ERROR_SKIP;
-		else if (strcmp(optarg, "pass") == 0)
-			c->on_error = ON_ERROR_PASS;
-		else
-			cli_usage_error("--on-error: '%s' is not stop, skip or "
-			    "pass", optarg);
+		c->on_error = opts_word("--on-error", optarg,
+		    (const char *const[]){ "stop", "skip", "pass", NULL });
 		return 1;
 	case OPT_SEQ:
 		c->ropts.flags |= JENC_READ_SEQ;

@@ -22,6 +22,15 @@ opts_check_csv(const struct config *c, const char *path)
 	return opts_input_format(c, path) != FROM_JSON;
 }
 
+/* The environment variable name if it is set and not empty, else NULL. */
+static const char *
+opts_env(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s != NULL && *s != '\0' ? s : NULL;
+}
+
 /*
  * JENC_CHUNK, for tests: the bytes per chunk of -j (see HACKING.md), so
  * that a small input is cut into many.  Unset or empty: the library's.
@@ -29,15 +38,12 @@ opts_check_csv(const struct config *c, const char *path)
 static void
 opts_check_chunk(struct config *c)
 {
-	const char *s = getenv("JENC_CHUNK");
-	char *end;
+	const char *s = opts_env("JENC_CHUNK");
 	unsigned long v;
 
-	if (s == NULL || *s == '\0')
+	if (s == NULL)
 		return;
-	errno = 0;
-	v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
-	if (*s < '0' || *s > '9' || errno != 0 || *end != '\0' || v < 1) {
+	if (!opts_digits_ok(s, &v) || v < 1) {
 		fprintf(stderr, "jenc: JENC_CHUNK: '%s' is not a number of "
 		    "bytes\n", s);
 		exit(EXIT_USAGE);
@@ -80,7 +86,6 @@ opts_check_stats(void)
 static void
 opts_check_colors(struct config *c)
 {
-	const char *no = getenv("NO_COLOR");
 	jenc_err err;
 
 	jenc_colors_default(&c->colors);
@@ -89,8 +94,7 @@ opts_check_colors(struct config *c)
 	    c->to != TO_JSON)
 		return;
 	if (c->color == COLOR_AUTO && (c->output != NULL ||
-	    !isatty(STDOUT_FILENO) ||
-	    (no != NULL && no[0] != '\0')))
+	    !isatty(STDOUT_FILENO) || opts_env("NO_COLOR") != NULL))
 		return;
 	if (jenc_colors_parse(&c->colors, getenv("JENC_COLORS"), &err) != 0) {
 		fprintf(stderr, "jenc: JENC_COLORS: %s\n", err.msg);
@@ -196,29 +200,33 @@ opts_check_slurp(const struct config *c)
 		    "cannot pass into it (use --on-error=skip)");
 }
 
-/*
- * --log: colored by the view instead of the encoder when colors are on;
- * a --time-format the view refuses is refused here (the view of the run
- * is made again by run_begin).
- */
-static void
-opts_check_log_view(struct config *c)
+/* The --log view of the options lo; a --time-format it refuses is a usage
+ * error (opts_check tries them first, before run_begin keeps one). */
+jenc_logv *
+opts_logv_new(const jenc_logv_opts *lo)
 {
 	jenc_logv *lv;
-	int rc;
+	int rc = jenc_logv_new(&lv, lo);
 
-	if (c->eflags & JENC_COLOR) {
-		c->eflags &= ~(unsigned)JENC_COLOR;
-		c->lopts.flags |= JENC_LOGV_COLOR;
-		c->lopts.colors = &c->colors;
-	}
-	rc = jenc_logv_new(&lv, &c->lopts);
 	if (rc == JENC_E_NOMEM)
 		cli_out_of_memory();
 	if (rc != 0)
 		cli_usage_error("--time-format: more than seven %%N "
 		    "conversions");
-	jenc_logv_free(lv);
+	return lv;
+}
+
+/* --log: colored by the view instead of the encoder when colors are on;
+ * its options tried. */
+static void
+opts_check_log_view(struct config *c)
+{
+	if (c->eflags & JENC_COLOR) {
+		c->eflags &= ~(unsigned)JENC_COLOR;
+		c->lopts.flags |= JENC_LOGV_COLOR;
+		c->lopts.colors = &c->colors;
+	}
+	jenc_logv_free(opts_logv_new(&c->lopts));
 }
 
 /* The settings of the environment for tests: JENC_EXACT,
@@ -228,15 +236,13 @@ opts_check_env(struct config *c)
 {
 	/* JENC_EXACT: jsmn reads the text itself (the test suite's second
 	 * run, which must give the same bytes) */
-	if (getenv("JENC_EXACT") != NULL && getenv("JENC_EXACT")[0] != '\0')
+	if (opts_env("JENC_EXACT") != NULL)
 		c->ropts.flags |= JENC_READ_EXACT;
 	/* JENC_FORCE_THREADS: -j starts its threads even on one usable CPU
 	 * (the test suite's way to test them on any machine) */
-	if (getenv("JENC_FORCE_THREADS") != NULL &&
-	    getenv("JENC_FORCE_THREADS")[0] != '\0')
+	if (opts_env("JENC_FORCE_THREADS") != NULL)
 		c->ropts.flags |= JENC_READ_THREADS;
-	if ((opts_check_stats_path = getenv("JENC_STATS")) != NULL &&
-	    opts_check_stats_path[0] != '\0')
+	if ((opts_check_stats_path = opts_env("JENC_STATS")) != NULL)
 		(void)atexit(opts_check_stats);
 	opts_check_chunk(c);
 }

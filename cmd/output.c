@@ -29,12 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "keep.h"
 #include "output.h"
 #include "quote.h"
-
-#define EXIT_DIFFERS 1
-#define EXIT_IO 3
 
 /* What failed, for the message. */
 enum { WHY_NONE, WHY_TMP, WHY_IO, WHY_LINKS, WHY_SPOOL, WHY_KEEP };
@@ -80,9 +78,9 @@ static ino_t tmp_ino;
 static const int tmp_signals[] = { SIGHUP, SIGINT, SIGTERM };
 
 /* Remove the named temporary file, if it is still the one this process
- * made: never another file that took its name.  Async-signal-safe. */
-static void
-output_tmp_unlink(void)
+ * made: never another file that took its name. */
+void
+output_abandon(void)
 {
 	struct stat st;
 
@@ -94,24 +92,12 @@ output_tmp_unlink(void)
 static void
 output_on_signal(int sig)
 {
-	output_tmp_unlink();
+	output_abandon();
 	(void)signal(sig, SIG_DFL);
 	(void)raise(sig);
 }
 
-void
-output_abandon(void)
-{
-	output_tmp_unlink();
-}
-
-static void
-output_at_exit(void)
-{
-	output_tmp_unlink();
-	tmp_armed = 0;
-}
-
+/* Block the signals output_new catches; old gets the mask to restore. */
 static void
 output_block(sigset_t *old)
 {
@@ -119,15 +105,9 @@ output_block(sigset_t *old)
 	size_t i;
 
 	sigemptyset(&set);
-	for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+	for (i = 0; i < ARRAY_LEN(tmp_signals); i++)
 		sigaddset(&set, tmp_signals[i]);
 	(void)sigprocmask(SIG_BLOCK, &set, old);
-}
-
-static void
-output_unblock(const sigset_t *old)
-{
-	(void)sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 struct output *
@@ -146,9 +126,8 @@ output_new(enum output_mode mode, unsigned flags)
 	(void)umask(o->umask);
 	if (mode != OUTPUT_CHECK && !installed) {
 		installed = 1;
-		(void)atexit(output_at_exit);
-		for (i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]);
-		    i++) {
+		(void)atexit(output_abandon);
+		for (i = 0; i < ARRAY_LEN(tmp_signals); i++) {
 			struct sigaction sa, old;
 
 			memset(&sa, 0, sizeof(sa));
@@ -207,11 +186,11 @@ output_fail(struct output *o, int why, int err)
 	}
 }
 
-static void
+/* Tell the failure kept.  Returns EXIT_IO. */
+static int
 output_report(const struct output *o)
 {
 	char dir[PATH_MAX], q[QUOTE_SIZE];
-	const struct keep_loss *l = &o->keep.loss[0];
 
 	switch (o->why) {
 	case WHY_TMP:
@@ -230,13 +209,13 @@ output_report(const struct output *o)
 		break;
 	case WHY_KEEP:
 		fprintf(stderr, "jenc: %s: cannot keep %s: %s, left unchanged "
-		    "(see --best-effort)\n", o->name, l->what,
-		    strerror(l->err));
+		    "(see --best-effort)\n", o->name, o->keep.loss[0].what,
+		    strerror(o->err));
 		break;
 	case WHY_IO:
-		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(o->err));
-		break;
+		return cli_sys_error(o->name, o->err);
 	}
+	return EXIT_IO;
 }
 
 /* --best-effort: after the file was replaced, say what it did not keep. */
@@ -253,19 +232,7 @@ output_tell_losses(const struct output *o)
 		    "attributes not kept\n", o->name, o->keep.more);
 }
 
-/* ---- the temporary file ------------------------------------------------ */
-
-/*
- * The output goes to a file that has no name until it is complete
- * (O_TMPFILE): a crash or a signal leaves nothing behind.  Where the file
- * system refuses such files, or the system has none, it is a file made by
- * mkstemp(3), removed on an error, on exit() and on the signals that
- * output_new() catches.  Either way it gets its name beside the target,
- *
- *	.NAME.jenc-PID-XXXXXX
- *
- * and is renamed over the target at once.
- */
+/* ---- the temporary file (output.h says its life) ----------------------- */
 
 #ifdef O_TMPFILE
 /* Six characters for the end of a new name. */
@@ -299,6 +266,19 @@ output_tmp_name(const struct output *o, const char *x)
 	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%.200s.jenc-%ld-%.6s",
 	    dirlen, o->target, base, (long)getpid(), x ? x : "XXXXXX");
 	return n < 0 || (size_t)n >= sizeof(tmp_path) ? -1 : 0;
+}
+
+/* tmp_path names fd, a file this process made: armed for removal. */
+static void
+output_arm(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0) {
+		tmp_dev = st.st_dev;
+		tmp_ino = st.st_ino;
+		tmp_armed = 1;
+	}
 }
 
 #ifdef O_TMPFILE
@@ -338,11 +318,7 @@ output_tmp_link(struct output *o)
 			rc = linkat(o->tmp_fd, "", AT_FDCWD, tmp_path,
 			    AT_EMPTY_PATH);
 		if (rc == 0) {
-			if (fstat(o->tmp_fd, &st) == 0) {
-				tmp_dev = st.st_dev;
-				tmp_ino = st.st_ino;
-				tmp_armed = 1;
-			}
+			output_arm(o->tmp_fd);
 			return 0;
 		}
 		if (errno != EEXIST)
@@ -352,28 +328,54 @@ output_tmp_link(struct output *o)
 }
 #endif
 
-/* Create the named temporary file beside o->target.  Returns its
- * descriptor, or -1 with errno. */
+/*
+ * A new file in dir: unnamed (O_TMPFILE, with flags and mode) where it can
+ * be, else made by mkstemp(3) from the template path (NULL: the name was
+ * too long) with the signals blocked.  named NULL: --check's copy of an
+ * input, whose name, if it has one, is removed at once.  Else the
+ * temporary file, which must be able to get a name (output_can_link) and
+ * whose name is armed for removal (path is tmp_path); *named says whether
+ * it has one.  Returns the descriptor, or -1 with errno.
+ */
 static int
-output_tmp_mkstemp(struct output *o)
+output_new_file(const char *dir, int flags, mode_t mode, char *path,
+    int *named)
 {
-	struct stat st;
 	sigset_t old;
 	int fd, e;
 
-	if (output_tmp_name(o, NULL) != 0) {
+#ifdef O_TMPFILE
+	/* Refused by the file system (EOPNOTSUPP), or by a kernel that
+	 * predates it (EISDIR, EINVAL): a named one instead. */
+	fd = open(dir, O_TMPFILE | O_CLOEXEC | flags, mode);
+	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL)
+		return -1;
+	if (fd >= 0 && named != NULL && !output_can_link()) {
+		(void)close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		return fd;
+#else
+	(void)dir;
+	(void)flags;
+	(void)mode;
+#endif
+	if (path == NULL) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	output_block(&old);
-	fd = mkstemp(tmp_path);
+	fd = mkstemp(path);
 	e = errno;
-	if (fd >= 0 && fstat(fd, &st) == 0) {
-		tmp_dev = st.st_dev;
-		tmp_ino = st.st_ino;
-		tmp_armed = 1;
-	}
-	output_unblock(&old);
+	if (fd >= 0 && named != NULL)
+		output_arm(fd);
+	else if (fd >= 0)
+		(void)unlink(path);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	if (named != NULL)
+		*named = fd >= 0;
 	errno = e;
 	return fd;
 }
@@ -385,33 +387,16 @@ static int
 output_tmp_create(struct output *o)
 {
 	char dir[PATH_MAX];
-	int fd = -1;
+	int fd;
 
 	o->named = 0;
 	o->keep.n = o->keep.more = 0;
-#ifdef O_TMPFILE
-	/* Refused by the file system (EOPNOTSUPP), or by a kernel that
-	 * predates it (EISDIR, EINVAL): a named one instead. */
-	fd = open(output_dir(o->target, dir, sizeof(dir)),
-	    O_TMPFILE | O_WRONLY | O_CLOEXEC, o->have_st ? 0600 : 0666);
-	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
-	    errno != EINVAL) {
+	fd = output_new_file(output_dir(o->target, dir, sizeof(dir)),
+	    O_WRONLY, o->have_st ? 0600 : 0666,
+	    output_tmp_name(o, NULL) == 0 ? tmp_path : NULL, &o->named);
+	if (fd < 0) {
 		output_fail(o, WHY_TMP, errno);
 		return -1;
-	}
-	if (fd >= 0 && !output_can_link()) {
-		(void)close(fd);
-		fd = -1;
-	}
-#else
-	(void)dir;
-#endif
-	if (fd < 0) {
-		if ((fd = output_tmp_mkstemp(o)) < 0) {
-			output_fail(o, WHY_TMP, errno);
-			return -1;
-		}
-		o->named = 1;
 	}
 	o->tmp_fd = fd;
 	if (o->have_st) {
@@ -439,9 +424,9 @@ output_tmp_remove(struct output *o)
 		(void)close(o->tmp_fd);
 	o->tmp_fd = -1;
 	output_block(&old);
-	output_tmp_unlink();
+	output_abandon();
 	tmp_armed = 0;
-	output_unblock(&old);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* fsync the temporary file and rename it over o->target, then fsync the
@@ -472,9 +457,9 @@ output_tmp_commit(struct output *o)
 	if (rc == 0 && (rc = rename(tmp_path, o->target)) != 0)
 		e = errno;
 	if (rc != 0)
-		output_tmp_unlink();
+		output_abandon();
 	tmp_armed = 0;
-	output_unblock(&old);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		output_fail(o, WHY_IO, e);
 		return -1;
@@ -529,22 +514,19 @@ output_compare(struct output *o, const char *p, size_t len)
 {
 	size_t done = 0;
 
-	while (done < len) {
+	while (done < len && !o->differs) {
 		ssize_t r = output_read_back(o, o->off, len - done);
 		size_t k = 0;
 
 		if (r <= 0) {
 			o->differs = r == 0;
-			return done;
+			break;
 		}
 		while (k < (size_t)r && o->buf[k] == p[done + k])
 			k++;
 		o->off += (off_t)k;
 		done += k;
-		if (k < (size_t)r) {
-			o->differs = 1;
-			return done;
-		}
+		o->differs = k < (size_t)r;
 	}
 	return done;
 }
@@ -578,15 +560,7 @@ output_diverge(struct output *o)
 static void
 output_check_end(struct output *o)
 {
-	char c;
-	ssize_t r;
-
-	do
-		r = pread(o->in_fd, &c, 1, o->base + o->off);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		output_fail(o, WHY_IO, errno);
-	o->differs = r > 0;
+	o->differs = output_read_back(o, o->off, 1) > 0;
 }
 
 /* Never fails the encoder: a failure is kept, reported by output_end(),
@@ -599,26 +573,16 @@ output_sink(void *ctx, const char *p, size_t len)
 
 	if (o->why != WHY_NONE)
 		return 0;
-	switch (o->mode) {
-	case OUTPUT_FILE:
+	/* -o, or -w past the first difference: written */
+	if (o->mode == OUTPUT_FILE || (o->mode == OUTPUT_WRITE && o->differs))
 		output_put(o, p, len);
-		break;
-	case OUTPUT_CHECK:
-		if (!o->differs)
-			(void)output_compare(o, p, len);
-		break;
-	case OUTPUT_WRITE:
-		if (o->differs) {
-			output_put(o, p, len);
-			break;
-		}
+	else if (!o->differs) {
 		same = output_compare(o, p, len);
-		if (o->differs) {
+		if (o->differs && o->mode == OUTPUT_WRITE) {
 			output_diverge(o);
 			if (o->why == WHY_NONE)
 				output_put(o, p + same, len - same);
 		}
-		break;
 	}
 	return 0;
 }
@@ -640,21 +604,32 @@ output_fd_path(const char *path)
 	    "/dev/stderr" };
 	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
 	size_t i, n;
-	long fd = 0;
+	unsigned long fd;
 
 	for (i = 0; i < 3; i++)
 		if (strcmp(path, std[i]) == 0)
 			return (int)i;
 	for (i = 0; i < 2; i++) {
 		n = strlen(dirs[i]);
-		if (strncmp(path, dirs[i], n) != 0 || path[n] == '\0')
-			continue;
-		for (path += n; *path >= '0' && *path <= '9'; path++)
-			if ((fd = fd * 10 + (*path - '0')) > INT_MAX)
-				return -1;
-		return *path == '\0' ? (int)fd : -1;
+		if (strncmp(path, dirs[i], n) == 0 &&
+		    opts_digits_ok(path + n, &fd) && fd <= INT_MAX)
+			return (int)fd;
 	}
 	return -1;
+}
+
+/* o->target, the path renamed over: path, or the file it points to if it
+ * is a symbolic link (the link stays).  Returns 0, or EXIT_IO (said why). */
+static int
+output_target(struct output *o, const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		o->target = realpath(path, NULL);
+	else
+		o->target = strdup(path);
+	return o->target != NULL ? 0 : cli_sys_error(o->name, errno);
 }
 
 int
@@ -663,63 +638,42 @@ output_open(struct output *o, const char *path)
 	struct stat st;
 	int fd;
 
-	if ((o->qname = quote_dup(path)) == NULL) {
-		fputs("jenc: out of memory\n", stderr);
-		return EXIT_IO;
-	}
+	if ((o->qname = quote_dup(path)) == NULL)
+		cli_out_of_memory();
 	o->name = o->qname;
 	/* The descriptor itself, not the file it is open on, which may be
 	 * appended to, or have no name left. */
 	if ((fd = output_fd_path(path)) >= 0) {
 		o->direct = 1;
-		if ((o->tmp_fd = dup(fd)) < 0) {
-			fprintf(stderr, "jenc: %s: %s\n", o->name,
-			    strerror(errno));
-			return EXIT_IO;
-		}
+		if ((o->tmp_fd = dup(fd)) < 0)
+			return cli_sys_error(o->name, errno);
 		return 0;
 	}
 	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "jenc: %s: %s\n", o->name,
-			    strerror(EISDIR));
-			return EXIT_IO;
-		}
+		if (S_ISDIR(st.st_mode))
+			return cli_sys_error(o->name, EISDIR);
 		if (!S_ISREG(st.st_mode)) {
 			o->direct = 1;
-			if ((o->tmp_fd = open(path, O_WRONLY | O_TRUNC)) < 0) {
-				fprintf(stderr, "jenc: %s: %s\n", o->name,
-				    strerror(errno));
-				return EXIT_IO;
-			}
+			if ((o->tmp_fd = open(path, O_WRONLY | O_TRUNC)) < 0)
+				return cli_sys_error(o->name, errno);
 			return 0;
 		}
 		o->st = st;
 		o->have_st = 1;
 		if (st.st_nlink > 1) {
 			output_fail(o, WHY_LINKS, 0);
-			output_report(o);
-			return EXIT_IO;
+			return output_report(o);
 		}
 	} else if (errno != ENOENT || lstat(path, &st) == 0) {
 		/* ENOENT from a symbolic link that points nowhere: say so
 		 * rather than replace the link. */
-		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(errno ==
-		    ENOENT ? ENOENT : errno));
-		return EXIT_IO;
+		return cli_sys_error(o->name, errno);
 	}
-	if (o->have_st && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		o->target = realpath(path, NULL);
-	else
-		o->target = strdup(path);
-	if (o->target == NULL) {
-		fprintf(stderr, "jenc: %s: %s\n", o->name, strerror(errno));
+	if (output_target(o, path) != 0)
 		return EXIT_IO;
-	}
 	if (output_tmp_create(o) != 0) {
-		output_report(o);
 		output_tmp_remove(o);
-		return EXIT_IO;
+		return output_report(o);
 	}
 	return 0;
 }
@@ -738,16 +692,13 @@ output_close(struct output *o, int status)
 	if (o->direct) {
 		if (o->tmp_fd >= 0 && close(o->tmp_fd) != 0 && status == 0) {
 			output_fail(o, WHY_IO, errno);
-			output_report(o);
-			status = EXIT_IO;
+			status = output_report(o);
 		}
 		o->tmp_fd = -1;
 		return status;
 	}
-	if (status == 0 && output_tmp_commit(o) != 0) {
-		output_report(o);
-		status = EXIT_IO;
-	}
+	if (status == 0 && output_tmp_commit(o) != 0)
+		status = output_report(o);
 	output_tmp_remove(o);
 	return status;
 }
@@ -761,53 +712,28 @@ output_spool(struct output *o, int in)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
-	sigset_t old;
-	int fd, n;
+	int fd, n, err;
+	ssize_t r;
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR &&
-	    errno != EINVAL) {
+	n = snprintf(path, sizeof(path), "%s/jenc-XXXXXX", dir);
+	fd = output_new_file(dir, O_RDWR, 0600, n < 0 ||
+	    (size_t)n >= sizeof(path) ? NULL : path, NULL);
+	if (fd < 0) {
 		output_fail(o, WHY_SPOOL, errno);
 		return -1;
 	}
-	if (fd < 0) {
-#endif
-		n = snprintf(path, sizeof(path), "%s/jenc-XXXXXX", dir);
-		if (n < 0 || (size_t)n >= sizeof(path)) {
-			output_fail(o, WHY_SPOOL, ENAMETOOLONG);
-			return -1;
-		}
-		output_block(&old);
-		if ((fd = mkstemp(path)) >= 0)
-			(void)unlink(path);
-		else
-			output_fail(o, WHY_SPOOL, errno);
-		output_unblock(&old);
-		if (fd < 0)
-			return -1;
-#ifdef O_TMPFILE
-	}
-#endif
 	o->tmp_fd = fd;
-	for (;;) {
-		int err;
-		ssize_t r = jenc_fd_read(in, o->buf, sizeof(o->buf), &err);
-
-		if (r < 0) {
-			output_fail(o, WHY_IO, err);
-			break;
-		}
-		if (r == 0)
-			break;
+	while ((r = jenc_fd_read(in, o->buf, sizeof(o->buf), &err)) > 0) {
 		output_put(o, o->buf, (size_t)r);
 		if (o->why != WHY_NONE) {
-			o->why = WHY_SPOOL;
+			o->why = WHY_SPOOL;	/* the copy failed */
 			break;
 		}
 	}
+	if (r < 0)
+		output_fail(o, WHY_IO, err);
 	o->tmp_fd = -1;
 	if (o->why == WHY_NONE && lseek(fd, 0, SEEK_SET) != 0)
 		output_fail(o, WHY_SPOOL, errno);
@@ -823,10 +749,8 @@ output_spool(struct output *o, int in)
 static int
 output_refuse(const struct stat *st, const char *name)
 {
-	if (S_ISDIR(st->st_mode)) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(EISDIR));
-		return EXIT_IO;
-	}
+	if (S_ISDIR(st->st_mode))
+		return cli_sys_error(name, EISDIR);
 	if (!S_ISREG(st->st_mode)) {
 		fprintf(stderr, "jenc: %s: not a regular file, left unchanged\n",
 		    name);
@@ -839,28 +763,26 @@ int
 output_input(const struct output *o, const char *path, const char *name)
 {
 	struct stat st;
-	int fd, fl;
+	int fd, fl, w = o != NULL && o->mode == OUTPUT_WRITE;
 
-	if (o == NULL || o->mode != OUTPUT_WRITE) {
-		if ((fd = open(path, O_RDONLY)) < 0)
-			fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-		return fd;
-	}
 	/* -w: a FIFO, a device or a socket is refused, and opening one
 	 * must not wait (for a writer, a carrier) first. */
-	if (stat(path, &st) == 0 && output_refuse(&st, name) != 0)
+	if (w && stat(path, &st) == 0 && output_refuse(&st, name) != 0)
 		return -1;
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+	if ((fd = open(path, w ? O_RDONLY | O_NONBLOCK | O_NOCTTY :
+	    O_RDONLY)) < 0) {
+		(void)cli_sys_error(name, errno);
 		return -1;
 	}
+	if (!w)
+		return fd;
 	if (fstat(fd, &st) != 0 || output_refuse(&st, name) != 0) {
 		(void)close(fd);
 		return -1;
 	}
 	if ((fl = fcntl(fd, F_GETFL)) < 0 ||
 	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
+		(void)cli_sys_error(name, errno);
 		(void)close(fd);
 		return -1;
 	}
@@ -883,10 +805,8 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 	o->tmp_fd = -1;
 	o->off = o->base = 0;
 	o->in_fd = *fd;
-	if (fstat(*fd, &st) != 0) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-		return EXIT_IO;
-	}
+	if (fstat(*fd, &st) != 0)
+		return cli_sys_error(name, errno);
 	if (o->mode == OUTPUT_CHECK) {
 		int s;
 
@@ -896,10 +816,8 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 				o->base = 0;
 			return 0;
 		}
-		if ((s = output_spool(o, *fd)) < 0) {
-			output_report(o);
-			return EXIT_IO;
-		}
+		if ((s = output_spool(o, *fd)) < 0)
+			return output_report(o);
 		*fd = o->in_fd = s;
 		return 0;
 	}
@@ -907,16 +825,7 @@ output_begin(struct output *o, int *fd, const char *path, const char *name)
 		return EXIT_IO;
 	o->st = st;
 	o->have_st = 1;
-	/* A symbolic link stays: the file it points to is replaced. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		o->target = realpath(path, NULL);
-	else
-		o->target = strdup(path);
-	if (o->target == NULL) {
-		fprintf(stderr, "jenc: %s: %s\n", name, strerror(errno));
-		return EXIT_IO;
-	}
-	return 0;
+	return output_target(o, path);
 }
 
 /* --check: list the input, quoted (as it is and NUL-ended with -z).
@@ -947,24 +856,20 @@ output_end(struct output *o, int status)
 	switch (o->mode) {
 	case OUTPUT_FILE:
 		if (o->why != WHY_NONE && !o->failed) {
-			output_report(o);
 			o->failed = 1;
 			output_tmp_remove(o);
-			if (status < EXIT_IO)
-				status = EXIT_IO;
+			return output_report(o);	/* EXIT_IO, the largest */
 		}
 		return status;
 	case OUTPUT_CHECK:
-		if (status == 0 && o->why == WHY_NONE && !o->differs)
-			output_check_end(o);
 		if (status != 0)
 			return status;
-		if (o->why != WHY_NONE) {
-			output_report(o);
-			return EXIT_IO;
-		}
+		if (o->why == WHY_NONE && !o->differs)
+			output_check_end(o);
+		if (o->why != WHY_NONE)
+			return output_report(o);
 		if (o->differs)
-			return output_list(o) != 0 ? EXIT_IO : EXIT_DIFFERS;
+			return output_list(o) != 0 ? EXIT_IO : EXIT_INVALID;
 		return 0;
 	case OUTPUT_WRITE:
 		if (status == 0 && o->why == WHY_NONE && !o->differs) {
@@ -978,11 +883,8 @@ output_end(struct output *o, int status)
 			(void)output_tmp_commit(o);
 		/* An input that could not be read whole is left as it is;
 		 * what went wrong in writing its output no longer matters. */
-		if (status == 0 && o->why != WHY_NONE) {
-			output_report(o);
-			if (status < EXIT_IO)
-				status = EXIT_IO;
-		}
+		if (status == 0 && o->why != WHY_NONE)
+			status = output_report(o);
 		output_tmp_remove(o);
 		return status;
 	}

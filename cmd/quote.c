@@ -60,18 +60,10 @@ quote_needed(const unsigned char *s, size_t n)
 static char
 quote_letter(unsigned char c)
 {
-	switch (c) {
-	case '\a': return 'a';
-	case '\b': return 'b';
-	case '\t': return 't';
-	case '\n': return 'n';
-	case '\v': return 'v';
-	case '\f': return 'f';
-	case '\r': return 'r';
-	case '"': return '"';
-	case '\\': return '\\';
-	}
-	return 0;
+	static const char from[] = "\a\b\t\n\v\f\r\"\\", to[] = "abtnvfr\"\\";
+	const char *p = c != 0 ? strchr(from, c) : NULL;
+
+	return p != NULL ? to[p - from] : 0;
 }
 
 /*

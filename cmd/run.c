@@ -20,6 +20,10 @@
 /* The name of the input being read, for run_sigbus; NULL between inputs. */
 const char *volatile run_reading;
 
+/* What follows the name of a mapped file made shorter while it is read. */
+static const char run_shrunk[] = ": the file was made shorter while it was "
+    "read (see --no-mmap)\n";
+
 /* What the reader's on_error (run_bad) needs: the run, the input's name;
  * for a file that may be mapped, its descriptor and size when reading
  * began (else size -1). */
@@ -32,12 +36,11 @@ struct run_bad_ctx {
 };
 
 /* Bad input as the reader reports it in err, the input called name. */
-void
+static void
 run_print_error(const char *name, const jenc_err *err)
 {
 	if (err->code == JENC_E_IO) {
-		fprintf(stderr, "jenc: %s: %s\n", name,
-		    strerror(err->sys_errno));
+		(void)cli_sys_error(name, err->sys_errno);
 		return;
 	}
 	if (err->col == 0) {
@@ -66,8 +69,7 @@ run_check_shrunk(const struct run_bad_ctx *b)
 	if (b->size < 0 || fstat(b->fd, &st) != 0 || st.st_size >= b->size)
 		return;
 	output_abandon();
-	fprintf(stderr, "jenc: %s: the file was made shorter while it was "
-	    "read (see --no-mmap)\n", b->name);
+	fprintf(stderr, "jenc: %s%s", b->name, run_shrunk);
 	exit(EXIT_IO);
 }
 
@@ -102,16 +104,12 @@ run_bad_count(const struct run *r)
 {
 	const struct config *c = r->c;
 	uint64_t n = r->bad_lines, d = r->dropped_lines;
+	const char *what = c->on_error != ON_ERROR_PASS || c->validate ?
+	    "skipped" : d == 0 ? "passed through" : d == n ? "dropped" : NULL;
 
-	if (c->on_error != ON_ERROR_PASS || c->validate)
-		fprintf(stderr, "jenc: %llu invalid line%s skipped\n",
-		    (unsigned long long)n, n == 1 ? "" : "s");
-	else if (d == 0)
-		fprintf(stderr, "jenc: %llu invalid line%s passed through\n",
-		    (unsigned long long)n, n == 1 ? "" : "s");
-	else if (d == n)
-		fprintf(stderr, "jenc: %llu invalid line%s dropped\n",
-		    (unsigned long long)n, n == 1 ? "" : "s");
+	if (what != NULL)
+		fprintf(stderr, "jenc: %llu invalid line%s %s\n",
+		    (unsigned long long)n, n == 1 ? "" : "s", what);
 	else
 		fprintf(stderr, "jenc: %llu invalid line%s passed through, "
 		    "%llu dropped\n", (unsigned long long)(n - d),
@@ -128,8 +126,6 @@ run_bad_count(const struct run *r)
 static void
 run_sigbus(int sig, siginfo_t *si, void *uc)
 {
-	static const char msg[] = ": the file was made shorter while it was "
-	    "read (see --no-mmap)\n";
 	const char *name = run_reading;
 
 	(void)uc;
@@ -141,7 +137,7 @@ run_sigbus(int sig, siginfo_t *si, void *uc)
 	output_abandon();
 	(void)!write(STDERR_FILENO, "jenc: ", 6);
 	(void)!write(STDERR_FILENO, name, strlen(name));
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)!write(STDERR_FILENO, run_shrunk, sizeof(run_shrunk) - 1);
 	_exit(EXIT_IO);
 }
 
@@ -215,23 +211,6 @@ run_reads_on(const struct config *c)
 }
 
 /*
- * --log: the view every output encoder gets (opts_check has tried these
- * options already: a refusal here is one of no memory).
- */
-static void
-run_log_begin(struct run *r)
-{
-	int rc = jenc_logv_new(&r->logv, &r->c->lopts);
-
-	if (rc == JENC_E_NOMEM)
-		cli_out_of_memory();
-	if (rc != 0)
-		cli_usage_error("--time-format: more than seven %%N "
-		    "conversions");
-	jenc_logv_view(r->logv, &r->view);
-}
-
-/*
  * Set up the run of the checked config c over the n paths: the handler of
  * SIGBUS for mapped inputs, the --log view, the output of -o, -w or
  * --check, the warnings of options no input needs, the one encoder of
@@ -254,8 +233,10 @@ run_begin(struct run *r, const struct config *c, int stdin_closed, int n,
 		sigemptyset(&sa.sa_mask);
 		(void)sigaction(SIGBUS, &sa, NULL);
 	}
-	if (c->log)
-		run_log_begin(r);
+	if (c->log) {	/* the view every output encoder gets */
+		r->logv = opts_logv_new(&c->lopts);
+		jenc_logv_view(r->logv, &r->view);
+	}
 	if (c->output != NULL || c->write || c->check) {
 		r->out = output_new(c->output != NULL ? OUTPUT_FILE :
 		    c->write ? OUTPUT_WRITE : OUTPUT_CHECK,
@@ -287,11 +268,8 @@ run_open(struct run *r, const char *path, const char *name, int *fdp)
 
 	*fdp = STDIN_FILENO;
 	if (strcmp(path, "-") == 0) {
-		if (r->stdin_closed) {
-			fprintf(stderr, "jenc: %s: %s\n", name,
-			    strerror(EBADF));
-			return EXIT_IO;
-		}
+		if (r->stdin_closed)
+			return cli_sys_error(name, EBADF);
 	} else if ((*fdp = output_input(r->out, path, name)) < 0) {
 		return EXIT_IO;
 	}
@@ -377,15 +355,12 @@ static int
 run_read(struct run *r, int fd, const char *path, const char *name)
 {
 	const struct config *c = r->c;
-	int from = c->from, rc;
+	int from = opts_input_format(c, path), rc;
 	jenc_opts o;
 	jenc_enc *e = r->all;
 	jenc_err err;
-	struct run_bad_ctx bad = { r, NULL, -1, -1, 0 };
+	struct run_bad_ctx bad = { r, name, -1, -1, 0 };
 
-	bad.name = name;
-	if (from == FROM_AUTO)
-		from = opts_input_format(c, path);
 	run_out_opts(c, &o);
 	if (c->to != TO_JSON) {
 		/* each record a top-level value of the view, the elements
