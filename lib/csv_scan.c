@@ -82,17 +82,15 @@ static int
 csv_field_end(struct csv *c, struct csv_field *cur, const char *rec,
     size_t seg, size_t end)
 {
+	/* (in L_CHECK, csv_scr_add adds nothing; it may begin L_CHECK) */
+	if ((cur->flags & F_SCRATCH) &&
+	    csv_scr_add(c, cur, rec + seg, end - seg))
+		return JENC_E_NOMEM;
 	if (c->lmode == L_CHECK) {
 		c->lnf++;
 		return 0;
 	}
 	if (cur->flags & F_SCRATCH) {
-		if (csv_scr_add(c, cur, rec + seg, end - seg))
-			return JENC_E_NOMEM;
-		if (c->lmode == L_CHECK) {
-			c->lnf++;
-			return 0;
-		}
 		cur->len = c->slen - cur->off;
 	} else {
 		cur->off = seg;
@@ -538,6 +536,29 @@ bad:
 	return csv_bad_byte(c, rec, i, line, lstart);
 }
 
+/* A record begins: the parser's state at its start, lmode (L_*) its
+ * way of taking fields. */
+static void
+csv_rec_begin(struct csv *c, int lmode)
+{
+	c->st = S_FIELD;
+	c->i = c->seg = c->lstart = 0;
+	c->pline = c->rec_line;
+	c->nf = 0;
+	c->slen = 0;
+	c->lmode = lmode;
+	c->nf_max = c->cap_f / sizeof *c->f;
+}
+
+/* The parser of the format, on the n bytes at in.p[at]. */
+static inline int
+csv_parse(struct csv *c, size_t at, size_t n, int eof, size_t *used)
+{
+	if (c->flags & JENC_CSV_TSV)
+		return csv_parse_tsv(c, c->in.p + at, n, eof, used);
+	return csv_parse_csv(c, c->in.p + at, n, eof, used);
+}
+
 /* The record at in.p[at], on line c->rec_line, is longer than allowed. */
 static int
 csv_too_long(struct csv *c, size_t at)
@@ -546,7 +567,6 @@ csv_too_long(struct csv *c, size_t at)
 	    "record longer than %zu bytes", c->max_rec);
 }
 
-/* The next record (see csv_int.h). */
 int
 jenc_csv_next(struct csv *c)
 {
@@ -570,13 +590,10 @@ jenc_csv_next(struct csv *c)
 					c->pos++;
 				continue;
 			}
-			if (u[c->pos] == '\n') {
+			if (u[c->pos] == '\n' || (u[c->pos] == '\r' && !tsv)) {
+				c->after_cr = u[c->pos] == '\r';
 				c->pos++;
 				c->line++;
-			} else if (u[c->pos] == '\r' && !tsv) {
-				c->pos++;
-				c->line++;
-				c->after_cr = 1;
 			} else if (u[c->pos] == '\r') {
 				/* TSV: blank if CR LF, or a CR at the end */
 				if (c->pos + 1 == c->in.len && !c->in.eof)
@@ -593,13 +610,8 @@ jenc_csv_next(struct csv *c)
 				break;
 			}
 		}
-		c->st = S_FIELD;
-		c->i = c->seg = c->lstart = 0;
-		c->pline = c->rec_line = c->line;
-		c->nf = 0;
-		c->slen = 0;
-		c->lmode = L_OFF;
-		c->nf_max = c->cap_f / sizeof *c->f;
+		c->rec_line = c->line;
+		csv_rec_begin(c, L_OFF);
 	}
 	/* The parser sees at most a record of max_rec bytes and a CR LF: a
 	 * longer one is then too long whatever comes after (see jenc_csv_fill),
@@ -610,11 +622,7 @@ jenc_csv_next(struct csv *c)
 		n = c->max_rec + 2;
 		eof = 0;
 	}
-	if (tsv)
-		r = csv_parse_tsv(c, c->in.p + c->pos, n, eof, &used);
-	else
-		r = csv_parse_csv(c, c->in.p + c->pos, n, eof, &used);
-	if (r != 0)
+	if ((r = csv_parse(c, c->pos, n, eof, &used)) != 0)
 		return r;
 	if (c->rec_end > c->max_rec)
 		return csv_too_long(c, c->pos);
@@ -625,29 +633,19 @@ jenc_csv_next(struct csv *c)
 	return 0;
 }
 
-/* A long record parsed again (see csv_int.h). */
 int
 jenc_csv_replay(struct csv *c, int (*put)(struct csv *c, size_t n))
 {
-	int tsv = (c->flags & JENC_CSV_TSV) != 0, r;
-	size_t used, n = c->pos - c->rec;
+	size_t used;
+	int r;
 
 	if (c->cap_f == 0 && csv_fields_grow(c))
 		return jenc_csv_nomem(c);
-	c->lmode = L_REPLAY;
 	c->lput = put;
 	c->lcol = 0;
-	c->nf = 0;
-	c->slen = 0;
-	c->nf_max = c->cap_f / sizeof *c->f;
-	c->st = S_FIELD;
-	c->i = c->seg = c->lstart = 0;
-	c->pline = c->rec_line;
+	csv_rec_begin(c, L_REPLAY);
 	/* the record ends within rec[0..n): the parser needs nothing after */
-	if (tsv)
-		r = csv_parse_tsv(c, c->in.p + c->rec, n, 1, &used);
-	else
-		r = csv_parse_csv(c, c->in.p + c->rec, n, 1, &used);
+	r = csv_parse(c, c->rec, c->pos - c->rec, 1, &used);
 	c->st = S_RECORD;
 	c->pline = c->line;
 	if (r != 0)
@@ -659,7 +657,6 @@ jenc_csv_replay(struct csv *c, int (*put)(struct csv *c, size_t n))
 	return 0;
 }
 
-/* Reads more input (see csv_int.h). */
 int
 jenc_csv_fill(struct csv *c)
 {
@@ -669,7 +666,7 @@ jenc_csv_fill(struct csv *c)
 	c->pos = 0;
 	if (c->st == S_RECORD && c->cap_s > CSV_WINDOW) {
 		/* a large record is gone: give its scratch memory back */
-		csv_free(c->scr, c->cap_s);
+		jenc_mem_free(c->scr, c->cap_s);
 		c->scr = NULL;
 		c->cap_s = 0;
 	}
