@@ -61,7 +61,7 @@ csv_names_rehash(struct csv_names *nm)
 		nm->slot[csv_names_slot(nm, nm->buf + x->off, x->len)] =
 		    (uint32_t)(k + 1);
 	}
-	csv_free(old, oldn * sizeof *old);
+	jenc_mem_free(old, oldn * sizeof *old);
 	return 0;
 }
 
@@ -77,14 +77,15 @@ csv_names_put(struct csv_names *nm, const char *s, size_t n)
 }
 
 /*
- * s[0..n) as the body of a JSON string at o, which has room for 2n bytes,
- * with the escapes the encoder writes without JENC_HTML or JENC_ASCII:
- * \" \\ \n \r \t \b \f.  Returns the end, or NULL if a byte needs a \u
- * escape (its hex digits' case is the encoder's).
+ * The escapes the encoder writes without JENC_HTML or JENC_ASCII; any
+ * other byte below 0x20 needs a \u escape (its hex digits' case is the
+ * encoder's), and so do U+2028 and U+2029.
  */
 char *
 jenc_csv_esc(char *o, const char *s, size_t n)
 {
+	static const char esc[] = { ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n',
+	    ['\r'] = 'r', ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f' };
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -96,36 +97,14 @@ jenc_csv_esc(char *o, const char *s, size_t n)
 			continue;
 		}
 		if (b == 0xe2) {
-			/* U+2028 and U+2029 are jenc_str's to escape */
-			if (k + 2 < n && (unsigned char)s[k + 1] == 0x80 &&
-			    ((unsigned char)s[k + 2] | 1) == 0xa9)
+			if (k + 2 < n && csv_sep((const unsigned char *)s + k, 3))
 				return NULL;
 			*o++ = (char)b;
 			continue;
 		}
-		switch (b) {
-		case '"':
-		case '\\':
-			x = (char)b;
-			break;
-		case '\n':
-			x = 'n';
-			break;
-		case '\r':
-			x = 'r';
-			break;
-		case '\t':
-			x = 't';
-			break;
-		case '\b':
-			x = 'b';
-			break;
-		case '\f':
-			x = 'f';
-			break;
-		default:
+		/* b < 0x20, '"' or '\\': in esc */
+		if ((x = esc[b]) == 0)
 			return NULL;
-		}
 		*o++ = '\\';
 		*o++ = x;
 	}
@@ -228,15 +207,13 @@ jenc_csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 void
 jenc_csv_names_release(struct csv_names *nm)
 {
-	csv_free(nm->buf, nm->cap);
-	csv_free(nm->rbuf, nm->cap_r);
-	csv_free(nm->v, nm->cap_v);
-	csv_free(nm->slot, nm->nslot * sizeof *nm->slot);
+	jenc_mem_free(nm->buf, nm->cap);
+	jenc_mem_free(nm->rbuf, nm->cap_r);
+	jenc_mem_free(nm->v, nm->cap_v);
+	jenc_mem_free(nm->slot, nm->nslot * sizeof *nm->slot);
 	memset(nm, 0, sizeof *nm);
 }
 
-/* A delimiter the header read from the input seems to use instead of
- * c->delim: the most frequent of , ; tab | in its names, 0 if none. */
 unsigned char
 jenc_csv_hint(const struct csv *c)
 {
@@ -301,7 +278,7 @@ csv_node_get(struct csv *c, size_t parent, size_t off, size_t n)
 		if (t == NULL)
 			return 0;
 		memset(t, 0, cap * sizeof *t);
-		csv_free(c->nslot, c->nnslot * sizeof *c->nslot);
+		jenc_mem_free(c->nslot, c->nnslot * sizeof *c->nslot);
 		c->nslot = t;
 		c->nnslot = cap;
 		for (k = 0; k < c->nnodes; k++) {
@@ -416,20 +393,11 @@ jenc_csv_nest_plan(struct csv *c)
 		}
 		continue;
 conflict:
-		csv_free(tops, cap_tops);
-		{
-			jenc_where w = { .offset = 0, .line = 1 };
-
-			if (c->err == NULL)
-				return JENC_E_SYNTAX;
-			return jenc_err_set(c->err, JENC_E_SYNTAX,
-			    JENC_K_NAMES, 0, 0, &w,
-			    "column '%.*s' and another column make one name "
-			    "both a value and an object: --nest cannot nest "
-			    "them",
-			    (int)(x->len > 60 ? 60 : x->len),
-			    c->nm.buf + x->off);
-		}
+		jenc_mem_free(tops, cap_tops);
+		return jenc_csv_fail_line(c, JENC_K_NAMES, 0, 1,
+		    "column '%.*s' and another column make one name both a "
+		    "value and an object: --nest cannot nest them",
+		    (int)(x->len > 60 ? 60 : x->len), c->nm.buf + x->off);
 	}
 	/* the plan: each top-level node in order, depth first */
 	for (top = 0; top < ntops; top++) {
@@ -459,10 +427,10 @@ conflict:
 			cur = c->nodes[cur - 1].next;
 		}
 	}
-	csv_free(tops, cap_tops);
+	jenc_mem_free(tops, cap_tops);
 	c->plan_names = c->nm.n + 1;
 	return 0;
 nomem:
-	csv_free(tops, cap_tops);
+	jenc_mem_free(tops, cap_tops);
 	return jenc_csv_nomem(c);
 }
