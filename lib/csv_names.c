@@ -77,15 +77,14 @@ csv_names_put(struct csv_names *nm, const char *s, size_t n)
 }
 
 /*
- * The escapes the encoder writes without JENC_HTML or JENC_ASCII; any
- * other byte below 0x20 needs a \u escape (its hex digits' case is the
- * encoder's), and so do U+2028 and U+2029.
+ * s[0..n) as the body of a JSON string at o, which has room for 2n bytes,
+ * with the escapes the encoder writes without JENC_HTML or JENC_ASCII:
+ * \" \\ \n \r \t \b \f.  Returns the end, or NULL if a byte needs a \u
+ * escape (its hex digits' case is the encoder's).
  */
 char *
 jenc_csv_esc(char *o, const char *s, size_t n)
 {
-	static const char esc[] = { ['"'] = '"', ['\\'] = '\\', ['\n'] = 'n',
-	    ['\r'] = 'r', ['\t'] = 't', ['\b'] = 'b', ['\f'] = 'f' };
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -97,14 +96,36 @@ jenc_csv_esc(char *o, const char *s, size_t n)
 			continue;
 		}
 		if (b == 0xe2) {
-			if (k + 2 < n && csv_sep((const unsigned char *)s + k, 3))
+			/* U+2028 and U+2029 are jenc_str's to escape */
+			if (k + 2 < n && (unsigned char)s[k + 1] == 0x80 &&
+			    ((unsigned char)s[k + 2] | 1) == 0xa9)
 				return NULL;
 			*o++ = (char)b;
 			continue;
 		}
-		/* b < 0x20, '"' or '\\': in esc */
-		if ((x = esc[b]) == 0)
+		switch (b) {
+		case '"':
+		case '\\':
+			x = (char)b;
+			break;
+		case '\n':
+			x = 'n';
+			break;
+		case '\r':
+			x = 'r';
+			break;
+		case '\t':
+			x = 't';
+			break;
+		case '\b':
+			x = 'b';
+			break;
+		case '\f':
+			x = 'f';
+			break;
+		default:
 			return NULL;
+		}
 		*o++ = '\\';
 		*o++ = x;
 	}
