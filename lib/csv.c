@@ -64,13 +64,13 @@ static void
 csv_release(struct csv *c)
 {
 	jenc_in_release(&c->in);
-	csv_free(c->scr, c->cap_s);
-	csv_free(c->f, c->cap_f);
-	csv_free(c->ob, c->cap_o);
+	jenc_mem_free(c->scr, c->cap_s);
+	jenc_mem_free(c->f, c->cap_f);
+	jenc_mem_free(c->ob, c->cap_o);
 	jenc_csv_names_release(&c->nm);
-	csv_free(c->plan, c->cap_plan);
-	csv_free(c->nodes, c->cap_nodes);
-	csv_free(c->nslot, c->nnslot * sizeof *c->nslot);
+	jenc_mem_free(c->plan, c->cap_plan);
+	jenc_mem_free(c->nodes, c->cap_nodes);
+	jenc_mem_free(c->nslot, c->nnslot * sizeof *c->nslot);
 }
 
 /* Reads every record from c->in and emits it. */

@@ -9,7 +9,6 @@
 
 #include "csv_int.h"
 
-/* Is d a byte the format allows as its delimiter (see jenc.h)? */
 int
 jenc_csv_delim_ok(unsigned char d, int tsv)
 {
@@ -17,7 +16,6 @@ jenc_csv_delim_ok(unsigned char d, int tsv)
 	    d != (tsv ? '\\' : '"');
 }
 
-/* The class tables for delimiter d. */
 void
 jenc_csv_set_delim(struct csv *c, unsigned char d)
 {

@@ -11,7 +11,6 @@
 
 #include "csv_int.h"
 
-/* Keeps the error; csv_int.h says how it is reported. */
 int
 jenc_csv_fail(struct csv *c, int kind, const char *rec, size_t at,
     uint64_t line, size_t lstart, const char *fmt, ...)
@@ -23,7 +22,6 @@ jenc_csv_fail(struct csv *c, int kind, const char *rec, size_t at,
 	vsnprintf(c->x_msg, sizeof(c->x_msg), fmt, ap);
 	va_end(ap);
 	c->x_pending = 1;
-	c->x_code = JENC_E_SYNTAX;
 	c->x_kind = kind;
 	c->x_at = r + at;
 	c->x_ls = r + lstart;
@@ -31,37 +29,58 @@ jenc_csv_fail(struct csv *c, int kind, const char *rec, size_t at,
 	return JENC_E_SYNTAX;
 }
 
-/* Fills c->err with the error jenc_csv_fail kept. */
 void
 jenc_csv_report(struct csv *c)
 {
-	jenc_where w;
-
 	/* a lone CR ends a CSV line; TSV lines end at LF only */
 	int cr = !(c->flags & JENC_CSV_TSV);
+	jenc_where w;
 
 	jenc_in_line(&c->in, c->x_at, cr);
 	jenc_in_where_line(&c->in, c->x_at, c->x_line, c->x_ls, cr, &w);
 	if (c->err != NULL)
-		jenc_err_set(c->err, c->x_code, c->x_kind, 0, 0, &w, "%s",
+		jenc_err_set(c->err, JENC_E_SYNTAX, c->x_kind, 0, 0, &w, "%s",
 		    c->x_msg);
 }
 
-/* An error without a position (allocation, I/O, the encoder, options). */
+/* Fills c->err, if any, with the error fmt and ap word.  Returns code. */
+static int
+csv_vfail(struct csv *c, int code, int kind, int sys_errno,
+    const jenc_where *w, const char *fmt, va_list ap)
+{
+	char msg[sizeof(((jenc_err *)0)->msg)];
+
+	if (c->err == NULL)
+		return code;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return jenc_err_set(c->err, code, kind, sys_errno, 0, w, "%s", msg);
+}
+
 int
 jenc_csv_fail_plain(struct csv *c, int code, int sys_errno, const char *fmt,
     ...)
 {
-	char msg[sizeof(((jenc_err *)0)->msg)];
 	va_list ap;
+	int r;
 
-	if (c->err == NULL)
-		return code;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = csv_vfail(c, code, JENC_K_NONE, sys_errno, NULL, fmt, ap);
 	va_end(ap);
-	return jenc_err_set(c->err, code, JENC_K_NONE, sys_errno, 0, NULL,
-	    "%s", msg);
+	return r;
+}
+
+int
+jenc_csv_fail_line(struct csv *c, int kind, uint64_t offset, uint64_t line,
+    const char *fmt, ...)
+{
+	jenc_where w = { .offset = offset, .line = line };
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = csv_vfail(c, JENC_E_SYNTAX, kind, 0, &w, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 int
@@ -79,7 +98,6 @@ jenc_csv_enc_fail(struct csv *c, int code)
 	    jenc_strerror(code));
 }
 
-/* Report what made a jenc_in call fail with r. */
 int
 jenc_csv_in_fail(struct csv *c, int r)
 {

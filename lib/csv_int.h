@@ -16,15 +16,11 @@
  *			through the encoder's calls
  *	csv.c		the driver and the public calls
  *
- * Status: a call that can fail returns an int as internal.h's results
- * of internal calls say: 0 for success, a status its comment gives (the
- * JENC_ST_MORE and JENC_ST_END of jenc_csv_next, JENC_ST_FALLBACK where
- * a call leaves the work to its caller) and a negative JENC_E_* code for
- * failure.  A failure is reported (c->err filled, or kept for
- * jenc_csv_report) where it is found, except that a call which can fail
- * only for want of memory returns JENC_E_NOMEM unreported and its
- * caller reports it with jenc_csv_nomem.  Predicates (_ok) return
- * non-zero for yes.
+ * Status: as internal.h's "results of internal calls" say.  A failure
+ * is reported (c->err filled, or kept for jenc_csv_report) where it is
+ * found, except that a call which can fail only for want of memory
+ * returns JENC_E_NOMEM unreported and its caller reports it with
+ * jenc_csv_nomem.  Predicates (_ok) return non-zero for yes.
  */
 #ifndef JENC_CSV_INT_H
 #define JENC_CSV_INT_H
@@ -152,8 +148,8 @@ struct csv {
 	int (*lput)(struct csv *, size_t);	/* L_REPLAY: writes c->f[0..n) */
 
 	/* An error at a spot, reported once its line is read (jenc_csv_report). */
-	int x_pending;
-	int x_code, x_kind;	/* JENC_E_*, JENC_K_* */
+	int x_pending;		/* its code is JENC_E_SYNTAX */
+	int x_kind;		/* JENC_K_* */
 	size_t x_at, x_ls;	/* the spot and its line's start in in.p */
 	uint64_t x_line;
 	char x_msg[sizeof(((jenc_err *)0)->msg)];
@@ -198,13 +194,6 @@ struct csv_op {
 
 /* ---- buffers (every file) ------------------------------------------------ */
 
-static inline void
-csv_free(void *p, size_t n)
-{
-	if (p != NULL)
-		jenc_mem_free(p, n);
-}
-
 /* Grows *p (of *cap bytes) to hold at least need bytes: doubling, at least
  * min.  Returns 0 or JENC_E_NOMEM. */
 static inline int
@@ -239,6 +228,11 @@ void jenc_csv_report(struct csv *c);
  * fills c->err, if any.  Returns code. */
 int jenc_csv_fail_plain(struct csv *c, int code, int sys_errno,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* An error about a whole line (a record, the header), at offset in the
+ * input, without a column or an excerpt.  kind is the JENC_K_* of the
+ * bad input.  Returns JENC_E_SYNTAX. */
+int jenc_csv_fail_line(struct csv *c, int kind, uint64_t offset,
+    uint64_t line, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Out of memory; the encoder's error code; what made a jenc_in call fail
  * with r.  Each reports it and returns the JENC_E_* code. */
 int jenc_csv_nomem(struct csv *c);
@@ -289,7 +283,7 @@ int jenc_csv_names_add(struct csv_names *nm, const char *s, size_t n,
 /* Frees the names and empties *nm. */
 void jenc_csv_names_release(struct csv_names *nm);
 /* The delimiter the header read from the input seems to use instead of
- * c->delim, or 0. */
+ * c->delim: the most frequent of , ; tab | in its names, or 0. */
 unsigned char jenc_csv_hint(const struct csv *c);
 /* JENC_CSV_NEST: the plan of the names in c->nm.  Returns 0 or an error
  * (a name both a value and an object is bad input). */

@@ -61,7 +61,7 @@ csv_names_rehash(struct csv_names *nm)
 		nm->slot[csv_names_slot(nm, nm->buf + x->off, x->len)] =
 		    (uint32_t)(k + 1);
 	}
-	csv_free(old, oldn * sizeof *old);
+	jenc_mem_free(old, oldn * sizeof *old);
 	return 0;
 }
 
@@ -228,15 +228,13 @@ jenc_csv_names_add(struct csv_names *nm, const char *s, size_t n, size_t col)
 void
 jenc_csv_names_release(struct csv_names *nm)
 {
-	csv_free(nm->buf, nm->cap);
-	csv_free(nm->rbuf, nm->cap_r);
-	csv_free(nm->v, nm->cap_v);
-	csv_free(nm->slot, nm->nslot * sizeof *nm->slot);
+	jenc_mem_free(nm->buf, nm->cap);
+	jenc_mem_free(nm->rbuf, nm->cap_r);
+	jenc_mem_free(nm->v, nm->cap_v);
+	jenc_mem_free(nm->slot, nm->nslot * sizeof *nm->slot);
 	memset(nm, 0, sizeof *nm);
 }
 
-/* A delimiter the header read from the input seems to use instead of
- * c->delim: the most frequent of , ; tab | in its names, 0 if none. */
 unsigned char
 jenc_csv_hint(const struct csv *c)
 {
@@ -301,7 +299,7 @@ csv_node_get(struct csv *c, size_t parent, size_t off, size_t n)
 		if (t == NULL)
 			return 0;
 		memset(t, 0, cap * sizeof *t);
-		csv_free(c->nslot, c->nnslot * sizeof *c->nslot);
+		jenc_mem_free(c->nslot, c->nnslot * sizeof *c->nslot);
 		c->nslot = t;
 		c->nnslot = cap;
 		for (k = 0; k < c->nnodes; k++) {
@@ -416,20 +414,11 @@ jenc_csv_nest_plan(struct csv *c)
 		}
 		continue;
 conflict:
-		csv_free(tops, cap_tops);
-		{
-			jenc_where w = { .offset = 0, .line = 1 };
-
-			if (c->err == NULL)
-				return JENC_E_SYNTAX;
-			return jenc_err_set(c->err, JENC_E_SYNTAX,
-			    JENC_K_NAMES, 0, 0, &w,
-			    "column '%.*s' and another column make one name "
-			    "both a value and an object: --nest cannot nest "
-			    "them",
-			    (int)(x->len > 60 ? 60 : x->len),
-			    c->nm.buf + x->off);
-		}
+		jenc_mem_free(tops, cap_tops);
+		return jenc_csv_fail_line(c, JENC_K_NAMES, 0, 1,
+		    "column '%.*s' and another column make one name both a "
+		    "value and an object: --nest cannot nest them",
+		    (int)(x->len > 60 ? 60 : x->len), c->nm.buf + x->off);
 	}
 	/* the plan: each top-level node in order, depth first */
 	for (top = 0; top < ntops; top++) {
@@ -459,10 +448,10 @@ conflict:
 			cur = c->nodes[cur - 1].next;
 		}
 	}
-	csv_free(tops, cap_tops);
+	jenc_mem_free(tops, cap_tops);
 	c->plan_names = c->nm.n + 1;
 	return 0;
 nomem:
-	csv_free(tops, cap_tops);
+	jenc_mem_free(tops, cap_tops);
 	return jenc_csv_nomem(c);
 }
