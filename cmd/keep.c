@@ -53,8 +53,8 @@ keep_call(int fd, const char *path, const char *name, char *buf, size_t n)
 /*
  * The names of the extended attributes of fd (or path if fd < 0), name
  * NULL, or else the value of the attribute name, into *buf (malloc'd,
- * NULL if empty); returns their bytes, or -1 with errno.  A file system
- * without extended attributes has no names.
+ * NULL if empty or on error); returns their bytes, or -1 with errno.
+ * A file system without extended attributes has no names.
  */
 static ssize_t
 keep_fetch(int fd, const char *path, const char *name, char **buf)
@@ -73,8 +73,16 @@ keep_fetch(int fd, const char *path, const char *name, char **buf)
 		if ((*buf = malloc((size_t)n)) == NULL)
 			return -1;
 		m = keep_call(fd, path, name, *buf, (size_t)n);
-		if (m >= 0 || errno != ERANGE)	/* ERANGE: it grew */
+		if (m >= 0)
 			return m;
+		if (errno != ERANGE) {		/* ERANGE: it grew */
+			int e = errno;
+
+			free(*buf);
+			*buf = NULL;
+			errno = e;
+			return -1;
+		}
 	}
 }
 
@@ -99,11 +107,8 @@ keep_xattrs(int dst, int src_fd, const char *src, int all,
 	int had_acl = 0, stop = 0;
 	const char *p;
 
-	if ((len = keep_fetch(src_fd, src, NULL, &names)) < 0) {
-		stop = keep_lost(r, all, errno, "its extended attributes");
-		free(names);
-		return stop;
-	}
+	if ((len = keep_fetch(src_fd, src, NULL, &names)) < 0)
+		return keep_lost(r, all, errno, "its extended attributes");
 	for (p = names; !stop && len > 0 && p < names + len;
 	    p += strlen(p) + 1) {
 		if (strcmp(p, KEEP_ACL) == 0)
