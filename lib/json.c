@@ -659,6 +659,16 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	return rc;
 }
 
+/* Out of memory, told in *err (if not NULL); JENC_E_NOMEM. */
+static int
+json_nomem(jenc_err *err)
+{
+	if (err != NULL)
+		jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0, NULL,
+		    "out of memory");
+	return JENC_E_NOMEM;
+}
+
 /*
  * Run the reader over r->in, opened with open_rc (not 0: it could not be,
  * for want of memory), and close it.  Returns json_rd_run's code.
@@ -669,12 +679,8 @@ json_run_in(struct json_rd *r, int open_rc, jenc_enc *e,
 {
 	int rc;
 
-	if (open_rc != 0) {
-		if (err != NULL)
-			jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
-			    NULL, "out of memory");
-		return JENC_E_NOMEM;
-	}
+	if (open_rc != 0)
+		return json_nomem(err);
 	rc = json_rd_run(r, e, o, err);
 	jenc_in_release(&r->in);	/* (a converted input has a buffer) */
 	return rc;
@@ -726,8 +732,7 @@ jenc_json_pipe(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 		    NULL);
 	if (jenc_in_init_fd(&r.in, -1, WIN_INIT, WIN_MAX) != 0) {
 		jenc_pipe_free(r.pipe);
-		return jenc_err_set(err, JENC_E_NOMEM, JENC_K_NONE, 0, 0,
-		    NULL, "out of memory");
+		return json_nomem(err);
 	}
 	r.in.pull = jenc_pipe_pull;
 	r.in.pull_ctx = r.pipe;
@@ -754,8 +759,7 @@ jenc_json_part(int fd, const char *p, size_t n, uint64_t off, uint64_t line,
 		if (jenc_in_init_fd(&r.in, fd, WIN_INIT, WIN_MAX) != 0 ||
 		    jenc_in_preload(&r.in, p, n) != 0) {
 			jenc_in_release(&r.in);
-			return jenc_err_set(err, JENC_E_NOMEM,
-			    JENC_K_NONE, 0, 0, NULL, "out of memory");
+			return json_nomem(err);
 		}
 	} else {
 		jenc_in_init_mem(&r.in, p, p != NULL ? n : 0, WIN_MAX);
