@@ -213,7 +213,8 @@ decode(struct buf *b, const char *s, size_t n)
 
 	if (buf_room(b, n) != 0)	/* the text never grows */
 		return JENC_E_NOMEM;
-	if ((len = jenc_utf8_unescape(b->p + b->len, s, n, 1)) == (size_t)-1)
+	if ((len = jenc_utf8_unescape(b->p + b->len, s, n,
+	    JENC_LONE_FAIL)) == (size_t)-1)
 		return JENC_E_UTF8;
 	b->len += len;
 	return 0;

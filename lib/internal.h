@@ -11,10 +11,9 @@
  *
  *	1 pool.c	counted allocation through the installed jenc_alloc,
  *			the segment pools
- *	2 utf8.c num.c skel.c
- *			UTF-8 checks; numbers and times as text, the JSON
- *			number grammar; the skeleton of JSON text that
- *			jsmn reads (skel.c)
+ *	1 utf8.c	UTF-8 checks; a JSON string body's escapes decoded
+ *	2 num.c skel.c	numbers and times as text, the JSON number grammar;
+ *			the skeleton of JSON text that jsmn reads (skel.c)
  *	2 io.c		read(2) with EINTR, EAGAIN and a wake descriptor;
  *			the writev(2) loop; buffer growth with its
  *			overflow check
@@ -295,9 +294,12 @@ jenc_utf8_put(char *o, uint32_t cp)
  * at o (room: n bytes, which the text never exceeds): its escapes decoded
  * to UTF-8, a backslash that starts no valid escape copied as it is.  A
  * lone surrogate escape (\ud800 with no low one after it, or a low one
- * alone) comes out as its three bytes, or, with lone_fails, ends the call
- * with (size_t)-1.  Returns the text's length. */
-size_t jenc_utf8_unescape(char *o, const char *s, size_t n, int lone_fails);
+ * alone) comes out by lone: JENC_LONE_KEEP as its three bytes (sort keys
+ * compare by them), JENC_LONE_FAIL ends the call with (size_t)-1 (a CSV
+ * cell must be UTF-8), JENC_LONE_FFFD as U+FFFD (text for people).
+ * Returns the text's length. */
+enum { JENC_LONE_KEEP, JENC_LONE_FAIL, JENC_LONE_FFFD };
+size_t jenc_utf8_unescape(char *o, const char *s, size_t n, int lone);
 /* The value of the four hex digits at p (a \u escape's), or -1 if one
  * is not a hex digit (a NUL is not: no byte past one is read). */
 static inline long

@@ -355,7 +355,7 @@ lv_leaf_text(struct lv_rec *r, const struct jenc_logw_leaf *l, size_t *n)
 		*n = l->vlen;
 		return l->v;
 	}
-	*n = jenc_logw_unescape(l->v, l->vlen, r->scratch);
+	*n = jenc_utf8_unescape(r->scratch, l->v, l->vlen, JENC_LONE_FFFD);
 	return r->scratch;
 }
 

@@ -143,8 +143,4 @@ jenc_logw_copy(char *d, const char *s, size_t n)
 		memcpy(d, s, n);
 }
 
-/* The JSON string body s[0..n) decoded into out (room: n bytes); its
- * length.  A bad escape is copied as it is. */
-size_t jenc_logw_unescape(const char *s, size_t n, char *out);
-
 #endif

@@ -304,86 +304,6 @@ lw_value_end(const char *p, const char *end)
 	return NULL;
 }
 
-/* 1 and *v if s[0..4) are hex digits. */
-static int
-lw_hex4(const char *s, unsigned *v)
-{
-	int i;
-
-	*v = 0;
-	for (i = 0; i < 4; i++) {
-		char c = s[i];
-
-		if (c >= '0' && c <= '9')
-			*v = *v << 4 | (unsigned)(c - '0');
-		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-			*v = *v << 4 | (unsigned)((c | 0x20) - 'a' + 10);
-		else
-			return 0;
-	}
-	return 1;
-}
-
-/* The byte of each escape of one letter after the backslash, 0 for none. */
-static const char lw_esc1[256] = {
-	['b'] = '\b', ['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
-	['"'] = '"', ['\\'] = '\\', ['/'] = '/',
-};
-
-size_t
-jenc_logw_unescape(const char *s, size_t n, char *out)
-{
-	size_t i = 0, w = 0, k, j;
-	unsigned cp, lo;
-	char c;
-
-	while (i < n) {
-		const char *b = memchr(s + i, '\\', n - i);
-
-		k = b == NULL ? n - i : (size_t)(b - (s + i));
-		memcpy(out + w, s + i, k);
-		w += k;
-		i += k;
-		if (i + 1 >= n) {
-			if (i < n)
-				out[w++] = s[i++];
-			break;
-		}
-		if (s[i + 1] == 'u' && i + 6 <= n && lw_hex4(s + i + 2, &cp)) {
-			i += 6;
-			if (cp >= 0xd800 && cp <= 0xdbff && i + 6 <= n &&
-			    s[i] == '\\' && s[i + 1] == 'u' &&
-			    lw_hex4(s + i + 2, &lo) && lo >= 0xdc00 &&
-			    lo <= 0xdfff) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (lo - 0xdc00);
-				i += 6;
-			} else if (cp >= 0xd800 && cp <= 0xdfff) {
-				cp = 0xfffd;
-			}
-			if (cp < 0x80) {
-				out[w++] = (char)cp;
-				continue;
-			}
-			/* UTF-8: k bytes, six bits of cp in each but the
-			 * first, which has k high bits set */
-			k = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-			for (j = k - 1; j > 0; j--, cp >>= 6)
-				out[w + j] = (char)(0x80 | (cp & 0x3f));
-			out[w] = (char)((0xff00u >> k & 0xff) | cp);
-			w += k;
-			continue;
-		}
-		if ((c = lw_esc1[(unsigned char)s[i + 1]]) != 0) {
-			out[w++] = c;
-			i += 2;
-		} else {
-			out[w++] = s[i++];
-		}
-	}
-	return w;
-}
-
 /*
  * A place in w->b for the next leaf, whose name of n bytes is copied
  * into the batch (0: none): when the batch has no room, fn takes its
@@ -503,7 +423,8 @@ lw_obj(struct lw_walk *w, const char *p, size_t plen, int podd, int depth)
 			if (plen > 0)
 				w->path[nl++] = '.';
 			if (esc) {
-				nl += jenc_logw_unescape(name, k, w->path + nl);
+				nl += jenc_utf8_unescape(w->path + nl, name, k,
+				    JENC_LONE_FFFD);
 			} else {
 				jenc_logw_copy(w->path + nl, name, k);
 				nl += k;

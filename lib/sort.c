@@ -350,7 +350,7 @@ jenc_sort_key(jenc_enc *e, struct jenc_sort *s, jenc_seg *tail, char *p,
 	} else {
 		/* (raw keys are not validated; a lone surrogate as its
 		 * three bytes keeps the order of the code points) */
-		m->klen = jenc_utf8_unescape(kb, k, n, 0);
+		m->klen = jenc_utf8_unescape(kb, k, n, JENC_LONE_KEEP);
 	}
 	memcpy(kb + m->klen, zero, 8);
 	memcpy(&pre, kb, 8);

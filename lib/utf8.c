@@ -22,7 +22,7 @@ jenc_utf8_check(const char *s, size_t n, size_t *bad)
 }
 
 size_t
-jenc_utf8_unescape(char *o, const char *s, size_t n, int lone_fails)
+jenc_utf8_unescape(char *o, const char *s, size_t n, int lone)
 {
 	size_t i = 0, k = 0;
 
@@ -58,8 +58,11 @@ jenc_utf8_unescape(char *o, const char *s, size_t n, int lone_fails)
 			    (v = jenc_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
 				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
 				i += 6;
-			} else if (u >= 0xd800 && u < 0xe000 && lone_fails) {
-				return (size_t)-1;
+			} else if (u >= 0xd800 && u < 0xe000 &&
+			    lone != JENC_LONE_KEEP) {
+				if (lone == JENC_LONE_FAIL)
+					return (size_t)-1;
+				u = 0xfffd;
 			}
 			k += jenc_utf8_put(o + k, (uint32_t)u);
 			continue;
