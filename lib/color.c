@@ -28,7 +28,7 @@ jenc_colors_default(jenc_colors *c)
 
 /* The bad field spec[at..at+n), for the message. */
 static int
-colors_fail(jenc_err *err, const char *spec, size_t at, size_t n, int field,
+color_fail(jenc_err *err, const char *spec, size_t at, size_t n, int field,
     const char *why)
 {
 	jenc_where w;
@@ -64,12 +64,12 @@ jenc_colors_parse(jenc_colors *c, const char *spec, jenc_err *err)
 		size_t n = strcspn(spec + at, ":");
 
 		if (i >= JENC_COLOR_N)
-			return colors_fail(err, spec, at, n, i, "");
+			return color_fail(err, spec, at, n, i, "");
 		if (strspn(spec + at, "0123456789;") < n)
-			return colors_fail(err, spec, at, n, i,
+			return color_fail(err, spec, at, n, i,
 			    "is not a color (digits and ';')");
 		if (n > JENC_COLOR_MAX)
-			return colors_fail(err, spec, at, n, i,
+			return color_fail(err, spec, at, n, i,
 			    "is longer than 16 bytes");
 		memcpy(v.sgr[i], spec + at, n);
 		v.sgr[i][n] = '\0';

@@ -77,7 +77,7 @@ struct jenc_csvw {
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
 	char msg[128];
-	/* ks_run: the top-level keys of the last record walked, each
+	/* csvw_ks_run: the top-level keys of the last record walked, each
 	 * with its closing quote (shape_ok 0: none, or it had an escaped
 	 * key or a nested object) */
 	struct buf shape;
@@ -89,7 +89,7 @@ struct jenc_csvw {
 /* (a buffer is allocated at its first use even for 0 bytes, so that
  * b->p + b->len is never an offset from NULL) */
 static inline int
-buf_room(struct buf *b, size_t n)
+csvw_buf_room(struct buf *b, size_t n)
 {
 	return b->p != NULL && b->cap - b->len >= n ? 0 :
 	    jenc_grow((void **)&b->p, &b->cap, b->len + n + (b->p == NULL),
@@ -97,9 +97,9 @@ buf_room(struct buf *b, size_t n)
 }
 
 static int
-buf_put(struct buf *b, const char *s, size_t n)
+csvw_buf_put(struct buf *b, const char *s, size_t n)
 {
-	if (buf_room(b, n) != 0)
+	if (csvw_buf_room(b, n) != 0)
 		return JENC_E_NOMEM;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -109,7 +109,7 @@ buf_put(struct buf *b, const char *s, size_t n)
 /* ---- the columns ----------------------------------------------------------- */
 
 static uint64_t
-name_hash(const char *s, size_t n)
+csvw_name_hash(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
 	size_t i;
@@ -121,16 +121,18 @@ name_hash(const char *s, size_t n)
 
 /* The column named s[0..n), or (size_t)-1. */
 static size_t
-col_find(const jenc_csvw *w, const char *s, size_t n)
+csvw_col_find(const jenc_csvw *w, const char *s, size_t n)
 {
 	size_t i, m = w->hcap - 1;
 
 	if (w->hcap == 0)
 		return (size_t)-1;
-	for (i = (size_t)name_hash(s, n) & m; w->hash[i] != 0; i = (i + 1) & m) {
+	for (i = (size_t)csvw_name_hash(s, n) & m; w->hash[i] != 0;
+	    i = (i + 1) & m) {
 		size_t c = w->hash[i] - 1;
 
-		if (w->col[c].len == n && memcmp(w->names.p + w->col[c].off, s, n) == 0)
+		if (w->col[c].len == n &&
+		    memcmp(w->names.p + w->col[c].off, s, n) == 0)
 			return c;
 	}
 	return (size_t)-1;
@@ -139,12 +141,12 @@ col_find(const jenc_csvw *w, const char *s, size_t n)
 /* The first place of column c's probe in the table that holds v (0:
  * the empty one where c goes, c + 1: c's own). */
 static uint32_t *
-hash_at(jenc_csvw *w, size_t c, uint32_t v)
+csvw_hash_at(jenc_csvw *w, size_t c, uint32_t v)
 {
 	size_t i, m = w->hcap - 1;
 
-	for (i = (size_t)name_hash(w->names.p + w->col[c].off, w->col[c].len) & m;
-	    w->hash[i] != v; i = (i + 1) & m)
+	for (i = (size_t)csvw_name_hash(w->names.p + w->col[c].off,
+	    w->col[c].len) & m; w->hash[i] != v; i = (i + 1) & m)
 		;
 	return &w->hash[i];
 }
@@ -156,12 +158,12 @@ hash_at(jenc_csvw *w, size_t c, uint32_t v)
  * table is as it was before them.
  */
 static void
-cols_cut(jenc_csvw *w, size_t n)
+csvw_cols_cut(jenc_csvw *w, size_t n)
 {
 	while (w->ncols > n) {
 		size_t c = --w->ncols;
 
-		*hash_at(w, c, (uint32_t)(c + 1)) = 0;
+		*csvw_hash_at(w, c, (uint32_t)(c + 1)) = 0;
 		w->names.len = w->col[c].off;
 	}
 }
@@ -169,7 +171,7 @@ cols_cut(jenc_csvw *w, size_t n)
 /* A new column named s[0..n); returns its index, or (size_t)-1 if out
  * of memory. */
 static size_t
-col_add(jenc_csvw *w, const char *s, size_t n)
+csvw_col_add(jenc_csvw *w, const char *s, size_t n)
 {
 	size_t c = w->ncols, i;
 
@@ -187,15 +189,15 @@ col_add(jenc_csvw *w, const char *s, size_t n)
 		w->hash = h;
 		w->hcap = cap;
 		for (i = 0; i < c; i++)
-			*hash_at(w, i, 0) = (uint32_t)(i + 1);
+			*csvw_hash_at(w, i, 0) = (uint32_t)(i + 1);
 	}
 	w->col[c].off = w->names.len;
 	w->col[c].len = n;
 	w->col[c].plain = memchr(s, '"', n) == NULL && memchr(s, '\\', n) == NULL;
-	if (buf_put(&w->names, s, n) != 0)
+	if (csvw_buf_put(&w->names, s, n) != 0)
 		return (size_t)-1;
 	w->ncols = c + 1;
-	*hash_at(w, c, 0) = (uint32_t)(c + 1);
+	*csvw_hash_at(w, c, 0) = (uint32_t)(c + 1);
 	return c;
 }
 
@@ -207,11 +209,11 @@ col_add(jenc_csvw *w, const char *s, size_t n)
  * surrogate (\ud800 with no low one after it), which is not text.
  */
 static int
-decode(struct buf *b, const char *s, size_t n)
+csvw_decode(struct buf *b, const char *s, size_t n)
 {
 	size_t len;
 
-	if (buf_room(b, n) != 0)	/* the text never grows */
+	if (csvw_buf_room(b, n) != 0)	/* the text never grows */
 		return JENC_E_NOMEM;
 	if ((len = jenc_utf8_unescape(b->p + b->len, s, n,
 	    JENC_LONE_FAIL)) == (size_t)-1)
@@ -223,7 +225,7 @@ decode(struct buf *b, const char *s, size_t n)
 /* The index of the first of the bytes a, b, c, d in t[0..n), or n; tab
  * marks the same bytes (for the last 15, one lookup a byte). */
 static inline size_t
-find4(const char *t, size_t n, char a, char b, char c, char d,
+csvw_find4(const char *t, size_t n, char a, char b, char c, char d,
     const unsigned char *tab)
 {
 	size_t i = 0;
@@ -253,7 +255,7 @@ find4(const char *t, size_t n, char a, char b, char c, char d,
 	return n;
 }
 
-/* Bytes that end a JSON string body's run (str_end's find4). */
+/* Bytes that end a JSON string body's run (csvw_str_end's csvw_find4). */
 static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
 
 /*
@@ -263,7 +265,7 @@ static unsigned char str_tab[256] = { ['"'] = 1, ['\\'] = 1 };
  * load, the bytes past it masked off.
  */
 static inline size_t
-quote_at(const jenc_csvw *w, const char *t, size_t n, size_t avail)
+csvw_quote_at(const jenc_csvw *w, const char *t, size_t n, size_t avail)
 {
 #ifdef __SSE2__
 	if (n <= 16 && avail >= 16) {
@@ -280,14 +282,14 @@ quote_at(const jenc_csvw *w, const char *t, size_t n, size_t avail)
 #else
 	(void)avail;
 #endif
-	return find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
+	return csvw_find4(t, n, '"', w->delim, '\n', '\r', w->qtab);
 }
 
 /* A cell's text t[0..n) onto the row: quoted (CSV) or escaped (TSV) as
  * needed; str: it was a JSON string (--csv-safe looks at those); avail
- * bytes can be read from t (see quote_at). */
+ * bytes can be read from t (see csvw_quote_at). */
 static int
-cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
+csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 {
 	struct buf *b = &w->row;
 	size_t i, quotes = 0;
@@ -297,7 +299,7 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	    t[0] == '\t' || t[0] == '\r');
 
 	if (w->flags & JENC_CSVW_TSV) {
-		if (buf_room(b, 2 * n + 1) != 0)
+		if (csvw_buf_room(b, 2 * n + 1) != 0)
 			return JENC_E_NOMEM;
 		o = b->p + b->len;
 		if (safe)
@@ -314,12 +316,12 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 		b->len = (size_t)(o - b->p);
 		return 0;
 	}
-	i = quote_at(w, t, n, avail);
+	i = csvw_quote_at(w, t, n, avail);
 	quote = i < n || (n > 0 && (t[0] == ' ' || t[n - 1] == ' '));
 	for (; i < n; i++)
 		quotes += t[i] == '"';
 	/* (16 more: a short cell is copied with one 16-byte store) */
-	if (buf_room(b, n + quotes + 3 + 16) != 0)
+	if (csvw_buf_room(b, n + quotes + 3 + 16) != 0)
 		return JENC_E_NOMEM;
 	o = b->p + b->len;
 	if (quote)
@@ -352,19 +354,20 @@ cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
  * would be read as no line at all: a lone empty cell is quoted, as
  * Python's csv.writer does (TSV cannot say it). */
 static int
-line_end_from(jenc_csvw *w, size_t start)
+csvw_line_end_from(jenc_csvw *w, size_t start)
 {
 	if (w->row.len == start && w->ncols == 1 &&
-	    !(w->flags & JENC_CSVW_TSV) && buf_put(&w->row, "\"\"", 2) != 0)
+	    !(w->flags & JENC_CSVW_TSV) &&
+	    csvw_buf_put(&w->row, "\"\"", 2) != 0)
 		return JENC_E_NOMEM;
-	return (w->flags & JENC_CSVW_CRLF) ? buf_put(&w->row, "\r\n", 2) :
-	    buf_put(&w->row, "\n", 1);
+	return (w->flags & JENC_CSVW_CRLF) ? csvw_buf_put(&w->row, "\r\n", 2) :
+	    csvw_buf_put(&w->row, "\n", 1);
 }
 
 /* The header line onto the row, if it is not written yet (and not
  * JENC_CSVW_NO_HEADER). */
 static int
-header_line(jenc_csvw *w)
+csvw_header_line(jenc_csvw *w)
 {
 	size_t i, start = w->row.len;
 
@@ -374,13 +377,13 @@ header_line(jenc_csvw *w)
 	if (w->flags & JENC_CSVW_NO_HEADER)
 		return 0;
 	for (i = 0; i < w->ncols; i++) {
-		if (i > 0 && buf_put(&w->row, &w->delim, 1) != 0)
+		if (i > 0 && csvw_buf_put(&w->row, &w->delim, 1) != 0)
 			return JENC_E_NOMEM;
-		if (cell(w, w->names.p + w->col[i].off, w->col[i].len, 1,
+		if (csvw_cell(w, w->names.p + w->col[i].off, w->col[i].len, 1,
 		    w->names.len - w->col[i].off) != 0)
 			return JENC_E_NOMEM;
 	}
-	return line_end_from(w, start);
+	return csvw_line_end_from(w, start);
 }
 
 /* ---- the record ------------------------------------------------------------ */
@@ -391,11 +394,11 @@ static const unsigned char end_tab[256] = { [','] = 1, ['}'] = 1, [']'] = 1 };
 /* The end of the string whose body starts at p[i]; *esc 1 if it holds
  * an escape. */
 static size_t
-str_end(const char *p, size_t i, size_t n, int *esc)
+csvw_str_end(const char *p, size_t i, size_t n, int *esc)
 {
 	*esc = 0;
 	for (;;) {
-		i += find4(p + i, n - i, '"', '\\', '"', '\\', str_tab);
+		i += csvw_find4(p + i, n - i, '"', '\\', '"', '\\', str_tab);
 		if (p[i] == '"')
 			return i;
 		*esc = 1;
@@ -406,12 +409,13 @@ str_end(const char *p, size_t i, size_t n, int *esc)
 /* The end of the JSON value at p[i], not a string (compact, valid): the
  * index past it. */
 static size_t
-value_end(const char *p, size_t i, size_t n)
+csvw_value_end(const char *p, size_t i, size_t n)
 {
 	int depth = 0;
 
 	if (p[i] != '{' && p[i] != '[')
-		return i + find4(p + i, n - i, ',', '}', ']', ',', end_tab);
+		return i + csvw_find4(p + i, n - i, ',', '}', ']', ',',
+		    end_tab);
 	for (; i < n; i++) {
 		if (p[i] == '"') {
 			for (i++; p[i] != '"'; i++)
@@ -427,13 +431,13 @@ value_end(const char *p, size_t i, size_t n)
 }
 
 static int
-reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
+csvw_reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
     size_t n)
 {
 	char shown[64];
 	size_t k = n < 40 ? n : 40, i;
 
-	if (e == NULL)		/* ks_run: no view, no message */
+	if (e == NULL)		/* csvw_ks_run: no view, no message */
 		return JENC_E_SYNTAX;
 
 	/* (cut at a character's start; no control byte in a message) */
@@ -449,7 +453,7 @@ reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
 
 /* The leaf named w->name, its text at rec[off..off+len) or decoded. */
 static int
-leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
+csvw_leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 {
 	size_t c = (size_t)-1, k = w->nleaf++;
 	struct slot *s;
@@ -464,7 +468,7 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 			c = (size_t)-1;
 	}
 	if (c == (size_t)-1)
-		c = col_find(w, w->name, w->nlen);
+		c = csvw_col_find(w, w->name, w->nlen);
 	if (k == w->predcap && jenc_grow((void **)&w->pred, &w->predcap,
 	    k + 1, 16, sizeof(size_t)) != 0)
 		return JENC_E_NOMEM;
@@ -479,11 +483,12 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 				w->dropped++;
 				return 0;
 			}
-			return reject(w, e, "key '%s' is not a column: the "
-			    "columns are the first record's (give --header, "
-			    "a file, or --ragged=pad)", w->name, w->nlen);
+			return csvw_reject(w, e, "key '%s' is not a column: "
+			    "the columns are the first record's (give "
+			    "--header, a file, or --ragged=pad)", w->name,
+			    w->nlen);
 		}
-		if ((c = col_add(w, w->name, w->nlen)) == (size_t)-1)
+		if ((c = csvw_col_add(w, w->name, w->nlen)) == (size_t)-1)
 			return JENC_E_NOMEM;
 		w->pred[k] = c;
 	}
@@ -498,8 +503,9 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 	}
 	s = &w->slots[c];
 	if (s->stamp == w->stamp)
-		return reject(w, e, "two values for column '%s' in one record "
-		    "(a duplicate key, or a key holding the separator '%s')",
+		return csvw_reject(w, e, "two values for column '%s' in one "
+		    "record (a duplicate key, or a key holding the separator "
+		    "'%s')",
 		    w->name, w->nlen);
 	s->stamp = w->stamp;
 	if (w->scan)
@@ -513,7 +519,7 @@ leaf(jenc_csvw *w, jenc_enc *e, size_t off, size_t len, int dec, int kind)
 
 /* Walk the record p[0..n), an object, noting each leaf. */
 static int
-walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
+csvw_walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 {
 	size_t i = 1, depth = 0;
 	int rc, esc;
@@ -557,7 +563,7 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		/* a member: its key onto the path; a top-level leaf's name
 		 * is its key, in the record (no escape to decode) */
 		base = w->path.len;
-		kend = str_end(p, i + 1, n, &esc);
+		kend = csvw_str_end(p, i + 1, n, &esc);
 		if (depth == 0 && !esc && !(p[kend + 2] == '{' &&
 		    p[kend + 3] != '}')) {
 			w->name = p + i + 1;
@@ -565,14 +571,15 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 			i = kend + 2;
 			goto value;
 		}
-		if (depth > 0 && buf_put(&w->path, w->sep, w->seplen) != 0)
+		if (depth > 0 && csvw_buf_put(&w->path, w->sep, w->seplen) != 0)
 			return JENC_E_NOMEM;
-		rc = esc ? decode(&w->path, p + i + 1, kend - i - 1) :
-		    buf_put(&w->path, p + i + 1, kend - i - 1);
+		rc = esc ? csvw_decode(&w->path, p + i + 1, kend - i - 1) :
+		    csvw_buf_put(&w->path, p + i + 1, kend - i - 1);
 		if (rc == JENC_E_UTF8)
-			return reject(w, e, "key '%s' holds a lone surrogate, "
-			    "which is not text", p + i + 1, kend - i - 1);
-		if (rc != 0 || buf_room(&w->path, 1) != 0)
+			return csvw_reject(w, e, "key '%s' holds a lone "
+			    "surrogate, which is not text", p + i + 1,
+			    kend - i - 1);
+		if (rc != 0 || csvw_buf_room(&w->path, 1) != 0)
 			return JENC_E_NOMEM;
 		w->name = w->path.p;
 		w->nlen = w->path.len;
@@ -587,28 +594,31 @@ walk(jenc_csvw *w, jenc_enc *e, const char *p, size_t n)
 		}
 value:
 		if (p[i] == '"') {
-			size_t end = str_end(p, i + 1, n, &esc);
+			size_t end = csvw_str_end(p, i + 1, n, &esc);
 
 			if (!esc) {
-				rc = leaf(w, e, i + 1, end - i - 1, 0, K_STR);
+				rc = csvw_leaf(w, e, i + 1, end - i - 1, 0,
+				    K_STR);
 			} else {
 				size_t at = w->dec.len;
 
-				rc = decode(&w->dec, p + i + 1, end - i - 1);
+				rc = csvw_decode(&w->dec, p + i + 1,
+				    end - i - 1);
 				if (rc == JENC_E_UTF8)
-					return reject(w, e, "the value of '%s' "
-					    "holds a lone surrogate, which is "
-					    "not text", w->name, w->nlen);
+					return csvw_reject(w, e, "the value "
+					    "of '%s' holds a lone surrogate, "
+					    "which is not text", w->name,
+					    w->nlen);
 				if (rc == 0)
-					rc = leaf(w, e, at, w->dec.len - at,
-					    1, K_STR);
+					rc = csvw_leaf(w, e, at,
+					    w->dec.len - at, 1, K_STR);
 			}
 			i = end + 1;
 		} else {
-			size_t end = value_end(p, i, n);
+			size_t end = csvw_value_end(p, i, n);
 
 			/* null: an empty cell */
-			rc = leaf(w, e, i, p[i] == 'n' ? 0 : end - i, 0,
+			rc = csvw_leaf(w, e, i, p[i] == 'n' ? 0 : end - i, 0,
 			    K_OTHER);
 			i = end;
 		}
@@ -632,37 +642,37 @@ csvw_value(void *ctx, jenc_enc *e, const char *json, size_t len)
 		return jenc_view_reject(e, "expected an object as a record");
 	w->stamp++;
 	ncols = w->ncols;
-	if ((rc = walk(w, e, json, len)) != 0) {
+	if ((rc = csvw_walk(w, e, json, len)) != 0) {
 		/* JENC_CSVW_READ_ON: a rejected record names no column, so
 		 * that the first pass and a pipe's first record agree with
 		 * the rows written; else the reading stops at it and keeps
 		 * them, the second pass to tell why it is bad */
 		if (w->flags & JENC_CSVW_READ_ON)
-			cols_cut(w, ncols);
+			csvw_cols_cut(w, ncols);
 		return rc;
 	}
 	if (w->scan)
 		return 0;
 	w->fixed = 1;
 	w->row.len = 0;
-	if (header_line(w) != 0)
+	if (csvw_header_line(w) != 0)
 		return JENC_E_NOMEM;
 	start = w->row.len;
 	for (i = 0; i < w->ncols; i++) {
 		const struct slot *s = i < w->slotcap ? &w->slots[i] : NULL;
 
 		if (i > 0) {
-			if (buf_room(&w->row, 1) != 0)
+			if (csvw_buf_room(&w->row, 1) != 0)
 				return JENC_E_NOMEM;
 			w->row.p[w->row.len++] = w->delim;
 		}
 		if (s == NULL || s->stamp != w->stamp || s->len == 0)
 			continue;
-		if (cell(w, (s->dec ? w->dec.p : json) + s->off, s->len,
+		if (csvw_cell(w, (s->dec ? w->dec.p : json) + s->off, s->len,
 		    s->kind == K_STR, (s->dec ? w->dec.len : len) - s->off) != 0)
 			return JENC_E_NOMEM;
 	}
-	if (line_end_from(w, start) != 0)
+	if (csvw_line_end_from(w, start) != 0)
 		return JENC_E_NOMEM;
 	return jenc_view_write(e, w->row.p, w->row.len);
 }
@@ -692,7 +702,7 @@ csvw_end(void *ctx, jenc_enc *e)
 	if (w->scan || w->ncols == 0)
 		return 0;
 	w->row.len = 0;
-	if (header_line(w) != 0)
+	if (csvw_header_line(w) != 0)
 		return JENC_E_NOMEM;
 	return w->row.len > 0 ? jenc_view_write(e, w->row.p, w->row.len) : 0;
 }
@@ -711,9 +721,9 @@ csvw_end(void *ctx, jenc_enc *e)
  * same bytes in the same order, none escaped, no value a nested object:
  * matched during the check, against w->shape) adds no column and cannot
  * be rejected, as that one was not: it is not walked; any other record
- * goes through walk(), as the view's first pass would take it.  The
+ * goes through csvw_walk(), as the view's first pass would take it.  The
  * first refusal, or a record the walk rejects, ends the pass:
- * the columns it added are taken back (cols_cut), and the caller makes
+ * the columns it added are taken back (csvw_cols_cut), and the caller makes
  * its first pass with the reader, which tells bad input as before.  So
  * the columns are the reader's on every input read to its end here.
  */
@@ -731,7 +741,7 @@ csvw_end(void *ctx, jenc_enc *e)
  * not those of the last record), 0 if not, or JENC_E_NOMEM.
  */
 static int
-ks_shape(jenc_csvw *w, const struct jenc_rec *k)
+csvw_ks_shape(jenc_csvw *w, const struct jenc_rec *k)
 {
 	size_t i;
 	int same = w->shape_ok;
@@ -750,7 +760,7 @@ ks_shape(jenc_csvw *w, const struct jenc_rec *k)
 
 		if (x->esc)
 			return 1;
-		if (buf_put(&w->shape, k->p + x->b, x->q + 1 - x->b) != 0)
+		if (csvw_buf_put(&w->shape, k->p + x->b, x->q + 1 - x->b) != 0)
 			return JENC_E_NOMEM;
 	}
 	w->shape_ok = 1;
@@ -764,14 +774,14 @@ ks_shape(jenc_csvw *w, const struct jenc_rec *k)
  * a column: the input is not what the first pass read), or e's error.
  */
 static int
-ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
+csvw_ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
 {
 	size_t n0 = w->ncols;
 	int rc = 0;
 
 	if (must_walk) {
 		w->stamp++;
-		rc = walk(w, NULL, p, n);
+		rc = csvw_walk(w, NULL, p, n);
 		if (rc == 0 && e != NULL && w->ncols != n0)
 			rc = JENC_E_SYNTAX;
 	}
@@ -786,7 +796,7 @@ ks_take(jenc_csvw *w, int must_walk, const char *p, size_t n, jenc_enc *e)
 /* More of fd after p[0..*len), which may grow (*cap); *eof 1 if there
  * is none.  0, JENC_E_NOMEM or JENC_E_IO. */
 static int
-ks_fill(int fd, char **p, size_t *len, size_t *cap, int *eof)
+csvw_ks_fill(int fd, char **p, size_t *len, size_t *cap, int *eof)
 {
 	ssize_t r;
 	int sys;
@@ -811,13 +821,13 @@ ks_fill(int fd, char **p, size_t *len, size_t *cap, int *eof)
 }
 
 /*
- * Both passes: each record of fd taken by ks_take, and with e written to
+ * Both passes: each record of fd taken by csvw_ks_take, and with e written to
  * it (e flushed before each read, as the reader does).  1 if all of fd
  * was read so; 0 at the first refusal, the columns added taken back;
  * JENC_E_NOMEM, or e's error.
  */
 static int
-ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
+csvw_ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 {
 	size_t cap = KS_READ, len = 0, pos = 0, n0 = w->ncols, end;
 	int eof = 0, rc = 1, scan = w->scan, st;
@@ -850,8 +860,8 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			rec.shapelen = w->shape_ok ? w->shape.len : 0;
 			st = p[pos] != '{' ? JENC_E_SYNTAX :
 			    jenc_rec_check(&rec, pos, &end);
-			if (st == 0 && (st = ks_shape(w, &rec)) >= 0)
-				st = ks_take(w, st, p + pos, end - pos, e);
+			if (st == 0 && (st = csvw_ks_shape(w, &rec)) >= 0)
+				st = csvw_ks_take(w, st, p + pos, end - pos, e);
 			if (st == 0) {
 				pos = end;
 				continue;
@@ -873,7 +883,7 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 			rc = jenc_error(e);
 			break;
 		}
-		if ((st = ks_fill(fd, &p, &len, &cap, &eof)) != 0) {
+		if ((st = csvw_ks_fill(fd, &p, &len, &cap, &eof)) != 0) {
 			rc = st == JENC_E_NOMEM ? st : 0;
 			break;
 		}
@@ -881,7 +891,7 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 	jenc_mem_free(p, cap + KS_SLACK);
 	w->scan = scan;
 	if (rc != 1)
-		cols_cut(w, n0);
+		csvw_cols_cut(w, n0);
 	/* out of memory in e, its record cannot be finished: as the readers
 	 * do, drop it, so that e holds complete rows only */
 	if (e != NULL && jenc_error(e) == JENC_E_NOMEM) {
@@ -894,7 +904,7 @@ ks_run(jenc_csvw *w, int fd, const jenc_read_opts *ro, jenc_enc *e)
 int
 jenc_csvw_keys_fd(jenc_csvw *w, int fd, const jenc_read_opts *ro)
 {
-	return ks_run(w, fd, ro, NULL);
+	return csvw_ks_run(w, fd, ro, NULL);
 }
 
 int
@@ -905,7 +915,7 @@ jenc_csvw_rows_fd(jenc_csvw *w, int fd, jenc_enc *e,
 	 * values as they are (no \u escapes made, no keys sorted) */
 	if (e == NULL || !jenc_verbatim(e))
 		return JENC_E_STATE;
-	return ks_run(w, fd, ro, e);
+	return csvw_ks_run(w, fd, ro, e);
 }
 
 /* ---- the public calls ----------------------------------------------------- */
@@ -936,8 +946,9 @@ jenc_csvw_new(jenc_csvw **wp, const jenc_csvw_opts *o)
 	w->qtab[(unsigned char)d] = 1;
 	if (o != NULL && o->header != NULL) {
 		for (i = 0; i < o->nheader; i++)
-			if (col_find(w, o->header[i], strlen(o->header[i])) ==
-			    (size_t)-1 && col_add(w, o->header[i],
+			if (csvw_col_find(w, o->header[i],
+			    strlen(o->header[i])) == (size_t)-1 &&
+			    csvw_col_add(w, o->header[i],
 			    strlen(o->header[i])) == (size_t)-1) {
 				jenc_csvw_free(w);
 				return JENC_E_NOMEM;

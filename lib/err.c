@@ -70,7 +70,7 @@ struct cell {
 };
 
 static int
-in_tab(uint32_t cp, const struct cp_range *t, size_t n)
+err_in_tab(uint32_t cp, const struct cp_range *t, size_t n)
 {
 	size_t lo = 0, hi = n, mid;
 
@@ -86,11 +86,11 @@ in_tab(uint32_t cp, const struct cp_range *t, size_t n)
 	return 0;
 }
 
-#define IN_TAB(cp, t) in_tab((cp), (t), sizeof(t) / sizeof((t)[0]))
+#define IN_TAB(cp, t) err_in_tab((cp), (t), sizeof(t) / sizeof((t)[0]))
 
 /* The character at p[0..n), n >= 1, as the excerpt shows it. */
 static void
-cell_at(const unsigned char *p, size_t n, struct cell *c)
+err_cell_at(const unsigned char *p, size_t n, struct cell *c)
 {
 	uint32_t cp;
 
@@ -117,13 +117,13 @@ cell_at(const unsigned char *p, size_t n, struct cell *c)
 
 /* Bytes the character takes in the excerpt. */
 static size_t
-cell_cost(const struct cell *c)
+err_cell_cost(const struct cell *c)
 {
 	return c->show == SHOW_RAW ? c->len : 1;
 }
 
 static size_t
-cell_put(char *out, size_t o, const unsigned char *p, const struct cell *c)
+err_cell_put(char *out, size_t o, const unsigned char *p, const struct cell *c)
 {
 	if (c->show == SHOW_RAW) {
 		memcpy(out + o, p, c->len);
@@ -135,7 +135,7 @@ cell_put(char *out, size_t o, const unsigned char *p, const struct cell *c)
 
 /* err->excerpt and err->caret for the spot w describes. */
 static void
-excerpt(jenc_err *err, const jenc_where *w)
+err_excerpt(jenc_err *err, const jenc_where *w)
 {
 	const unsigned char *p = (const unsigned char *)w->text;
 	size_t avail = w->avail, at = w->at, ds, dlim, end, lim, a, i, k;
@@ -174,19 +174,19 @@ excerpt(jenc_err *err, const jenc_where *w)
 
 	/* The width (lc) and bytes (lb) of what comes before the spot. */
 	for (i = ds; i < at; i += c.len) {
-		cell_at(p + i, dlim - i, &c);
+		err_cell_at(p + i, dlim - i, &c);
 		if (i + c.len > at) {
 			at = i;		/* the spot inside a character */
 			break;
 		}
 		lc += c.width;
-		lb += cell_cost(&c);
+		lb += err_cell_cost(&c);
 	}
 	/* ... and from the spot to the line's end, or as far as looked */
 	for (i = at; i < end; i += c.len) {
-		cell_at(p + i, dlim - i, &c);
+		err_cell_at(p + i, dlim - i, &c);
 		rc += c.width;
-		rb += cell_cost(&c);
+		rb += err_cell_cost(&c);
 	}
 	if (at == end)
 		rc = 1;		/* the caret past the last character */
@@ -209,17 +209,17 @@ excerpt(jenc_err *err, const jenc_where *w)
 	if (lead || lc > bc || lb > bb) {
 		lead = 1;
 		while (lc > bc - MARK_LEN || lb > bb - MARK_LEN) {
-			cell_at(p + a, dlim - a, &c);
+			err_cell_at(p + a, dlim - a, &c);
 			lc -= c.width;
-			lb -= cell_cost(&c);
+			lb -= err_cell_cost(&c);
 			a += c.len;
 		}
 		/* no combining mark right after the "..." */
 		while (a < at) {
-			cell_at(p + a, dlim - a, &c);
+			err_cell_at(p + a, dlim - a, &c);
 			if (c.width != 0)
 				break;
-			lb -= cell_cost(&c);
+			lb -= err_cell_cost(&c);
 			a += c.len;
 		}
 	}
@@ -231,12 +231,12 @@ excerpt(jenc_err *err, const jenc_where *w)
 	}
 	base = cols;
 	for (i = a; i < at; i += c.len) {
-		cell_at(p + i, dlim - i, &c);
+		err_cell_at(p + i, dlim - i, &c);
 		if (c.width > 0) {
 			base = cols;
 			based = 1;
 		}
-		o = cell_put(err->excerpt, o, p + i, &c);
+		o = err_cell_put(err->excerpt, o, p + i, &c);
 		cols += c.width;
 	}
 	caret = cols;
@@ -244,13 +244,13 @@ excerpt(jenc_err *err, const jenc_where *w)
 	/* From the spot on: all of the rest, or what fits before a "...". */
 	all = complete && cols + rc <= EXCERPT_COLS && o + rb <= EXCERPT_BYTES;
 	for (i = at; i < end; i += c.len) {
-		cell_at(p + i, dlim - i, &c);
+		err_cell_at(p + i, dlim - i, &c);
 		if (!all && (cols + c.width > EXCERPT_COLS - MARK_LEN ||
-		    o + cell_cost(&c) > EXCERPT_BYTES - MARK_LEN))
+		    o + err_cell_cost(&c) > EXCERPT_BYTES - MARK_LEN))
 			break;
 		if (i == at && c.width == 0 && based)
 			caret = base;	/* a mark: under what it sits on */
-		o = cell_put(err->excerpt, o, p + i, &c);
+		o = err_cell_put(err->excerpt, o, p + i, &c);
 		cols += c.width;
 	}
 	if (!all) {
@@ -279,7 +279,7 @@ jenc_err_set(jenc_err *err, int code, int kind, int sys_errno, int cut,
 		err->offset = w->offset;
 		err->line = w->line;
 		err->col = w->col;
-		excerpt(err, w);
+		err_excerpt(err, w);
 	}
 	return code;
 }

@@ -454,7 +454,7 @@ jenc_in_preload(jenc_in *in, const char *p, size_t n)
 
 #ifdef __SSE2__
 static inline uint64_t
-sum16(__m128i acc)
+in_sum16(__m128i acc)
 {
 	acc = _mm_sad_epu8(acc, _mm_setzero_si128());
 	return (uint64_t)_mm_cvtsi128_si32(acc) +
@@ -462,7 +462,7 @@ sum16(__m128i acc)
 }
 
 COUNT_NL_FN(count_nl_sse2, 16, __m128i, _mm_loadu_si128, _mm_cmpeq_epi8,
-    _mm_sub_epi8, _mm_setzero_si128(), _mm_set1_epi8('\n'), sum16)
+    _mm_sub_epi8, _mm_setzero_si128(), _mm_set1_epi8('\n'), in_sum16)
 #endif
 
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
@@ -492,7 +492,7 @@ COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
  * place of up to 252 words, four words a round, then the eight counts
  * added. */
 static size_t
-count_nl_swar(const char *p, size_t n, uint64_t *count)
+in_count_nl_swar(const char *p, size_t n, uint64_t *count)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	size_t i = 0;
@@ -528,7 +528,7 @@ jenc_count_lines(const char *p, size_t n, size_t *after)
 #ifdef __SSE2__
 		i = count_nl_sse2(p, n, &count);
 #else
-	i = count_nl_swar(p, n, &count);
+	i = in_count_nl_swar(p, n, &count);
 #endif
 	for (; i < n; i++)
 		count += p[i] == '\n';

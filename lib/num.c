@@ -49,7 +49,7 @@ static const uint64_t pow10_u64[20] = {
 
 /* Number of decimal digits of v (1 for 0). */
 static unsigned
-count_digits(uint64_t v)
+num_count_digits(uint64_t v)
 {
 	/* bits * 1233 / 4096 is floor(log10(2^bits)) for bits <= 64. */
 	unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1u);
@@ -59,26 +59,26 @@ count_digits(uint64_t v)
 }
 
 static void
-put2(char *p, uint32_t v)
+num_put2(char *p, uint32_t v)
 {
 	memcpy(p, digits2 + 2 * v, 2);
 }
 
 /* Exactly eight digits of v < 10^8, with leading zeros. */
 static void
-put8(char *p, uint32_t v)
+num_put8(char *p, uint32_t v)
 {
 	uint32_t hi = v / 10000u, lo = v % 10000u;
 
-	put2(p, hi / 100u);
-	put2(p + 2, hi % 100u);
-	put2(p + 4, lo / 100u);
-	put2(p + 6, lo % 100u);
+	num_put2(p, hi / 100u);
+	num_put2(p + 2, hi % 100u);
+	num_put2(p + 4, lo / 100u);
+	num_put2(p + 6, lo % 100u);
 }
 
 /* The digits of v, ending just before end. */
 static void
-put_digits(char *end, uint64_t v)
+num_put_digits(char *end, uint64_t v)
 {
 	uint32_t w;
 
@@ -86,17 +86,17 @@ put_digits(char *end, uint64_t v)
 		uint64_t q = v / 100000000u;
 
 		end -= 8;
-		put8(end, (uint32_t)(v - q * 100000000u));
+		num_put8(end, (uint32_t)(v - q * 100000000u));
 		v = q;
 	}
 	w = (uint32_t)v;
 	while (w >= 100u) {
 		end -= 2;
-		put2(end, w % 100u);
+		num_put2(end, w % 100u);
 		w /= 100u;
 	}
 	if (w >= 10u)
-		put2(end - 2, w);
+		num_put2(end - 2, w);
 	else
 		end[-1] = (char)('0' + w);
 }
@@ -104,9 +104,9 @@ put_digits(char *end, uint64_t v)
 size_t
 jenc_fmt_u64(char *out, uint64_t v)
 {
-	unsigned n = count_digits(v);
+	unsigned n = num_count_digits(v);
 
-	put_digits(out + n, v);
+	num_put_digits(out + n, v);
 	return n;
 }
 
@@ -133,19 +133,19 @@ jenc_fmt_i64(char *out, int64_t v)
  * range.  They rely on >> of a negative int being an arithmetic shift,
  * as it is with every compiler jenc supports (gcc, clang). */
 static int
-flog10_pow2(int q)
+num_flog10_pow2(int q)
 {
 	return (q * 78913) >> 18;
 }
 
 static int
-flog10_3q_pow2(int q)
+num_flog10_3q_pow2(int q)
 {
 	return (q * 1262611 - 524031) >> 22;
 }
 
 static int
-flog2_pow10(int e)
+num_flog2_pow10(int e)
 {
 	return (e * 1741647) >> 19;
 }
@@ -155,7 +155,7 @@ flog2_pow10(int e)
 __extension__ typedef unsigned __int128 u128;
 
 static uint64_t
-mul128(uint64_t a, uint64_t b, uint64_t *lo)
+num_mul128(uint64_t a, uint64_t b, uint64_t *lo)
 {
 	u128 p = (u128)a * b;
 
@@ -164,7 +164,7 @@ mul128(uint64_t a, uint64_t b, uint64_t *lo)
 }
 #else
 static uint64_t
-mul128(uint64_t a, uint64_t b, uint64_t *lo)
+num_mul128(uint64_t a, uint64_t b, uint64_t *lo)
 {
 	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
 	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -183,12 +183,12 @@ mul128(uint64_t a, uint64_t b, uint64_t *lo)
  * odd whenever inexact, it never equals a multiple of 4 by accident.
  */
 static uint64_t
-rop(uint64_t gh, uint64_t gl, uint64_t cp)
+num_rop(uint64_t gh, uint64_t gl, uint64_t cp)
 {
 	uint64_t x, y0, y1, z;
 
-	x = mul128(gl, cp, &z);		/* the low word is dropped */
-	y1 = mul128(gh, cp, &y0);
+	x = num_mul128(gl, cp, &z);		/* the low word is dropped */
+	y1 = num_mul128(gh, cp, &y0);
 	z = y0 + x;
 	y1 += z < x;
 	return (y1 << 1) | (z >> 63) | ((z & MASK63) != 0);
@@ -204,7 +204,7 @@ rop(uint64_t gh, uint64_t gl, uint64_t cp)
  * 10^k that is in the interval, or the closer of the two, ties to even.
  */
 static uint64_t
-shortest(int q, uint64_t c, int *ep)
+num_shortest(int q, uint64_t c, int *ep)
 {
 	uint64_t odd = c & 1, cb = c << 2, cbl, cbr = cb + 2;
 	uint64_t vb, vbl, vbr, s, s10, t;
@@ -214,17 +214,17 @@ shortest(int q, uint64_t c, int *ep)
 
 	if (c != C_MIN || q == Q_MIN) {
 		cbl = cb - 2;
-		k = flog10_pow2(q);
+		k = num_flog10_pow2(q);
 	} else {
 		cbl = cb - 1;
-		k = flog10_3q_pow2(q);
+		k = num_flog10_3q_pow2(q);
 	}
 	g = pow10_g[-k - JENC_POW10_MIN];
 	/* 2 <= h <= 5, so cb << h < 2^60. */
-	h = q + flog2_pow10(-k) + 2;
-	vb = rop(g[0], g[1], cb << h);
-	vbl = rop(g[0], g[1], cbl << h);
-	vbr = rop(g[0], g[1], cbr << h);
+	h = q + num_flog2_pow10(-k) + 2;
+	vb = num_rop(g[0], g[1], cb << h);
+	vbl = num_rop(g[0], g[1], cbl << h);
+	vbr = num_rop(g[0], g[1], cbr << h);
 
 	/* v * 10^-k = vb / 4; s and s + 1 are the multiples of 10^k around
 	 * v, s10 and s10 + 1 those of 10^(k+1). */
@@ -260,7 +260,7 @@ num_strip(uint64_t *fp, int *ep, uint32_t p10, int k)
 
 /* f * 10^e with the trailing zeros of f moved into e; f > 0. */
 static uint64_t
-strip_zeros(uint64_t f, int *ep)
+num_strip_zeros(uint64_t f, int *ep)
 {
 	int e = *ep;
 
@@ -315,9 +315,9 @@ jenc_fmt_f64(char *out, double v)
 		f = c >> -q;
 		e = 0;
 	} else
-		f = shortest(q, c, &e);
-	f = strip_zeros(f, &e);
-	n = count_digits(f);
+		f = num_shortest(q, c, &e);
+	f = num_strip_zeros(f, &e);
+	n = num_count_digits(f);
 	dx = e + (int)n - 1;	/* exponent of the first digit */
 
 	/* |v| < 1e-6 or >= 1e21, compared as the bits of positive doubles
@@ -327,7 +327,7 @@ jenc_fmt_f64(char *out, double v)
 	if (bits < BITS_1E_6 || bits >= BITS_1E21) {
 		/* d.ddde-x, Go's 'e' format with no leading zero in the
 		 * exponent: digits at p[1..n], then the first moves left. */
-		put_digits(p + 1 + n, f);
+		num_put_digits(p + 1 + n, f);
 		p[0] = p[1];
 		if (n > 1) {
 			p[1] = '.';
@@ -343,22 +343,22 @@ jenc_fmt_f64(char *out, double v)
 		/* 0.000ddd, -6 <= dx <= -1 */
 		memcpy(p, "0.000000", 8);
 		p += 1 - dx;
-		put_digits(p + n, f);
+		num_put_digits(p + n, f);
 		return (size_t)(p - out) + n;
 	}
 	if (e >= 0) {
 		/* ddd000, dx <= 20 */
 		memset(p, '0', 24);
-		put_digits(p + n, f);
+		num_put_digits(p + n, f);
 		return (size_t)(p - out) + (size_t)dx + 1;
 	}
 	/* ddd.ddd: the -e fraction digits are written as 10^-e plus
 	 * them, whose leading 1 then becomes the point. */
 	p10 = pow10_u64[-e];
 	ip = f / p10;
-	put_digits(p + n + 1, f - ip * p10 + p10);
+	num_put_digits(p + n + 1, f - ip * p10 + p10);
 	p[dx + 1] = '.';
-	put_digits(p + dx + 1, ip);
+	num_put_digits(p + dx + 1, ip);
 	return (size_t)(p - out) + n + 1;
 }
 
@@ -398,11 +398,11 @@ jenc_fmt_time_utc(char *out, int64_t secs)
 	const uint32_t f[5] = { m, dd, (uint32_t)sod / 3600u,
 	    (uint32_t)sod / 60u % 60u, (uint32_t)sod % 60u };
 
-	put2(out, y / 100u);
-	put2(out + 2, y % 100u);
+	num_put2(out, y / 100u);
+	num_put2(out + 2, y % 100u);
 	for (i = 0; i < 5; i++) {
 		out[4 + 3 * i] = "--T::"[i];
-		put2(out + 5 + 3 * i, f[i]);
+		num_put2(out + 5 + 3 * i, f[i]);
 	}
 	out[19] = 'Z';
 	return 20;

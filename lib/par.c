@@ -6,7 +6,7 @@
  * and encoded on a worker thread of its own by the one-thread reader
  * (json.c, jenc_json_part), into an encoder made like the caller's: a
  * memory encoder the chunk's slot keeps, or, where only a sink encoder
- * writes what the caller's would (in_mem), one whose sink is the chunk's
+ * writes what the caller's would (par_in_mem), one whose sink is the chunk's
  * output buffer.  This thread writes the chunks' output in order, and
  * tells the errors each chunk found in order too.  So the output, the
  * errors, their lines and what is written before them are those of
@@ -27,7 +27,7 @@
  *   document), or when a read fails.
  *   The first chunk is read before any other so that a single document
  *   costs one chunk read twice, not many; and not even that when the
- *   first chunk does not look like a stream (stream_like).
+ *   first chunk does not look like a stream (par_stream_like).
  * - A chunk with more than BAD_MAX bad texts (a stream with mostly bad
  *   lines) is read again on this thread, telling them as it goes.
  *
@@ -101,7 +101,7 @@ struct par {
 	jenc_opts eo;		/* e's options, for the workers' encoders */
 	const jenc_view *view;	/* e's view (JENC_VIEW_THREADS), set on
 				 * each worker's encoder too; or NULL */
-	int mem_like;		/* what in_mem asks of e: 2 if it is a
+	int mem_like;		/* what par_in_mem asks of e: 2 if it is a
 				 * memory encoder, 1 if its output is held
 				 * and verbatim; read before the workers
 				 * start (this thread writes e's flags as
@@ -149,7 +149,7 @@ jenc_cpus_usable(void)
 
 /* Make *buf (of *cap bytes) hold at least n.  0 or JENC_E_NOMEM. */
 static int
-reserve(char **buf, size_t *cap, size_t n)
+par_reserve(char **buf, size_t *cap, size_t n)
 {
 	return jenc_grow((void **)buf, cap, n, 4096, 1);
 }
@@ -164,11 +164,11 @@ par_nomem(jenc_err *err)
 /* ---- the workers --------------------------------------------------------- */
 
 static int
-slot_sink(void *ctx, const char *p, size_t n)
+par_slot_sink(void *ctx, const char *p, size_t n)
 {
 	struct slot *s = ctx;
 
-	if (reserve(&s->out, &s->out_cap, s->out_len + n) != 0) {
+	if (par_reserve(&s->out, &s->out_cap, s->out_len + n) != 0) {
 		s->nomem = 1;
 		return 1;
 	}
@@ -178,7 +178,7 @@ slot_sink(void *ctx, const char *p, size_t n)
 }
 
 static void
-bad_keep(void *ctx, const jenc_err *err)
+par_bad_keep(void *ctx, const jenc_err *err)
 {
 	struct slot *s = ctx;
 
@@ -201,7 +201,7 @@ bad_keep(void *ctx, const jenc_err *err)
  *   hold_max within the chunk, where the sink encoder would cut it.
  */
 static int
-in_mem(const struct par *pp, const struct slot *s)
+par_in_mem(const struct par *pp, const struct slot *s)
 {
 	return pp->mem_like == 2 ||
 	    (pp->mem_like == 1 && s->len <= pp->eo.hold_max / 2);
@@ -209,23 +209,23 @@ in_mem(const struct par *pp, const struct slot *s)
 
 /* Read chunk s into its output, as the one-thread reader would. */
 static void
-part_run(struct par *pp, struct slot *s)
+par_part_run(struct par *pp, struct slot *s)
 {
 	jenc_read_opts ro = pp->ro;
 	jenc_enc *w = NULL;
 
-	ro.on_error = bad_keep;
+	ro.on_error = par_bad_keep;
 	ro.ctx = s;
 	s->out_len = 0;
 	s->nbad = 0;
 	s->overflow = s->nomem = s->cut_end = 0;
-	s->in_mem = pp->e != NULL && in_mem(pp, s);
+	s->in_mem = pp->e != NULL && par_in_mem(pp, s);
 	if (s->in_mem && s->mem != NULL) {
 		jenc_reset(s->mem);	/* the last chunk's output */
 		w = s->mem;
 	} else if (pp->e != NULL) {
 		w = s->in_mem ? jenc_get_mem(&pp->eo) :
-		    jenc_get_sink(slot_sink, s, &pp->eo);
+		    jenc_get_sink(par_slot_sink, s, &pp->eo);
 		if (w != NULL)
 			jenc_enc_pal_copy(w, pp->e);
 		if (w != NULL && pp->view != NULL &&
@@ -255,7 +255,7 @@ part_run(struct par *pp, struct slot *s)
 }
 
 static void *
-worker(void *arg)
+par_worker(void *arg)
 {
 	struct par *pp = arg;
 
@@ -270,7 +270,7 @@ worker(void *arg)
 		s->state = SL_BUSY;
 		pp->next_take++;
 		pthread_mutex_unlock(&pp->mu);
-		part_run(pp, s);
+		par_part_run(pp, s);
 		pthread_mutex_lock(&pp->mu);
 		s->state = SL_DONE;
 		pthread_cond_broadcast(&pp->done);
@@ -283,7 +283,7 @@ worker(void *arg)
 
 /* Is input waiting on fd (or its end)? */
 static int
-readable(int fd)
+par_readable(int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
@@ -293,7 +293,7 @@ readable(int fd)
 /* Where to cut p[0..n): just after a line end, preferring one that a
  * record's start follows (see the top).  0 if there is no line end. */
 static size_t
-cut_at(const char *p, size_t n)
+par_cut_at(const char *p, size_t n)
 {
 	const char *half = p + n / 2, *q = p + n, *nl;
 
@@ -310,7 +310,7 @@ cut_at(const char *p, size_t n)
 
 /* Set the state of s, which the workers look at. */
 static void
-set_state(struct par *pp, struct slot *s, int state)
+par_set_state(struct par *pp, struct slot *s, int state)
 {
 	pthread_mutex_lock(&pp->mu);
 	s->state = state;
@@ -325,7 +325,7 @@ set_state(struct par *pp, struct slot *s, int state)
  * wrong guess costs one chunk read twice, or the threads not used.)
  */
 static int
-stream_like(const char *p, size_t n)
+par_stream_like(const char *p, size_t n)
 {
 	const char *end = p + (n < STREAM_SCAN ? n : STREAM_SCAN), *q = p;
 	int k = 0;
@@ -344,7 +344,7 @@ stream_like(const char *p, size_t n)
 /* Does p[0..n) start with a UTF-16 or UTF-32 byte order mark?  Such an
  * input is converted as a whole: its '\n' bytes are not line ends. */
 static int
-wide_mark(const char *p, size_t n)
+par_wide_mark(const char *p, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)p;
 
@@ -355,7 +355,7 @@ wide_mark(const char *p, size_t n)
 
 /* Chunk s, its first len bytes, is ready for a worker. */
 static void
-queue(struct par *pp, struct slot *s, size_t len)
+par_queue(struct par *pp, struct slot *s, size_t len)
 {
 	s->len = len;
 	pp->off += len;
@@ -371,7 +371,7 @@ queue(struct par *pp, struct slot *s, size_t len)
 static int
 par_carry(struct par *pp, const char *p, size_t n)
 {
-	if (reserve(&pp->carry, &pp->carry_cap, n) != 0)
+	if (par_reserve(&pp->carry, &pp->carry_cap, n) != 0)
 		return JENC_E_NOMEM;
 	if (n > 0)
 		memcpy(pp->carry, p, n);
@@ -382,24 +382,24 @@ par_carry(struct par *pp, const char *p, size_t n)
 /*
  * The next chunk as a view of the mapping, cut as a chunk read is: 0
  * when it is queued in s, JENC_ST_FALLBACK when a line is too long (as
- * fill).  Or the mapping ends within the chunk: what is left of it
+ * par_fill).  Or the mapping ends within the chunk: what is left of it
  * becomes the carry, reading goes on with read(2) from its end (so what
  * the file grew by meanwhile is read, as without the mapping), and
- * JENC_ST_MORE tells fill to read more.
+ * JENC_ST_MORE tells par_fill to read more.
  */
 static int
-fill_map(struct par *pp, struct slot *s)
+par_fill_map(struct par *pp, struct slot *s)
 {
 	const char *p = pp->from + pp->off;
 	size_t avail = (size_t)(pp->map.p + pp->map.len - p);
 	size_t len = pp->chunk, cut;
 
 	for (; len < avail; len += pp->chunk) {
-		if ((cut = cut_at(p, len)) > 0) {
+		if ((cut = par_cut_at(p, len)) > 0) {
 			s->in = p;
 			s->off = pp->off;
 			s->last = 0;
-			queue(pp, s, cut);
+			par_queue(pp, s, cut);
 			return 0;
 		}
 		if (len >= LINE_CHUNKS * pp->chunk)
@@ -420,16 +420,17 @@ fill_map(struct par *pp, struct slot *s)
  * from a pipe no line end at all before the input paused).
  */
 static int
-fill(struct par *pp, struct slot *s, int block)
+par_fill(struct par *pp, struct slot *s, int block)
 {
 	size_t cut;
 	int f;
 
 	if (s->state == SL_FREE && pp->from != NULL &&
-	    (f = fill_map(pp, s)) != JENC_ST_MORE)
+	    (f = par_fill_map(pp, s)) != JENC_ST_MORE)
 		return f;
 	if (s->state == SL_FREE) {
-		if (reserve(&s->buf, &s->cap, pp->carry_len + pp->chunk) != 0)
+		if (par_reserve(&s->buf, &s->cap,
+		    pp->carry_len + pp->chunk) != 0)
 			return JENC_ST_FALLBACK;
 		s->in = s->buf;
 		if (pp->carry_len > 0)
@@ -438,19 +439,19 @@ fill(struct par *pp, struct slot *s, int block)
 		pp->carry_len = 0;
 		s->off = pp->off;
 		s->last = 0;
-		set_state(pp, s, SL_FILLING);
+		par_set_state(pp, s, SL_FILLING);
 	}
 	for (;;) {
 		if (pp->eof) {
 			s->last = 1;
-			queue(pp, s, s->len);
+			par_queue(pp, s, s->len);
 			return 0;
 		}
 		/* a pipe or a terminal: cut what came when no more waits */
-		int idle = !pp->regular && !readable(pp->fd);
+		int idle = !pp->regular && !par_readable(pp->fd);
 
 		if (s->len >= pp->chunk || (idle && s->len > 0)) {
-			if ((cut = cut_at(s->in, s->len)) > 0)
+			if ((cut = par_cut_at(s->in, s->len)) > 0)
 				break;
 			if (s->len >= LINE_CHUNKS * pp->chunk)
 				return JENC_ST_FALLBACK;
@@ -466,7 +467,7 @@ fill(struct par *pp, struct slot *s, int block)
 		size_t want = s->len < pp->chunk ? pp->chunk - s->len :
 		    pp->chunk;
 
-		if (reserve(&s->buf, &s->cap, s->len + want) != 0)
+		if (par_reserve(&s->buf, &s->cap, s->len + want) != 0)
 			return JENC_ST_FALLBACK;
 		s->in = s->buf;
 		int err;
@@ -486,7 +487,7 @@ fill(struct par *pp, struct slot *s, int block)
 	}
 	if (par_carry(pp, s->in + cut, s->len - cut) != 0)
 		return JENC_ST_FALLBACK;
-	queue(pp, s, cut);
+	par_queue(pp, s, cut);
 	return 0;
 }
 
@@ -495,7 +496,7 @@ fill(struct par *pp, struct slot *s, int block)
 /* Bytes of the chunks read and not yet written (long lines make chunks
  * larger: read ahead stops at INFLIGHT bytes, whatever their number). */
 static size_t
-ahead(const struct par *pp)
+par_ahead(const struct par *pp)
 {
 	size_t n = 0;
 	uint64_t q;
@@ -507,7 +508,7 @@ ahead(const struct par *pp)
 
 /* A jenc_err of chunk that starts line `line`, as the input's. */
 static void
-err_move(jenc_err *err, uint64_t line)
+par_err_move(jenc_err *err, uint64_t line)
 {
 	if (err->line > 0)
 		err->line += line - 1;
@@ -530,7 +531,7 @@ par_merge(struct par *pp, int rc, const jenc_err *one, jenc_err *err)
  * its result, err merged as the one-thread reader would have it.
  */
 static int
-rest_one(struct par *pp, jenc_err *err)
+par_rest_one(struct par *pp, jenc_err *err)
 {
 	struct slot *f = &pp->slot[pp->next_fill % pp->nslot];
 	/* after the chunks: the one being filled (its off is pp->off), or
@@ -588,7 +589,7 @@ rest_one(struct par *pp, jenc_err *err)
 
 /* Chunk s's output to the caller's encoder. */
 static int
-chunk_out(struct par *pp, const struct slot *s)
+par_chunk_out(struct par *pp, const struct slot *s)
 {
 	/*
 	 * What e holds first (all of it complete: the bad texts passed by a
@@ -607,7 +608,7 @@ chunk_out(struct par *pp, const struct slot *s)
 /* Write chunk s, and tell its bad texts; returns what the one-thread
  * reader would have returned at its end (0, or the error, in err). */
 static int
-write_chunk(struct par *pp, struct slot *s, jenc_err *err)
+par_write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 {
 	unsigned i;
 	int rc = s->rc;
@@ -621,13 +622,13 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 		return par_merge(pp, rc, &one, err);
 	}
 	for (i = 0; i < s->nbad; i++) {
-		err_move(&s->bad[i], pp->line);
+		par_err_move(&s->bad[i], pp->line);
 		if (pp->ro.on_error != NULL)
 			pp->ro.on_error(pp->ro.ctx, &s->bad[i]);
 	}
-	err_move(&s->err, pp->line);
+	par_err_move(&s->err, pp->line);
 	(void)par_merge(pp, rc, &s->err, err);
-	if (pp->e != NULL && chunk_out(pp, s) != 0 && rc == 0) {
+	if (pp->e != NULL && par_chunk_out(pp, s) != 0 && rc == 0) {
 		int code = jenc_error(pp->e);
 
 		rc = jenc_err_set(err, code, JENC_K_NONE, jenc_errno(pp->e), 0,
@@ -647,7 +648,7 @@ write_chunk(struct par *pp, struct slot *s, jenc_err *err)
 
 /* Tell the workers to quit, and wait for the nt of them to end. */
 static void
-stop_workers(struct par *pp, const pthread_t *tid, unsigned nt)
+par_stop_workers(struct par *pp, const pthread_t *tid, unsigned nt)
 {
 	unsigned i;
 
@@ -736,21 +737,21 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 	pthread_cond_init(&pp->done, NULL);
 
 	/* The first chunk: all of a small input is read on this thread. */
-	f = fill(pp, &pp->slot[0], 1);
+	f = par_fill(pp, &pp->slot[0], 1);
 	/* all of the input, a document, or UTF-16 or UTF-32 (converted as
 	 * a whole): slot 0 (queued, but no thread will take it) and the
 	 * rest go to the one-thread reader */
 	if (f == 0 && (pp->slot[0].last ||
-	    wide_mark(pp->slot[0].in, pp->slot[0].len) ||
-	    !stream_like(pp->slot[0].in, pp->slot[0].len)))
+	    par_wide_mark(pp->slot[0].in, pp->slot[0].len) ||
+	    !par_stream_like(pp->slot[0].in, pp->slot[0].len)))
 		f = JENC_ST_FALLBACK;
 	if (f == 0)
 		for (nt = 0; nt < jobs; nt++)
-			if (pthread_create(&tid[nt], NULL, worker, pp) != 0)
+			if (pthread_create(&tid[nt], NULL, par_worker, pp) != 0)
 				break;
 	jenc_work_add(JENC_W_THREADS, nt);
 	if (f != 0 || nt == 0) {
-		rc = rest_one(pp, err);
+		rc = par_rest_one(pp, err);
 		goto out;
 	}
 	for (;;) {
@@ -761,8 +762,8 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		 * shown a stream of values */
 		if (pp->next_write > 0 && !pp->eof &&
 		    pp->next_fill < pp->next_write + pp->nslot &&
-		    ahead(pp) < INFLIGHT) {
-			f = fill(pp, n, pp->next_fill == pp->next_write);
+		    par_ahead(pp) < INFLIGHT) {
+			f = par_fill(pp, n, pp->next_fill == pp->next_write);
 			if (f == 0)
 				continue;
 			if (f == JENC_ST_FALLBACK)
@@ -776,24 +777,24 @@ jenc_json_copy_fd_par(int fd, jenc_enc *e, const jenc_read_opts *o,
 		pthread_mutex_unlock(&pp->mu);
 		if (s->cut_end && !s->last && s->rc != JENC_E_NOMEM)
 			break;		/* the one-thread reader from s on */
-		rc = write_chunk(pp, s, err);
+		rc = par_write_chunk(pp, s, err);
 		pp->line += s->lines;
 		if (pp->map.p != NULL && s->in != s->buf)
 			jenc_map_trim(&pp->map, s->in + s->len);
-		set_state(pp, s, SL_FREE);
+		par_set_state(pp, s, SL_FREE);
 		pp->next_write++;
 		if (rc != 0 || s->last)
 			goto stop;
 	}
 	/* stop the workers, then read the rest on this thread */
-	stop_workers(pp, tid, nt);
+	par_stop_workers(pp, tid, nt);
 	nt = 0;
 	if (pp->next_write < pp->next_fill || !pp->eof ||
 	    pp->carry_len > 0 ||
 	    pp->slot[pp->next_fill % pp->nslot].state == SL_FILLING)
-		rc = rest_one(pp, err);
+		rc = par_rest_one(pp, err);
 stop:
-	stop_workers(pp, tid, nt);
+	par_stop_workers(pp, tid, nt);
 out:
 	for (i = 0; i < pp->nslot; i++) {
 		jenc_mem_free(pp->slot[i].buf, pp->slot[i].cap);

@@ -59,14 +59,14 @@ static _Atomic uint64_t stat_mallocs, stat_frees, stat_bytes;
 /* ---- the allocator ---- */
 
 static void *
-libc_malloc(void *ctx, size_t n)
+pool_libc_malloc(void *ctx, size_t n)
 {
 	(void)ctx;
 	return malloc(n);
 }
 
 static void *
-libc_realloc(void *ctx, void *p, size_t old_n, size_t n)
+pool_libc_realloc(void *ctx, void *p, size_t old_n, size_t n)
 {
 	(void)ctx;
 	(void)old_n;
@@ -74,7 +74,7 @@ libc_realloc(void *ctx, void *p, size_t old_n, size_t n)
 }
 
 static void
-libc_free(void *ctx, void *p, size_t n)
+pool_libc_free(void *ctx, void *p, size_t n)
 {
 	(void)ctx;
 	(void)n;
@@ -82,10 +82,12 @@ libc_free(void *ctx, void *p, size_t n)
 }
 
 static const jenc_alloc libc_alloc = {
-	libc_malloc, libc_realloc, libc_free, NULL
+	pool_libc_malloc, pool_libc_realloc, pool_libc_free, NULL
 };
 /* Written only by jenc_set_alloc, while the library holds no block. */
-static jenc_alloc alc = { libc_malloc, libc_realloc, libc_free, NULL };
+static jenc_alloc alc = {
+	pool_libc_malloc, pool_libc_realloc, pool_libc_free, NULL
+};
 
 int
 jenc_set_alloc(const jenc_alloc *a)
@@ -157,7 +159,7 @@ static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
 static int tc_ready;
 
 static void
-tc_free_list(jenc_seg *s)
+pool_tc_free_list(jenc_seg *s)
 {
 	while (s != NULL) {
 		jenc_seg *next = s->next;
@@ -169,27 +171,27 @@ tc_free_list(jenc_seg *s)
 
 /* A thread exits: free what it kept. */
 static void
-tc_exit(void *p)
+pool_tc_exit(void *p)
 {
 	struct tcache *tc = p;
 
-	tc_free_list(tc->free);
+	pool_tc_free_list(tc->free);
 	jenc_mem_free(tc, sizeof(*tc));
 }
 
 static void
-tc_init(void)
+pool_tc_init(void)
 {
-	tc_ready = pthread_key_create(&tc_key, tc_exit) == 0;
+	tc_ready = pthread_key_create(&tc_key, pool_tc_exit) == 0;
 }
 
 /* This thread's cache; with create, made on first use (NULL: none). */
 static struct tcache *
-tc_get(int create)
+pool_tc_get(int create)
 {
 	struct tcache *tc;
 
-	pthread_once(&tc_once, tc_init);
+	pthread_once(&tc_once, pool_tc_init);
 	if (!tc_ready)
 		return NULL;
 	tc = pthread_getspecific(tc_key);
@@ -206,7 +208,7 @@ tc_get(int create)
 
 /* Class index for a capacity that is a class size, or -1. */
 static int
-class_of(size_t cap)
+pool_class_of(size_t cap)
 {
 	int c = 0;
 	size_t sz = JENC_SEG_MIN;
@@ -233,7 +235,7 @@ jenc_seg_get(size_t want)
 		c = -1;
 	}
 	if (c == TC_CLASS) {
-		struct tcache *tc = tc_get(0);
+		struct tcache *tc = pool_tc_get(0);
 
 		if (tc != NULL && (s = tc->free) != NULL) {
 			tc->free = s->next;
@@ -266,9 +268,9 @@ jenc_seg_release(jenc_seg *s)
 
 	if (s == NULL)
 		return;
-	c = class_of(s->cap);
+	c = pool_class_of(s->cap);
 	if (c == TC_CLASS) {
-		struct tcache *tc = tc_get(1);
+		struct tcache *tc = pool_tc_get(1);
 
 		if (tc != NULL && tc->count < TC_MAX) {
 			s->next = tc->free;
@@ -319,7 +321,7 @@ jenc_pool_stats_get(jenc_pool_stats *st)
 		st->held_bytes += classes[c].count * sz;
 		pthread_mutex_unlock(&classes[c].lock);
 	}
-	struct tcache *tc = tc_get(0);
+	struct tcache *tc = pool_tc_get(0);
 	if (tc != NULL) {
 		st->held_segments += tc->count;
 		st->held_bytes += tc->count * JENC_SEG_MAX;
@@ -364,11 +366,11 @@ jenc_seg_trim(void)
 		classes[c].free = NULL;
 		classes[c].count = 0;
 		pthread_mutex_unlock(&classes[c].lock);
-		tc_free_list(list);
+		pool_tc_free_list(list);
 	}
 	/* This thread's cache goes too (made again on its next use), so that
 	 * after a trim the library holds no block for this thread. */
-	struct tcache *tc = tc_get(0);
+	struct tcache *tc = pool_tc_get(0);
 	if (tc != NULL && pthread_setspecific(tc_key, NULL) == 0)
-		tc_exit(tc);
+		pool_tc_exit(tc);
 }

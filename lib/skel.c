@@ -23,9 +23,9 @@
  * read the skeleton otherwise than the text: a primitive glued to a
  * quote, '{', '[' or ':' (jsmn takes all of `1"a b"` as one primitive up
  * to the space), a backslash, control or non-ASCII byte outside strings,
- * a raw control byte or invalid UTF-8 inside one.  Any of these, valid JSON or not, and
- * the whole piece is refused: the reader then gives jsmn the text itself
- * (its exact path), which reports an error with its exact message and
+ * a raw control byte or invalid UTF-8 inside one.  Any of these, valid
+ * JSON or not, and the whole piece is refused: the reader then gives
+ * jsmn the text itself (its exact path), which reports an error with its exact message and
  * position.  The skeleton ends after the last byte of p that no token
  * spans (a closing quote, a bracket, ',' or ':' outside strings, or the
  * whitespace kept after a primitive), so that jsmn can go on from there
@@ -78,7 +78,7 @@ struct masks {
 /* ---- the classifiers ------------------------------------------------- */
 
 static void
-classify_scalar(const unsigned char *b, struct masks *m, const void *k)
+skel_classify_scalar(const unsigned char *b, struct masks *m, const void *k)
 {
 	int i;
 
@@ -110,12 +110,13 @@ classify_scalar(const unsigned char *b, struct masks *m, const void *k)
  * the bytes that match none are gathered into eight bits of the
  * complement of a mask by one multiply (sw_bits).  Unrolled: the eight
  * shifts are constants.  glue is not gathered: skel_block picks it out
- * of the few structural bytes that a primitive runs into (glue_of).  Against the first SWAR classifier (sw_eq, five
+ * of the few structural bytes that a primitive runs into
+ * (skel_glue_of).  Against the first SWAR classifier (sw_eq, five
  * operations a compare, and a test for each rare class), the portable
  * jenc -c ran the NDJSON of bench/ in 16% fewer instructions.
  */
 static void
-classify_swar(const unsigned char *b, struct masks *m, const void *k)
+skel_classify_swar(const unsigned char *b, struct masks *m, const void *k)
 {
 	/* the complements of q, ws and st */
 	uint64_t nq = 0, nws = 0, nst = 0;
@@ -155,7 +156,7 @@ classify_swar(const unsigned char *b, struct masks *m, const void *k)
 	m->bs = bs;
 	m->ws = ~nws;
 	m->st = ~nst;
-	m->glue = ~nst;		/* all of st: skel_block takes glue_of */
+	m->glue = ~nst;		/* all of st: skel_block takes skel_glue_of */
 	m->lt = lt | hi;
 	m->hi = hi;
 	m->del = del;
@@ -166,7 +167,7 @@ classify_swar(const unsigned char *b, struct masks *m, const void *k)
  * 0, as a mask: each byte ANDed with its bit, then three pairwise adds
  * (there is no movemask). */
 static inline uint64_t
-neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+skel_neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 {
 	static const uint8_t bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
 	    1, 2, 4, 8, 16, 32, 64, 128 };
@@ -180,7 +181,7 @@ neon_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 }
 
 static void
-classify_neon(const unsigned char *b, struct masks *m, const void *kv)
+skel_classify_neon(const unsigned char *b, struct masks *m, const void *kv)
 {
 	uint8x16_t q[4], bs[4], ws[4], st[4], glue[4], lt[4], hi[4], del[4];
 	int j;
@@ -206,7 +207,7 @@ classify_neon(const unsigned char *b, struct masks *m, const void *kv)
 		hi[j] = vcgeq_u8(v, vdupq_n_u8(0x80));
 		del[j] = vceqq_u8(v, vdupq_n_u8(0x7f));
 	}
-#define NEON_MASK(x) neon_bits((x)[0], (x)[1], (x)[2], (x)[3])
+#define NEON_MASK(x) skel_neon_bits((x)[0], (x)[1], (x)[2], (x)[3])
 	m->q = NEON_MASK(q);
 	m->bs = NEON_MASK(bs);
 	m->ws = NEON_MASK(ws);
@@ -284,18 +285,19 @@ static const unsigned char kbytes[NK] = {
 	} while (0)
 
 static inline __attribute__((always_inline)) uint64_t
-mm16(__m128i v)
+skel_mm16(__m128i v)
 {
 	return (uint64_t)(unsigned)_mm_movemask_epi8(v);
 }
 
 static void
-classify_sse2(const unsigned char *b, struct masks *m, const void *kv)
+skel_classify_sse2(const unsigned char *b, struct masks *m, const void *kv)
 {
 	const __m128i *k = kv;
 
 	CLASSIFY_VECTORS(b, m, k, 16, __m128i, _mm_loadu_si128,
-	    _mm_cmpeq_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8, mm16);
+	    _mm_cmpeq_epi8, _mm_or_si128, _mm_sub_epi8, _mm_cmpgt_epi8,
+	    skel_mm16);
 }
 
 /*
@@ -428,7 +430,7 @@ classify_avx512(const unsigned char *b, struct masks *m, const void *kv)
 
 /* Bit i set where an odd number of bits of x at or below i are. */
 static inline uint64_t
-prefix_xor(uint64_t x)
+skel_prefix_xor(uint64_t x)
 {
 	x ^= x << 1;
 	x ^= x << 2;
@@ -455,7 +457,7 @@ prefix_xor_clmul(uint64_t x)
  * byte is escaped by the block before (and set for the next one).
  */
 static inline uint64_t
-escaped(uint64_t bs, uint64_t *carry)
+skel_escaped(uint64_t bs, uint64_t *carry)
 {
 	uint64_t esc = *carry, b = bs & ~esc;
 
@@ -477,7 +479,7 @@ escaped(uint64_t bs, uint64_t *carry)
  * p[0..n) shows them.  (Out of line: few blocks hold escapes, and inlined
  * it took registers from skel_run's loop, 2% more of SSE2's skeleton.) */
 static int __attribute__((noinline))
-escapes_ok(const unsigned char *p, size_t i, size_t n, uint64_t e)
+skel_escapes_ok(const unsigned char *p, size_t i, size_t n, uint64_t e)
 {
 	size_t len;
 
@@ -495,7 +497,7 @@ escapes_ok(const unsigned char *p, size_t i, size_t n, uint64_t e)
  * blocks.  Returns cnt.
  */
 static inline size_t
-extract_n(const unsigned char *blk, uint64_t keep, size_t cnt, size_t i,
+skel_extract_n(const unsigned char *blk, uint64_t keep, size_t cnt, size_t i,
     char *s, uint32_t *map)
 {
 	size_t j, at;
@@ -513,13 +515,13 @@ extract_n(const unsigned char *blk, uint64_t keep, size_t cnt, size_t i,
 	return cnt;
 }
 
-/* extract_n, the bytes counted here (sw_popcount: where the processor
+/* skel_extract_n, the bytes counted here (sw_popcount: where the processor
  * has no instruction for it, not a call to the compiler's library). */
 static inline size_t
-extract_bits(const unsigned char *blk, uint64_t keep, size_t i, char *s,
+skel_extract_bits(const unsigned char *blk, uint64_t keep, size_t i, char *s,
     uint32_t *map)
 {
-	return extract_n(blk, keep, sw_popcount(keep), i, s, map);
+	return skel_extract_n(blk, keep, sw_popcount(keep), i, s, map);
 }
 
 /*
@@ -529,7 +531,7 @@ extract_bits(const unsigned char *blk, uint64_t keep, size_t i, char *s,
  * the end p[n] is not (it is in a string that does not end in p[0..n)).
  */
 static int
-utf8_ok(const unsigned char *p, size_t i, size_t n, uint64_t hi,
+skel_utf8_ok(const unsigned char *p, size_t i, size_t n, uint64_t hi,
     size_t *done)
 {
 	size_t j = *done;
@@ -576,13 +578,13 @@ struct run {
 
 /*
  * The bytes of x (structural bytes of blk) that are glue: '{', '[' and
- * ':' have bit 1 set, '}', ']' and ',' clear.  For classify_swar, whose
+ * ':' have bit 1 set, '}', ']' and ',' clear.  For skel_classify_swar, whose
  * glue mask is all of st: the bytes a primitive runs into are few, where
  * gathering a mask of glue took 8% of the portable jenc -c's
  * instructions on NDJSON.
  */
 static inline uint64_t
-glue_of(const unsigned char *blk, uint64_t x)
+skel_glue_of(const unsigned char *blk, uint64_t x)
 {
 	uint64_t g = 0;
 
@@ -614,7 +616,7 @@ skel_block(const unsigned char *p, size_t n, size_t i,
 	classify(blk, &m, kv);
 	uint64_t esc = 0;
 	if ((m.bs | r->esc) != 0)
-		esc = escaped(m.bs, &r->esc);
+		esc = skel_escaped(m.bs, &r->esc);
 	uint64_t qu = m.q & ~esc;
 	/* in a string: from its opening quote to before its closing one */
 	uint64_t instr = pxor(qu) ^ r->in_str;
@@ -625,17 +627,17 @@ skel_block(const unsigned char *p, size_t n, size_t i,
 	r->prim = prim >> 63;
 	/* classify is a constant here (skel_run is inlined into each
 	 * skel_ISA): the test costs the others nothing */
-	uint64_t glue = classify == classify_swar ?
-	    glue_of(blk, after_prim & m.st) : m.glue;
+	uint64_t glue = classify == skel_classify_swar ?
+	    skel_glue_of(blk, after_prim & m.st) : m.glue;
 	uint64_t bad = (m.lt & ~m.hi & body) |
 	    ((m.lt | m.del) & ~m.ws & out) | (m.bs & out) |
 	    (after_prim & (glue | qu));
 
 	if ((bad & valid) != 0)
 		return -1;
-	if ((esc & valid) != 0 && !escapes_ok(p, i, n, esc & valid))
+	if ((esc & valid) != 0 && !skel_escapes_ok(p, i, n, esc & valid))
 		return -1;
-	if ((m.hi & valid) != 0 && !utf8_ok(p, i, n, m.hi & valid, &r->u8))
+	if ((m.hi & valid) != 0 && !skel_utf8_ok(p, i, n, m.hi & valid, &r->u8))
 		return -1;
 	/* of a primitive only its first byte: jsmn checks no more of it,
 	 * and its end is the byte kept after it */
@@ -687,23 +689,23 @@ skel_run(const char *text, size_t n, char *s, uint32_t *map, size_t *slen,
 static int __attribute__((flatten))
 skel_scalar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_scalar, NULL,
-	    prefix_xor, extract_bits);
+	return skel_run(p, n, s, map, slen, skel_classify_scalar, NULL,
+	    skel_prefix_xor, skel_extract_bits);
 }
 
 static int __attribute__((flatten))
 skel_swar(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_swar, NULL,
-	    prefix_xor, extract_bits);
+	return skel_run(p, n, s, map, slen, skel_classify_swar, NULL,
+	    skel_prefix_xor, skel_extract_bits);
 }
 
 #ifdef SKEL_NEON
 static int __attribute__((flatten))
 skel_neon(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 {
-	return skel_run(p, n, s, map, slen, classify_neon, NULL,
-	    prefix_xor, extract_bits);
+	return skel_run(p, n, s, map, slen, skel_classify_neon, NULL,
+	    skel_prefix_xor, skel_extract_bits);
 }
 #endif
 
@@ -714,17 +716,17 @@ skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	__m128i k[NK];
 
 	SET_CONSTS(k, _mm_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_sse2, k, prefix_xor,
-	    extract_bits);
+	return skel_run(p, n, s, map, slen, skel_classify_sse2, k,
+	    skel_prefix_xor, skel_extract_bits);
 }
 
 /*
- * extract_bits for AVX2: a block with more than eight bytes to keep goes
+ * skel_extract_bits for AVX2: a block with more than eight bytes to keep goes
  * eight bytes at a time, each eight moved to the front by the shuffle
  * skel_lut gives for its byte of keep (vpshufb), their indices widened
  * to the map's; these steps depend on each other only through the count
- * written, where extract_bits's wait on one another.  Eight or fewer
- * take one round of extract_bits.
+ * written, where skel_extract_bits's wait on one another.  Eight or fewer
+ * take one round of skel_extract_bits.
  */
 __attribute__((target("avx2,popcnt,bmi"))) static inline size_t
 extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
@@ -735,7 +737,7 @@ extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 	int c;
 
 	if (cnt <= 8)
-		return extract_n(blk, keep, cnt, i, s, map);
+		return skel_extract_n(blk, keep, cnt, i, s, map);
 	for (c = 0; c < 8; c++) {
 		unsigned m = (unsigned)(keep >> (8 * c)) & 0xff;
 		__m128i ix = _mm_loadl_epi64((const __m128i *)(const void *)
@@ -770,10 +772,10 @@ skel_avx512(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 
 	SET_CONSTS(k, _mm512_set1_epi8);
 	return skel_run(p, n, s, map, slen, classify_avx512, k,
-	    prefix_xor_clmul, extract_bits);
+	    prefix_xor_clmul, skel_extract_bits);
 }
 
-/* extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
+/* skel_extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
  * indices widened sixteen at a time. */
 __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) static inline size_t
 extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
