@@ -60,30 +60,31 @@ static ssize_t
 keep_fetch(int fd, const char *path, const char *name, char **buf)
 {
 	ssize_t n, m;
+	int e;
 
 	*buf = NULL;
 	for (;;) {
+		free(*buf);	/* (the last round's, too small) */
+		*buf = NULL;
 		n = keep_call(fd, path, name, NULL, 0);
 		if (n < 0 && name == NULL && (errno == ENOTSUP ||
 		    errno == ENOSYS))
 			return 0;
 		if (n <= 0)
 			return n;
-		free(*buf);
 		if ((*buf = malloc((size_t)n)) == NULL)
 			return -1;
 		m = keep_call(fd, path, name, *buf, (size_t)n);
 		if (m >= 0)
 			return m;
-		if (errno != ERANGE) {		/* ERANGE: it grew */
-			int e = errno;
-
-			free(*buf);
-			*buf = NULL;
-			errno = e;
-			return -1;
-		}
+		if (errno != ERANGE)		/* ERANGE: it grew */
+			break;
 	}
+	e = errno;
+	free(*buf);
+	*buf = NULL;
+	errno = e;
+	return -1;
 }
 
 /* What a message calls the extended attribute name. */
