@@ -592,9 +592,11 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	if (!(fl & JENC_READ_EXACT)) {
 		r->sk.buf = jenc_mem_alloc(SK_ROOM);
 		r->sk.map = jenc_mem_alloc(SK_ROOM * sizeof(uint32_t));
-		if (r->sk.map == NULL) {	/* (freed below) */
+		if (r->sk.buf == NULL || r->sk.map == NULL) {
 			jenc_mem_free(r->sk.buf, SK_ROOM);
+			jenc_mem_free(r->sk.map, SK_ROOM * sizeof(uint32_t));
 			r->sk.buf = NULL;
+			r->sk.map = NULL;
 		}
 	}
 	json_jsmn_restart(r, 0);

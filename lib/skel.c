@@ -25,8 +25,8 @@
  * to the space), a backslash, control or non-ASCII byte outside strings,
  * a raw control byte or invalid UTF-8 inside one.  Any of these, valid
  * JSON or not, and the whole piece is refused: the reader then gives
- * jsmn the text itself (its exact path), which reports an error with its exact message and
- * position.  The skeleton ends after the last byte of p that no token
+ * jsmn the text itself (its exact path), which reports an error with
+ * its exact message and position.  The skeleton ends after the last byte of p that no token
  * spans (a closing quote, a bracket, ',' or ':' outside strings, or the
  * whitespace kept after a primitive), so that jsmn can go on from there
  * in the text.
