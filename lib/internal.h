@@ -264,32 +264,6 @@ jenc_utf8_cut(const unsigned char *p, size_t n)
 /* 1 if p[0..n) is valid UTF-8 with no NUL byte; else 0 and *bad = index of
  * the first offending byte (scan.h's scan_text_bad, not inline). */
 int jenc_utf8_check(const char *p, size_t n, size_t *bad);
-/* cp (at most 0x10ffff) written at o as UTF-8, 1 to 4 bytes: their
- * count.  A surrogate comes out as its three bytes. */
-static inline size_t
-jenc_utf8_put(char *o, uint32_t cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
 /* jenc_utf8_unescape - the text of the JSON string body s[0..n) written
  * at o (room: n bytes, which the text never exceeds): its escapes decoded
  * to UTF-8, a backslash that starts no valid escape copied as it is.  A
@@ -300,26 +274,6 @@ jenc_utf8_put(char *o, uint32_t cp)
  * Returns the text's length. */
 enum { JENC_LONE_KEEP, JENC_LONE_FAIL, JENC_LONE_FFFD };
 size_t jenc_utf8_unescape(char *o, const char *s, size_t n, int lone);
-/* The value of the four hex digits at p (a \u escape's), or -1 if one
- * is not a hex digit (a NUL is not: no byte past one is read). */
-static inline long
-jenc_hex4(const char *p)
-{
-	long v = 0;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		unsigned char h = (unsigned char)p[i];
-
-		if (h >= '0' && h <= '9')
-			v = v * 16 + (h - '0');
-		else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
-			v = v * 16 + ((h | 0x20) - 'a' + 10);
-		else
-			return -1;
-	}
-	return v;
-}
 
 /* ---- the encoder for the input layer (enc_out.c) ---- */
 /* jenc_flush(ctx) as a jenc_in before_read callback (ctx: a jenc_enc). */

@@ -102,7 +102,7 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 		default:
 			return rec_fail(k, i);
 		}
-		if ((v = jenc_hex4(p + i + 2)) < 0)
+		if ((v = scan_hex4(p + i + 2)) < 0)
 			return rec_fail(k, i);
 		i += 6;
 		if (!(k->flags & JENC_REC_PAIRS))
@@ -111,7 +111,7 @@ rec_str_rest(const struct jenc_rec *k, size_t i, unsigned char *esc)
 			return REC_BAD;
 		if (v >= 0xd800 && v < 0xdc00) {
 			if (p[i] != '\\' || p[i + 1] != 'u' ||
-			    (v = jenc_hex4(p + i + 2)) < 0)
+			    (v = scan_hex4(p + i + 2)) < 0)
 				return rec_fail(k, i);
 			if (v < 0xdc00 || v >= 0xe000)
 				return REC_BAD;

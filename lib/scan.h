@@ -319,6 +319,27 @@ scan_is_hex(unsigned char c)
 	    (c >= 'A' && c <= 'F');
 }
 
+/* The value of the four hex digits at p (a \u escape's), or -1 if one
+ * is not a hex digit (a NUL is not: no byte past one is read). */
+static inline long
+scan_hex4(const char *p)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char h = (unsigned char)p[i];
+
+		if (h >= '0' && h <= '9')
+			v = v * 16 + (h - '0');
+		else if ((h | 0x20) >= 'a' && (h | 0x20) <= 'f')
+			v = v * 16 + ((h | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return v;
+}
+
 /*
  * The escape at p[i], a backslash, as JSON (and jsmn) take it: 0 with
  * its length in *len (2, or 6 for \uXXXX); JENC_ST_MORE if p[0..n) ends

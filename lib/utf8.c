@@ -21,6 +21,33 @@ jenc_utf8_check(const char *s, size_t n, size_t *bad)
 	return 1;
 }
 
+/* cp (at most 0x10ffff) written at o as UTF-8, 1 to 4 bytes: their
+ * count.  A surrogate comes out as its three bytes. */
+static size_t
+utf8_put(char *o, uint32_t cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | cp >> 18);
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
 size_t
 jenc_utf8_unescape(char *o, const char *s, size_t n, int lone)
 {
@@ -48,14 +75,14 @@ jenc_utf8_unescape(char *o, const char *s, size_t n, int lone)
 		case 't': c = '\t'; break;
 		case '"': case '\\': case '/': break;
 		case 'u':
-			if (i + 6 > n || (u = jenc_hex4(s + i + 2)) < 0) {
+			if (i + 6 > n || (u = scan_hex4(s + i + 2)) < 0) {
 				o[k++] = s[i++];
 				continue;
 			}
 			i += 6;
 			if (u >= 0xd800 && u < 0xdc00 && i + 6 <= n &&
 			    s[i] == '\\' && s[i + 1] == 'u' &&
-			    (v = jenc_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
+			    (v = scan_hex4(s + i + 2)) >= 0xdc00 && v < 0xe000) {
 				u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
 				i += 6;
 			} else if (u >= 0xd800 && u < 0xe000 &&
@@ -64,7 +91,7 @@ jenc_utf8_unescape(char *o, const char *s, size_t n, int lone)
 					return (size_t)-1;
 				u = 0xfffd;
 			}
-			k += jenc_utf8_put(o + k, (uint32_t)u);
+			k += utf8_put(o + k, (uint32_t)u);
 			continue;
 		default:
 			o[k++] = s[i++];
