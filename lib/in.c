@@ -468,7 +468,7 @@ COUNT_NL_FN(count_nl_sse2, 16, __m128i, _mm_loadu_si128, _mm_cmpeq_epi8,
 #if defined(__x86_64__) && defined(__SSE2__) && defined(__GNUC__)
 #define IN_AVX2 1
 __attribute__((target("avx2"))) static inline uint64_t
-sum32(__m256i acc)
+in_sum32(__m256i acc)
 {
 	acc = _mm256_sad_epu8(acc, _mm256_setzero_si256());
 	return (uint64_t)_mm256_extract_epi64(acc, 0) +
@@ -484,7 +484,7 @@ sum32(__m256i acc)
 __attribute__((target("avx2")))
 COUNT_NL_FN(count_nl_avx2, 32, __m256i, _mm256_loadu_si256,
     _mm256_cmpeq_epi8, _mm256_sub_epi8, _mm256_setzero_si256(),
-    _mm256_set1_epi8('\n'), sum32)
+    _mm256_set1_epi8('\n'), in_sum32)
 #endif
 
 #ifndef __SSE2__

@@ -329,21 +329,21 @@ struct masks32 {
 };
 
 __attribute__((target("avx2"))) static inline uint32_t
-mm32(__m256i v)
+skel_mm32(__m256i v)
 {
 	return (uint32_t)_mm256_movemask_epi8(v);
 }
 
 /* Bytes of c with none of the bits b. */
 __attribute__((target("avx2"))) static inline uint32_t
-none32(__m256i c, __m256i b)
+skel_none32(__m256i c, __m256i b)
 {
-	return mm32(_mm256_cmpeq_epi8(_mm256_and_si256(c, b),
+	return skel_mm32(_mm256_cmpeq_epi8(_mm256_and_si256(c, b),
 	    _mm256_setzero_si256()));
 }
 
 __attribute__((target("avx2"))) static inline struct masks32
-classify32(__m256i v, const __m256i *k)
+skel_classify32(__m256i v, const __m256i *k)
 {
 	struct masks32 m;
 	/* vpshufb gives 0 for a byte from 0x80: no class */
@@ -351,18 +351,18 @@ classify32(__m256i v, const __m256i *k)
 	    _mm256_shuffle_epi8(k[1], _mm256_and_si256(
 	    _mm256_srli_epi16(v, 4), k[2])));
 
-	m.q = mm32(_mm256_cmpeq_epi8(v, k[3]));
-	m.bs = mm32(_mm256_cmpeq_epi8(v, k[4]));
-	m.del = mm32(_mm256_cmpeq_epi8(v, k[5]));
-	m.ws = ~none32(c, k[6]);
-	m.st = ~none32(c, k[7]);
-	m.glue = ~none32(c, k[8]);
-	m.ctl = mm32(c);
-	m.hi = mm32(v);
+	m.q = skel_mm32(_mm256_cmpeq_epi8(v, k[3]));
+	m.bs = skel_mm32(_mm256_cmpeq_epi8(v, k[4]));
+	m.del = skel_mm32(_mm256_cmpeq_epi8(v, k[5]));
+	m.ws = ~skel_none32(c, k[6]);
+	m.st = ~skel_none32(c, k[7]);
+	m.glue = ~skel_none32(c, k[8]);
+	m.ctl = skel_mm32(c);
+	m.hi = skel_mm32(v);
 	return m;
 }
 
-/* The constants of classify_avx2, k[9]. */
+/* The constants of skel_classify_avx2, k[9]. */
 #define AVX2_CONSTS(k)							\
 	do {								\
 		(k)[0] = _mm256_broadcastsi128_si256(_mm_loadu_si128(	\
@@ -382,12 +382,12 @@ classify32(__m256i v, const __m256i *k)
 #define JOIN64(a, b) ((uint64_t)(a) | (uint64_t)(b) << 32)
 
 __attribute__((target("avx2"))) static void
-classify_avx2(const unsigned char *b, struct masks *m, const void *kv)
+skel_classify_avx2(const unsigned char *b, struct masks *m, const void *kv)
 {
 	const __m256i *k = kv;
-	struct masks32 l = classify32(_mm256_loadu_si256(
+	struct masks32 l = skel_classify32(_mm256_loadu_si256(
 	    (const __m256i *)(const void *)b), k);
-	struct masks32 h = classify32(_mm256_loadu_si256(
+	struct masks32 h = skel_classify32(_mm256_loadu_si256(
 	    (const __m256i *)(const void *)(b + 32)), k);
 
 	m->q = JOIN64(l.q, h.q);
@@ -401,7 +401,7 @@ classify_avx2(const unsigned char *b, struct masks *m, const void *kv)
 }
 
 __attribute__((target("avx512f,avx512bw"))) static void
-classify_avx512(const unsigned char *b, struct masks *m, const void *kv)
+skel_classify_avx512(const unsigned char *b, struct masks *m, const void *kv)
 {
 	const __m512i *k = kv;
 	__m512i v = _mm512_loadu_si512((const void *)b);
@@ -445,7 +445,7 @@ skel_prefix_xor(uint64_t x)
 /* The same in one carry-less multiply by all ones: bit i of the product
  * is the XOR of bits 0..i of x. */
 __attribute__((target("pclmul"))) static inline uint64_t
-prefix_xor_clmul(uint64_t x)
+skel_prefix_xor_clmul(uint64_t x)
 {
 	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
 	    _mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0));
@@ -729,7 +729,7 @@ skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
  * take one round of skel_extract_bits.
  */
 __attribute__((target("avx2,popcnt,bmi"))) static inline size_t
-extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
+skel_extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
     uint32_t *map)
 {
 	size_t cnt = (size_t)__builtin_popcountll(keep), k = 0;
@@ -761,8 +761,8 @@ skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	__m256i k[9];
 
 	AVX2_CONSTS(k);
-	return skel_run(p, n, s, map, slen, classify_avx2, k,
-	    prefix_xor_clmul, extract_avx2);
+	return skel_run(p, n, s, map, slen, skel_classify_avx2, k,
+	    skel_prefix_xor_clmul, skel_extract_avx2);
 }
 
 __attribute__((target("avx512f,avx512bw,pclmul"), flatten)) static int
@@ -771,14 +771,14 @@ skel_avx512(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	__m512i k[NK];
 
 	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_avx512, k,
-	    prefix_xor_clmul, skel_extract_bits);
+	return skel_run(p, n, s, map, slen, skel_classify_avx512, k,
+	    skel_prefix_xor_clmul, skel_extract_bits);
 }
 
 /* skel_extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
  * indices widened sixteen at a time. */
 __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) static inline size_t
-extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
+skel_extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
     uint32_t *map)
 {
 	static const unsigned char iota[64] = {
@@ -817,8 +817,8 @@ skel_vbmi2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 	__m512i k[NK];
 
 	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, classify_avx512, k,
-	    prefix_xor_clmul, extract_vbmi2);
+	return skel_run(p, n, s, map, slen, skel_classify_avx512, k,
+	    skel_prefix_xor_clmul, skel_extract_vbmi2);
 }
 #endif
 
