@@ -362,7 +362,7 @@ skel_classify32(__m256i v, const __m256i *k)
 	return m;
 }
 
-/* The constants of skel_classify_avx2, k[9]. */
+/* The constants of skel_classify_avx2, k[0] to k[8]. */
 #define AVX2_CONSTS(k)							\
 	do {								\
 		(k)[0] = _mm256_broadcastsi128_si256(_mm_loadu_si128(	\
@@ -710,15 +710,24 @@ skel_neon(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
 #endif
 
 #ifdef SKEL_X86
-static int __attribute__((flatten))
-skel_sse2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
-{
-	__m128i k[NK];
+/*
+ * A vector variant: as skel_scalar, for the instruction sets ISA (a target
+ * attribute, or nothing), with the constants its classify step keeps in
+ * registers, k[] of vector type T, filled by the statement FILL.
+ */
+#define SKEL_VECTOR(ISA, name, T, FILL, classify, pxor, extract)	\
+	ISA static int __attribute__((flatten))				\
+	name(const char *p, size_t n, char *s, uint32_t *map, size_t *slen) \
+	{								\
+		T k[NK];						\
+									\
+		FILL;							\
+		return skel_run(p, n, s, map, slen, classify, k, pxor,	\
+		    extract);						\
+	}
 
-	SET_CONSTS(k, _mm_set1_epi8);
-	return skel_run(p, n, s, map, slen, skel_classify_sse2, k,
-	    skel_prefix_xor, skel_extract_bits);
-}
+SKEL_VECTOR(, skel_sse2, __m128i, SET_CONSTS(k, _mm_set1_epi8),
+    skel_classify_sse2, skel_prefix_xor, skel_extract_bits)
 
 /*
  * skel_extract_bits for AVX2: a block with more than eight bytes to keep goes
@@ -755,25 +764,13 @@ skel_extract_avx2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 	return cnt;
 }
 
-__attribute__((target("avx2,pclmul,popcnt,bmi"), flatten)) static int
-skel_avx2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
-{
-	__m256i k[9];
+SKEL_VECTOR(__attribute__((target("avx2,pclmul,popcnt,bmi"))), skel_avx2,
+    __m256i, AVX2_CONSTS(k), skel_classify_avx2, skel_prefix_xor_clmul,
+    skel_extract_avx2)
 
-	AVX2_CONSTS(k);
-	return skel_run(p, n, s, map, slen, skel_classify_avx2, k,
-	    skel_prefix_xor_clmul, skel_extract_avx2);
-}
-
-__attribute__((target("avx512f,avx512bw,pclmul"), flatten)) static int
-skel_avx512(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
-{
-	__m512i k[NK];
-
-	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, skel_classify_avx512, k,
-	    skel_prefix_xor_clmul, skel_extract_bits);
-}
+SKEL_VECTOR(__attribute__((target("avx512f,avx512bw,pclmul"))), skel_avx512,
+    __m512i, SET_CONSTS(k, _mm512_set1_epi8), skel_classify_avx512,
+    skel_prefix_xor_clmul, skel_extract_bits)
 
 /* skel_extract_bits with AVX-512 VBMI2's byte compress: the bytes, and their
  * indices widened sixteen at a time. */
@@ -810,16 +807,10 @@ skel_extract_vbmi2(const unsigned char *blk, uint64_t keep, size_t i, char *s,
 	return cnt;
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vbmi2,pclmul"), flatten))
-static int
-skel_vbmi2(const char *p, size_t n, char *s, uint32_t *map, size_t *slen)
-{
-	__m512i k[NK];
-
-	SET_CONSTS(k, _mm512_set1_epi8);
-	return skel_run(p, n, s, map, slen, skel_classify_avx512, k,
-	    skel_prefix_xor_clmul, skel_extract_vbmi2);
-}
+SKEL_VECTOR(__attribute__((target("avx512f,avx512bw,avx512vbmi2,pclmul"))),
+    skel_vbmi2, __m512i, SET_CONSTS(k, _mm512_set1_epi8),
+    skel_classify_avx512, skel_prefix_xor_clmul, skel_extract_vbmi2)
+#undef SKEL_VECTOR
 #endif
 
 typedef int skel_fn(const char *, size_t, char *, uint32_t *, size_t *);
