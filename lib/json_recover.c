@@ -407,6 +407,7 @@ jenc_json_recover(struct json_rd *r)
 	r->cur = i;
 	r->from = i;
 	r->lost = 0;
+	r->bom = 0;	/* it announced this bad text: not alone at the end */
 	r->bol = i == 0 || r->in.p[i - 1] == '\n';
 	r->str_bad = NO_OFF;
 	r->piece = BAD_PIECE;

@@ -432,3 +432,58 @@ jenc: $n invalid lines skipped
 		work_check stats 8 "$n lines that open a bracket, passed"
 	done
 }
+
+# After a byte order mark, a first text that is bad and then a blank line:
+# the reading that went on after the bad text still held the mark as
+# standing alone, and told a second error at the end of the input
+# ("expected value after the byte order mark, found end of input").
+@test "--on-error: a byte order mark before a bad first text is not told to stand alone" {
+	local m
+	printf '\357\273\277{"a":}\n\n' >bad.json
+	for m in "-j 1" "-j 2"; do
+		# shellcheck disable=SC2086
+		jrun -c $m --on-error=skip bad.json
+		expect_status 0
+		expect_out ''
+		expect_err "jenc: bad.json:1:6: expected value after ':', found '}'
+  {\"a\":}
+       ^
+jenc: 1 invalid line skipped
+"
+		# shellcheck disable=SC2086
+		"$JENC" -c $m --on-error=skip < <(cat bad.json) >out 2>err ||
+		    fail "exit status $? from a pipe"
+		expect_out ''
+		expect_err "jenc: <stdin>:1:6: expected value after ':', found '}'
+  {\"a\":}
+       ^
+jenc: 1 invalid line skipped
+"
+	done
+	# a record rejected by --log or --to=csv, from a file and a pipe
+	printf '\357\273\27730\n\n' >rec.json
+	for m in "--log --color=never" "--to=csv --header=a"; do
+		# shellcheck disable=SC2086
+		jrun $m --on-error=skip rec.json
+		expect_status 0
+		expect_err "jenc: rec.json:1:1: expected an object as a record, found '3'
+  30
+  ^
+jenc: 1 invalid line skipped
+"
+		# shellcheck disable=SC2086
+		"$JENC" $m --on-error=skip < <(cat rec.json) >out 2>err ||
+		    fail "exit status $? from a pipe"
+		expect_err "jenc: <stdin>:1:1: expected an object as a record, found '3'
+  30
+  ^
+jenc: 1 invalid line skipped
+"
+	done
+	jrun -c --on-error=pass bad.json
+	expect_status 0
+	expect_out '{"a":}
+'
+	expect_err 'jenc: 1 invalid line passed through
+'
+}

@@ -118,7 +118,10 @@ REPLAY = {
               b"\x02{\"a\":1\n{\"b\":2}\n[1]\n\"s\"\n",
               b"\x03{\"a\":1}\nbad\n{\"b\":2}\n",
               b"\x0c{\"level\":50,\"pid\":1,\"a\":[[[1]]]}\n{\"a\":1} \n",
-              b"\x10{\"msg\":\"caf\xc3\xa9\\ud800\"}\n"],
+              b"\x10{\"msg\":\"caf\xc3\xa9\\ud800\"}\n",
+              # a byte order mark, a first record rejected, a blank line
+              # (the mark was told to stand alone at the end)
+              b"\x02\xef\xbb\xbf30\n\n", b":\xef\xbb\xbf30\n\n"],
     "api": [b"", b"x", b"xx", b"\x00\x00", b"\x01\x00", b"\x41\xc0",
             bytes([0x00, 0x00, OP["take"]]), bytes([0x01, 0x00, OP["flush"]]),
             bytes([0x00, 0x00, OP["query"], OP["reset"], OP["take"]]),
