@@ -194,6 +194,12 @@ not JSON
 	expect_ok '2024-05-01 12:02:03.000 ERROR db down
 not JSON
 '
+	# 0: every record, those without a level too
+	printf '%s\n' '{"msg":"no level"}' '{"level":10,"msg":"trace"}' >two.log
+	jrun --log --level=0 two.log
+	expect_ok 'no level
+TRACE trace
+'
 }
 
 @test "--since and --until: RFC 3339, both inclusive; records without a time left out" {
