@@ -12,7 +12,10 @@
  * its offset and line) only where it ends between two values, as a
  * validating pass (no output, no reports) tells; else it takes in the
  * lines after it, records or not, and is tried again once it has doubled,
- * so that a value of many lines costs its length a few times.
+ * so that a value of many lines costs its length a few times.  Before a
+ * read of a pipe, which may wait, the run is read whatever its length; if
+ * a value is still open at its end, the reader takes the run and the rest
+ * of the input, and writes each value as it ends.
  *
  * A line or a run longer than LF_MAX, or input that may not be UTF-8 (a
  * UTF-16 or UTF-32 byte order mark), hands the rest of the input to the
@@ -144,33 +147,18 @@ lf_take(struct lf *f, int fd, size_t end)
 }
 
 /*
- * Of the run of slow lines, what ends between two values to the reader:
- * the run up to pos, else (before a wait for more of a pipe, tries 8) up
- * to the start of one of its last lines, so that it is out before jenc
- * waits (a value of several lines still open at the run's end holds back
- * only the lines from its own on).  If the run is cut at each place
- * tried, it is kept (slow as it was) and tried again once it has doubled
- * (retry).  0, or the reader's error.
+ * The run of slow lines to the reader if it ends between two values, as
+ * a validating pass tells; else it is kept (slow as it was) and tried
+ * again once it has doubled (retry).  0, or the reader's error.
  */
 static int
-lf_settle(struct lf *f, int tries)
+lf_settle(struct lf *f)
 {
-	size_t end = f->pos;
-	int cut;
+	int cut = 0;
 
-	for (;;) {
-		cut = 0;
-		(void)lf_reader(f, -1, f->slow, end, f->slow_line, NULL, &cut);
-		if (!cut)
-			return lf_take(f, -1, end);
-		if (--tries == 0)
-			break;
-		/* the run up to the start of its line before end */
-		for (end--; end > f->slow && f->p[end - 1] != '\n'; end--)
-			;
-		if (end == f->slow)
-			break;
-	}
+	(void)lf_reader(f, -1, f->slow, f->pos, f->slow_line, NULL, &cut);
+	if (!cut)
+		return lf_take(f, -1, f->pos);
 	f->retry = f->pos + (f->pos - f->slow);
 	return 0;
 }
@@ -282,10 +270,20 @@ lf_run(struct lf *f)
 		int record;
 
 		if (nl == NULL && !f->eof) {
-			/* before a wait for more input, what is read out */
-			if (f->pipe && f->slow != LF_NONE &&
-			    f->pos >= f->retry && (rc = lf_settle(f, 8)) != 0)
-				return rc;
+			/* before a read of a pipe, which may wait, what is read
+			 * is out: the run of slow lines, or, if a value is open
+			 * at its end, the run and the rest of the input to the
+			 * reader, which writes each value as it ends (waiting
+			 * for the run to double, as a record does, could hold
+			 * back a value whose end came) */
+			if (f->pipe && f->slow != LF_NONE) {
+				if ((rc = lf_settle(f)) != 0)
+					return rc;
+				if (f->slow != LF_NONE) {
+					rc = 1;
+					continue;
+				}
+			}
 			rc = lf_more(f);
 			continue;
 		}
@@ -295,7 +293,7 @@ lf_run(struct lf *f)
 		 * there: then the record is one of its lines */
 		record = lf_is_record(f, le);
 		if (record && f->slow != LF_NONE && f->pos >= f->retry &&
-		    (rc = lf_settle(f, 1)) != 0)
+		    (rc = lf_settle(f)) != 0)
 			return rc;
 		if (record && f->slow == LF_NONE) {
 			if ((rc = lf_record(f, le)) != 0)
