@@ -212,6 +212,11 @@ main(void)
 		LINE(NULL, "{\"time\":\"a\\u001bb\"}", "a\\u001bb\n");
 		LINE(NULL, "{\"time\":99999999999999999999}",
 		    "99999999999999999999\n");
+		/* a string that starts as a number with an exponent and
+		 * goes on */
+		LINE(NULL, "{\"time\":\"1714564800e0x\"}", "1714564800e0x\n");
+		LINE(NULL, "{\"time\":\"1714564800e\"}", "1714564800e\n");
+		LINE(NULL, "{\"time\":\"1.7e9 s\"}", "1.7e9 s\n");
 		/* not a string or a number: a field */
 		LINE(NULL, "{\"time\":true,\"msg\":\"m\"}", "m time=true\n");
 		LINE(NULL, "{\"time\":{\"s\":1},\"msg\":\"m\"}", "m time.s=1\n");
