@@ -1185,8 +1185,11 @@ JENC_API int jenc_logv_fd(const jenc_logv *lv, int fd, jenc_enc *e,
  * jenc_logv_level - the severity of a level: trace 10, debug 20, info,
  * information and notice 30, warn and warning 40, error and err 50,
  * fatal, critical, crit, alert, emerg, emergency, panic and dpanic 60,
- * in any case; a decimal number of one to three digits is its own
- * severity (pino's and bunyan's 10 to 60).  -1 for anything else.
+ * in any case; one of these names followed by + or - and one or two
+ * digits is a level of Go's log/slog between two names, which are four
+ * of its steps apart ("INFO+2" 35, "WARN-1" 38, at least 0); a decimal
+ * number of one to three digits is its own severity (pino's and bunyan's
+ * 10 to 60).  -1 for anything else.
  */
 JENC_API int jenc_logv_level(const char *s, size_t len);
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # --log against the logs people have and what its documentation promises:
-# follow mode on a pipe.  TZ is set in each test.
+# the records of common loggers, follow mode on a pipe.  TZ is set in
+# each test.
 
 load helpers
 
@@ -57,4 +58,68 @@ PY
 	    'not json\n' 'INFO  first long=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx a=1\nnot json\n' \
 	    -- --log
 	[ ! -s err ] || fail "stderr: $(cat err)"
+}
+
+# One record of each logger people use, as it writes them: pino, bunyan,
+# Go's log/slog (also its levels between names), zap (with a stack),
+# logrus, structlog, Elastic ECS (flat and nested log.level), winston,
+# klog's JSON.
+loggers_log() {
+	printf '%s\n' \
+	    '{"level":30,"time":1715938867042,"pid":7,"hostname":"h","msg":"pino"}' \
+	    '{"name":"app","hostname":"h","pid":1,"level":40,"msg":"bunyan","time":"2024-05-17T09:41:07.042Z","v":0}' \
+	    '{"time":"2024-05-17T11:41:07.123456789+02:00","level":"INFO","msg":"slog","k":1}' \
+	    '{"time":"2024-05-17T11:41:07.5+02:00","level":"INFO+2","msg":"slog between INFO and WARN"}' \
+	    '{"time":"2024-05-17T11:41:08-04:00","level":"WARN-1","msg":"slog just below WARN"}' \
+	    '{"level":"info","ts":1715938867.0425,"caller":"main.go:12","msg":"zap"}' \
+	    '{"level":"error","ts":1715938867.5,"caller":"main.go:13","msg":"zap error","stacktrace":"main.main\n\t/app/main.go:13"}' \
+	    '{"level":"warning","msg":"logrus","time":"2024-05-17T09:41:07Z"}' \
+	    '{"event":"structlog","level":"info","timestamp":"2024-05-17T09:41:07.042000Z"}' \
+	    '{"@timestamp":"2024-05-17T09:41:07.042Z","log.level":"error","message":"ecs","ecs.version":"1.6.0"}' \
+	    '{"@timestamp":"2024-05-17T09:41:07.042Z","log":{"level":"debug","logger":"a.b"},"message":"ecs nested"}' \
+	    '{"level":"info","message":"winston","timestamp":"2024-05-17T09:41:07.042Z"}' \
+	    '{"ts":1715938867042.5,"caller":"x.go:1","msg":"klog","v":0}' >app.log
+}
+
+@test "--log: the records of common loggers" {
+	loggers_log
+	jrun --log --utc app.log
+	expect_ok '2024-05-17 09:41:07.042 INFO  pino pid=7 hostname=h
+2024-05-17 09:41:07.042 WARN  bunyan name=app hostname=h pid=1 v=0
+2024-05-17 09:41:07.123 INFO  slog k=1
+2024-05-17 09:41:07.500 INFO+2 slog between INFO and WARN
+2024-05-17 15:41:08.000 WARN-1 slog just below WARN
+2024-05-17 09:41:07.042 INFO  zap caller=main.go:12
+2024-05-17 09:41:07.500 ERROR zap error caller=main.go:13
+    stacktrace: main.main
+    	/app/main.go:13
+2024-05-17 09:41:07.000 WARN  logrus
+2024-05-17 09:41:07.042 INFO  structlog
+2024-05-17 09:41:07.042 ERROR ecs ecs.version=1.6.0
+2024-05-17 09:41:07.042 DEBUG ecs nested log.logger=a.b
+2024-05-17 09:41:07.042 INFO  winston
+2024-05-17 09:41:07.042 klog caller=x.go:1 v=0
+'
+	# slog's INFO+2 is above info, WARN-1 below warn; klog's record has
+	# no level
+	TZ=America/New_York jrun --log --level=info --only= \
+	    --time-format='%H:%M:%S.%6N %Z' app.log
+	expect_ok '05:41:07.042000 EDT INFO  pino
+05:41:07.042000 EDT WARN  bunyan
+05:41:07.123456 EDT INFO  slog
+05:41:07.500000 EDT INFO+2 slog between INFO and WARN
+11:41:08.000000 EDT WARN-1 slog just below WARN
+05:41:07.042500 EDT INFO  zap
+05:41:07.500000 EDT ERROR zap error
+05:41:07.000000 EDT WARN  logrus
+05:41:07.042000 EDT INFO  structlog
+05:41:07.042000 EDT ERROR ecs
+05:41:07.042000 EDT INFO  winston
+'
+	jrun --log --utc --level=warn --only= app.log
+	expect_ok '2024-05-17 09:41:07.042 WARN  bunyan
+2024-05-17 09:41:07.500 ERROR zap error
+2024-05-17 09:41:07.000 WARN  logrus
+2024-05-17 09:41:07.042 ERROR ecs
+'
 }

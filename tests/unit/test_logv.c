@@ -306,13 +306,14 @@ main(void)
 			"\"Debug\"", "\"INFO\"", "\"notice\"", "\"warning\"",
 			"\"WARN\"", "\"err\"", "\"Error\"", "\"critical\"",
 			"\"fatal\"", "\"panic\"", "\"30\"", "35", "\"verbose\"",
-			"\"x\"", "1.5", "\"a\\nb\"",
+			"\"x\"", "1.5", "\"a\\nb\"", "\"INFO+2\"", "\"WARN-1\"",
 		};
 		static const char *const want[] = {
 			"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
 			"TRACE", "DEBUG", "INFO ", "INFO ", "WARN ", "WARN ",
 			"ERROR", "ERROR", "FATAL", "FATAL", "FATAL", "INFO ",
 			"35   ", "VERBOSE", "X    ", "1.5  ", "A\\nB  ",
+			"INFO+2", "WARN-1",
 		};
 		char json[64], line[64];
 		size_t i;
@@ -763,6 +764,19 @@ main(void)
 		CHECK_EQ(jenc_logv_level("infos", 5), -1);
 		CHECK_EQ(jenc_logv_level("55", 2), 55);
 		CHECK_EQ(jenc_logv_level("1000", 4), -1);
+		/* Go's log/slog between its names */
+		CHECK_EQ(jenc_logv_level("INFO+2", 6), 35);
+		CHECK_EQ(jenc_logv_level("WARN-1", 6), 38);
+		CHECK_EQ(jenc_logv_level("INFO+4", 6), 40);
+		CHECK_EQ(jenc_logv_level("ERROR+12", 8), 80);
+		CHECK_EQ(jenc_logv_level("DEBUG-4", 7), 10);
+		CHECK_EQ(jenc_logv_level("DEBUG-12", 8), 0);
+		CHECK_EQ(jenc_logv_level("INFO+", 5), -1);
+		CHECK_EQ(jenc_logv_level("INFO+100", 8), -1);
+		CHECK_EQ(jenc_logv_level("INFO2", 5), -1);
+		CHECK_EQ(jenc_logv_level("+2", 2), -1);
+		CHECK_EQ(jenc_logv_level("X+2", 3), -1);
+		CHECK_EQ(jenc_logv_level("INFO+-2", 7), -1);
 		CHECK_EQ(jenc_logv_level("5x", 2), -1);
 		CHECK_EQ(jenc_logv_level("", 0), -1);
 	}
