@@ -13,7 +13,7 @@
  * validating pass (no output, no reports) tells; else it takes in the
  * lines after it, records or not, and is tried again once it has doubled,
  * so that a value of many lines costs its length a few times.  Before a
- * read of a pipe, which may wait, the run is read whatever its length; if
+ * read of a pipe that would wait, the run is read whatever its length; if
  * a value is still open at its end, the reader takes the run and the rest
  * of the input, and writes each value as it ends.
  *
@@ -270,16 +270,19 @@ lf_run(struct lf *f)
 		int record;
 
 		if (nl == NULL && !f->eof) {
-			/* before a read of a pipe, which may wait, what is read
+			/* before a read of a pipe that would wait, what is read
 			 * is out: the run of slow lines, or, if a value is open
 			 * at its end, the run and the rest of the input to the
 			 * reader, which writes each value as it ends (waiting
-			 * for the run to double, as a record does, could hold
-			 * back a value whose end came) */
+			 * for the run to double, as before a read that would
+			 * not wait, could hold back a value whose end came) */
 			if (f->pipe && f->slow != LF_NONE) {
-				if ((rc = lf_settle(f)) != 0)
+				int ready = jenc_io_ready(f->fd);
+
+				if ((f->pos >= f->retry || !ready) &&
+				    (rc = lf_settle(f)) != 0)
 					return rc;
-				if (f->slow != LF_NONE) {
+				if (f->slow != LF_NONE && !ready) {
 					rc = 1;
 					continue;
 				}
