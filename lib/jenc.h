@@ -1061,7 +1061,9 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   band up to the next one, e.g. 35 as 30), the time has the colors'
  *   null color and the keys their objectkeys color (jenc_colors).
  * - The message is the first present of the message keys (msg, message,
- *   @message, event): a string's text, or a number, true, false, null.
+ *   @message, event): a string's text, less one line end at its end
+ *   ("\n" or "\r\n", as Docker's "log" has), or a number, true, false,
+ *   null.
  * - A member whose value is a non-empty object is not one field: its
  *   members are, under dotted keys ({"req":{"id":7}} gives req.id=7),
  *   down to 64 levels, deeper ones as their JSON text.  So a key list

@@ -123,3 +123,17 @@ loggers_log() {
 2024-05-17 09:41:07.042 ERROR ecs
 '
 }
+
+# Docker's json-file log: each "log" ends with its line end, which is not
+# shown; a line of several lines keeps its inner ones escaped.
+@test "--log: Docker's json-file log, its line ends left out" {
+	printf '%s\n' \
+	    '{"log":"listening on :8080\n","stream":"stdout","time":"2024-05-17T09:41:07.042123456Z"}' \
+	    '{"log":"warning: disk\r\n","stream":"stderr","time":"2024-05-17T09:41:08Z"}' \
+	    '{"log":"a\nb\n","stream":"stderr","time":"2024-05-17T09:41:09Z"}' >c.log
+	jrun --log --message-key=log c.log
+	expect_ok '2024-05-17 09:41:07.042 listening on :8080 stream=stdout
+2024-05-17 09:41:08.000 warning: disk stream=stderr
+2024-05-17 09:41:09.000 a\nb stream=stderr
+'
+}

@@ -337,6 +337,12 @@ main(void)
 		/* unquoted, its escapes decoded, controls escaped */
 		LINE(NULL, "{\"msg\":\"say \\\"hi\\\" \\u00e9\\t\\n\\u001b[31m"
 		    "\\u0085\"}", "say \"hi\" \xc3\xa9\t\\n\\u001b[31m\\u0085\n");
+		/* one line end at the end is not shown (Docker's "log") */
+		LINE(NULL, "{\"msg\":\"docker\\n\",\"a\":1}", "docker a=1\n");
+		LINE(NULL, "{\"msg\":\"crlf\\r\\n\"}", "crlf\n");
+		LINE(NULL, "{\"msg\":\"two\\n\\n\"}", "two\\n\n");
+		LINE(NULL, "{\"msg\":\"a\\nb\\n\"}", "a\\nb\n");
+		LINE(NULL, "{\"msg\":\"cr\\r\"}", "cr\\r\n");
 	}
 
 	TEST("jenc_logv_format: the order of the parts, each one missing") {
