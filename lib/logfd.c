@@ -5,17 +5,18 @@
  * errors are those of jenc_json_copy_fd with the view.
  *
  * The input is read(2) into a buffer a block at a time and taken a line
- * at a time (HACKING.md tells the way).  A record (jenc_rec_check, rec.c,
- * takes the line whole) is formatted into out, which goes to the encoder
- * with jenc_out_bytes when full, before the reader writes and before each
- * read.  A run of slow lines is read (jenc_json_part over the buffer, at
- * its offset and line) only where it ends between two values, as a
- * validating pass (no output, no reports) tells; else it takes in the
- * lines after it, records or not, and is tried again once it has doubled,
- * so that a value of many lines costs its length a few times.  Before a
- * read of a pipe that would wait, the run is read whatever its length; if
- * a value is still open at its end, the reader takes the run and the rest
- * of the input, and writes each value as it ends.
+ * at a time (HACKING.md tells the way). A record (jenc_rec_check, rec.c,
+ * takes the line whole, but for a CR at its end) is formatted into out,
+ * which goes to the encoder with jenc_out_bytes when full, before the
+ * reader writes and before each read.  A run of slow lines is read
+ * (jenc_json_part over the buffer, at its offset and line) only where it
+ * ends between two values, as a validating pass (no output, no reports)
+ * tells; else it takes in the lines after it, records or not, and is
+ * tried again once it has doubled, so that a value of many lines costs
+ * its length a few times.  Before a read of a pipe that would wait, the
+ * run is read whatever its length; if a value is still open at its end,
+ * the reader takes the run and the rest of the input, and writes each
+ * value as it ends.
  *
  * A line or a run longer than LF_MAX, or input that may not be UTF-8 (a
  * UTF-16 or UTF-32 byte order mark), hands the rest of the input to the
@@ -221,25 +222,26 @@ lf_more(struct lf *f)
 	return 0;
 }
 
-/* Is the line p[pos..le) a record (p[le] is its '\n' or the NUL after
- * the input)? */
+/* Is the line p[pos..le) a record, but for a '\r' at its end (a CRLF
+ * line end; p[le] is its '\n' or the NUL after the input)?  Its end in
+ * *end. */
 static int
-lf_is_record(struct lf *f, size_t le)
+lf_is_record(struct lf *f, size_t le, size_t *end)
 {
-	size_t end;
-
 	if (f->p[f->pos] != '{')
 		return 0;
 	f->rec.p = f->p;
 	f->rec.n = le;
-	return jenc_rec_check(&f->rec, f->pos, &end) == 0 && end == le;
+	return jenc_rec_check(&f->rec, f->pos, end) == 0 && (*end == le ||
+	    (*end + 1 == le && f->p[*end] == '\r'));
 }
 
-/* The record p[pos..le) formatted into out.  0 or an error. */
+/* The record p[pos..end) formatted into out.  0 or an error. */
 static int
-lf_record(struct lf *f, size_t le)
+lf_record(struct lf *f, size_t end)
 {
-	int k = jenc_logv_format(f->lv, f->p + f->pos, le - f->pos, lf_sink, f);
+	int k = jenc_logv_format(f->lv, f->p + f->pos, end - f->pos, lf_sink,
+	    f);
 
 	if (k == JENC_E_SINK || (k >= 0 && f->each && lf_out_flush(f) != 0))
 		return lf_enc_fail(f);
@@ -266,7 +268,7 @@ lf_run(struct lf *f)
 		rc = 1;
 	while (rc == 0) {
 		const char *nl = memchr(f->p + f->pos, '\n', f->len - f->pos);
-		size_t le = nl != NULL ? (size_t)(nl - f->p) : f->len;
+		size_t le = nl != NULL ? (size_t)(nl - f->p) : f->len, end;
 		int record;
 
 		if (nl == NULL && !f->eof) {
@@ -294,12 +296,12 @@ lf_run(struct lf *f)
 			return f->slow != LF_NONE ? lf_take(f, f->fd, f->pos) : 0;
 		/* a record ends the run before it, unless the run is cut
 		 * there: then the record is one of its lines */
-		record = lf_is_record(f, le);
+		record = lf_is_record(f, le, &end);
 		if (record && f->slow != LF_NONE && f->pos >= f->retry &&
 		    (rc = lf_settle(f)) != 0)
 			return rc;
 		if (record && f->slow == LF_NONE) {
-			if ((rc = lf_record(f, le)) != 0)
+			if ((rc = lf_record(f, end)) != 0)
 				return rc;
 		} else {
 			lf_slow_add(f);

@@ -137,3 +137,23 @@ loggers_log() {
 2024-05-17 09:41:09.000 a\nb stream=stderr
 '
 }
+
+# A log with CRLF line ends (written on Windows) is read as one with LF:
+# the same lines as the reader gives (-j 2), its records formatted
+# without the reader, whose counters (JENC_STATS) stay at 0.
+@test "--log: CRLF line ends, records formatted without the reader" {
+	printf '{"level":30,"time":1715938867042,"msg":"a","k":1}\r\n{"level":40,"msg":"b"}\r\n{"msg":"c"}\r' >crlf.log
+	JENC_STATS=$PWD/stats jrun --log --utc crlf.log
+	expect_ok '2024-05-17 09:41:07.042 INFO  a k=1
+WARN  b
+c
+'
+	grep -qx 'jsmn_bytes 0' stats || fail "$(cat stats)"
+	grep -qx 'skel_bytes 0' stats || fail "$(cat stats)"
+	printf '\nnot json\r\n\r\n{"msg":"d"}\r\n' >>crlf.log
+	jrun --log --utc -j 2 crlf.log
+	expect_ok $'2024-05-17 09:41:07.042 INFO  a k=1\nWARN  b\nc\nnot json\r\n\nd\n'
+	mv out want
+	jrun --log --utc crlf.log
+	same_bytes want out stdout
+}
