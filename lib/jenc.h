@@ -1046,8 +1046,8 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   time in seconds when its magnitude is below 1e11, milliseconds below
  *   1e14, microseconds below 1e17, else nanoseconds, a fraction kept to
  *   the nanosecond; a string is RFC 3339, "2024-05-01T12:00:00.5Z" or
- *   "+02:00" ('t', 'z' and a space for the 'T' too; without a zone, local
- *   time).  It is shown through the time format: strftime(3)'s
+ *   "+02:00" ('t', 'z' and a space for the 'T' too, a comma for the
+ *   point, as Python's logging writes; without a zone, local time).  It is shown through the time format: strftime(3)'s
  *   conversions in local time (TZ), or UTC with JENC_LOGV_UTC, and %3N,
  *   %6N, %9N (%N) for the milliseconds, microseconds, nanoseconds; by
  *   default "%Y-%m-%d %H:%M:%S.%3N".  A time that cannot be read (or is

@@ -89,7 +89,8 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 		}
 		if (h > 23 || mi > 59 || se > 60)
 			return 0;
-		if (at < n && s[at] == '.') {
+		/* ',' too: ISO 8601's, Python's logging's */
+		if (at < n && (s[at] == '.' || s[at] == ',')) {
 			if (!lt_digits(s, n, ++at, 1, &f))
 				return 0;
 			for (; at < n && s[at] >= '0' && s[at] <= '9'; at++) {

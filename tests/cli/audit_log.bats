@@ -157,3 +157,20 @@ c
 	jrun --log --utc crlf.log
 	same_bytes want out stdout
 }
+
+# Python's logging (python-json-logger's asctime): a comma before the
+# milliseconds, local time; --since reads it too.
+@test "--log: Python's asctime, a comma before the milliseconds" {
+	printf '%s\n' \
+	    '{"asctime":"2024-05-17 09:41:07,042","levelname":"WARNING","message":"py"}' \
+	    '{"asctime":"2024-05-17 09:41:08,500","levelname":"ERROR","message":"later"}' >py.log
+	TZ=Europe/Berlin jrun --log --utc --time-key=asctime \
+	    --level-key=levelname py.log
+	expect_ok '2024-05-17 07:41:07.042 WARN  py
+2024-05-17 07:41:08.500 ERROR later
+'
+	TZ=Europe/Berlin jrun --log --time-key=asctime --level-key=levelname \
+	    --since='2024-05-17 09:41:08,1' py.log
+	expect_ok '2024-05-17 09:41:08.500 ERROR later
+'
+}

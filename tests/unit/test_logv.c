@@ -198,6 +198,14 @@ main(void)
 		/* without a zone: local time (here UTC) */
 		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00.25\"}",
 		    "2024-05-01 12:00:00.250\n");
+		/* a comma for the point, as Python's logging writes its
+		 * asctime (ISO 8601 allows both) */
+		LINE(NULL, "{\"time\":\"2024-05-01 12:00:00,123\"}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T14:00:00,5+02:00\"}",
+		    "2024-05-01 12:00:00.500\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00,Z\"}",
+		    "2024-05-01T12:00:00,Z\n");
 	}
 
 	TEST("jenc_logv_format: a time that cannot be read is its text") {
