@@ -141,6 +141,10 @@ struct iovec;
  */
 ssize_t jenc_io_read(int fd, void *dst, size_t n, int wake, unsigned flags,
     int *sys_errno);
+/* jenc_io_ready - 1 if a read of fd would not wait now: input, its end
+ * or an error is there (poll(2) with no timeout); 0 if it would wait, or
+ * poll fails. */
+int jenc_io_ready(int fd);
 /* jenc_io_writev - write all of iov[0..cnt) to fd (iov is consumed):
  * EINTR retried, EAGAIN waited out with poll(2).  0, or -1 with
  * *sys_errno set. */

@@ -71,6 +71,14 @@ jenc_io_read(int fd, void *dst, size_t n, int wake, unsigned flags,
 }
 
 int
+jenc_io_ready(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0;
+}
+
+int
 jenc_io_writev(int fd, struct iovec *iov, int cnt, int *sys_errno)
 {
 	while (cnt > 0) {

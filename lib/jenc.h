@@ -1046,8 +1046,8 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   time in seconds when its magnitude is below 1e11, milliseconds below
  *   1e14, microseconds below 1e17, else nanoseconds, a fraction kept to
  *   the nanosecond; a string is RFC 3339, "2024-05-01T12:00:00.5Z" or
- *   "+02:00" ('t', 'z' and a space for the 'T' too; without a zone, local
- *   time).  It is shown through the time format: strftime(3)'s
+ *   "+02:00" ('t', 'z' and a space for the 'T' too, a comma for the
+ *   point, as Python's logging writes; without a zone, local time).  It is shown through the time format: strftime(3)'s
  *   conversions in local time (TZ), or UTC with JENC_LOGV_UTC, and %3N,
  *   %6N, %9N (%N) for the milliseconds, microseconds, nanoseconds; by
  *   default "%Y-%m-%d %H:%M:%S.%3N".  A time that cannot be read (or is
@@ -1061,7 +1061,9 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   band up to the next one, e.g. 35 as 30), the time has the colors'
  *   null color and the keys their objectkeys color (jenc_colors).
  * - The message is the first present of the message keys (msg, message,
- *   @message, event): a string's text, or a number, true, false, null.
+ *   @message, event): a string's text, less one line end at its end
+ *   ("\n" or "\r\n", as Docker's "log" has), or a number, true, false,
+ *   null.
  * - A member whose value is a non-empty object is not one field: its
  *   members are, under dotted keys ({"req":{"id":7}} gives req.id=7),
  *   down to 64 levels, deeper ones as their JSON text.  So a key list
@@ -1185,8 +1187,11 @@ JENC_API int jenc_logv_fd(const jenc_logv *lv, int fd, jenc_enc *e,
  * jenc_logv_level - the severity of a level: trace 10, debug 20, info,
  * information and notice 30, warn and warning 40, error and err 50,
  * fatal, critical, crit, alert, emerg, emergency, panic and dpanic 60,
- * in any case; a decimal number of one to three digits is its own
- * severity (pino's and bunyan's 10 to 60).  -1 for anything else.
+ * in any case; one of these names followed by + or - and one or two
+ * digits is a level of Go's log/slog between two names, which are four
+ * of its steps apart ("INFO+2" 35, "WARN-1" 38, at least 0); a decimal
+ * number of one to three digits is its own severity (pino's and bunyan's
+ * 10 to 60).  -1 for anything else.
  */
 JENC_API int jenc_logv_level(const char *s, size_t len);
 

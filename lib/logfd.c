@@ -5,14 +5,18 @@
  * errors are those of jenc_json_copy_fd with the view.
  *
  * The input is read(2) into a buffer a block at a time and taken a line
- * at a time (HACKING.md tells the way).  A record (jenc_rec_check, rec.c,
- * takes the line whole) is formatted into out, which goes to the encoder
- * with jenc_out_bytes when full, before the reader writes and before each
- * read.  A run of slow lines is read (jenc_json_part over the buffer, at
- * its offset and line) only where it ends between two values, as a
- * validating pass (no output, no reports) tells; else it takes in the
- * lines after it, records or not, and is tried again once it has doubled,
- * so that a value of many lines costs its length a few times.
+ * at a time (HACKING.md tells the way). A record (jenc_rec_check, rec.c,
+ * takes the line whole, but for a CR at its end) is formatted into out,
+ * which goes to the encoder with jenc_out_bytes when full, before the
+ * reader writes and before each read.  A run of slow lines is read
+ * (jenc_json_part over the buffer, at its offset and line) only where it
+ * ends between two values, as a validating pass (no output, no reports)
+ * tells; else it takes in the lines after it, records or not, and is
+ * tried again once it has doubled, so that a value of many lines costs
+ * its length a few times.  Before a read of a pipe that would wait, the
+ * run is read whatever its length; if a value is still open at its end,
+ * the reader takes the run and the rest of the input, and writes each
+ * value as it ends.
  *
  * A line or a run longer than LF_MAX, or input that may not be UTF-8 (a
  * UTF-16 or UTF-32 byte order mark), hands the rest of the input to the
@@ -144,33 +148,18 @@ lf_take(struct lf *f, int fd, size_t end)
 }
 
 /*
- * Of the run of slow lines, what ends between two values to the reader:
- * the run up to pos, else (before a wait for more of a pipe, tries 8) up
- * to the start of one of its last lines, so that it is out before jenc
- * waits (a value of several lines still open at the run's end holds back
- * only the lines from its own on).  If the run is cut at each place
- * tried, it is kept (slow as it was) and tried again once it has doubled
- * (retry).  0, or the reader's error.
+ * The run of slow lines to the reader if it ends between two values, as
+ * a validating pass tells; else it is kept (slow as it was) and tried
+ * again once it has doubled (retry).  0, or the reader's error.
  */
 static int
-lf_settle(struct lf *f, int tries)
+lf_settle(struct lf *f)
 {
-	size_t end = f->pos;
-	int cut;
+	int cut = 0;
 
-	for (;;) {
-		cut = 0;
-		(void)lf_reader(f, -1, f->slow, end, f->slow_line, NULL, &cut);
-		if (!cut)
-			return lf_take(f, -1, end);
-		if (--tries == 0)
-			break;
-		/* the run up to the start of its line before end */
-		for (end--; end > f->slow && f->p[end - 1] != '\n'; end--)
-			;
-		if (end == f->slow)
-			break;
-	}
+	(void)lf_reader(f, -1, f->slow, f->pos, f->slow_line, NULL, &cut);
+	if (!cut)
+		return lf_take(f, -1, f->pos);
 	f->retry = f->pos + (f->pos - f->slow);
 	return 0;
 }
@@ -233,25 +222,26 @@ lf_more(struct lf *f)
 	return 0;
 }
 
-/* Is the line p[pos..le) a record (p[le] is its '\n' or the NUL after
- * the input)? */
+/* Is the line p[pos..le) a record, but for a '\r' at its end (a CRLF
+ * line end; p[le] is its '\n' or the NUL after the input)?  Its end in
+ * *end. */
 static int
-lf_is_record(struct lf *f, size_t le)
+lf_is_record(struct lf *f, size_t le, size_t *end)
 {
-	size_t end;
-
 	if (f->p[f->pos] != '{')
 		return 0;
 	f->rec.p = f->p;
 	f->rec.n = le;
-	return jenc_rec_check(&f->rec, f->pos, &end) == 0 && end == le;
+	return jenc_rec_check(&f->rec, f->pos, end) == 0 && (*end == le ||
+	    (*end + 1 == le && f->p[*end] == '\r'));
 }
 
-/* The record p[pos..le) formatted into out.  0 or an error. */
+/* The record p[pos..end) formatted into out.  0 or an error. */
 static int
-lf_record(struct lf *f, size_t le)
+lf_record(struct lf *f, size_t end)
 {
-	int k = jenc_logv_format(f->lv, f->p + f->pos, le - f->pos, lf_sink, f);
+	int k = jenc_logv_format(f->lv, f->p + f->pos, end - f->pos, lf_sink,
+	    f);
 
 	if (k == JENC_E_SINK || (k >= 0 && f->each && lf_out_flush(f) != 0))
 		return lf_enc_fail(f);
@@ -278,14 +268,27 @@ lf_run(struct lf *f)
 		rc = 1;
 	while (rc == 0) {
 		const char *nl = memchr(f->p + f->pos, '\n', f->len - f->pos);
-		size_t le = nl != NULL ? (size_t)(nl - f->p) : f->len;
+		size_t le = nl != NULL ? (size_t)(nl - f->p) : f->len, end;
 		int record;
 
 		if (nl == NULL && !f->eof) {
-			/* before a wait for more input, what is read out */
-			if (f->pipe && f->slow != LF_NONE &&
-			    f->pos >= f->retry && (rc = lf_settle(f, 8)) != 0)
-				return rc;
+			/* before a read of a pipe that would wait, what is read
+			 * is out: the run of slow lines, or, if a value is open
+			 * at its end, the run and the rest of the input to the
+			 * reader, which writes each value as it ends (waiting
+			 * for the run to double, as before a read that would
+			 * not wait, could hold back a value whose end came) */
+			if (f->pipe && f->slow != LF_NONE) {
+				int ready = jenc_io_ready(f->fd);
+
+				if ((f->pos >= f->retry || !ready) &&
+				    (rc = lf_settle(f)) != 0)
+					return rc;
+				if (f->slow != LF_NONE && !ready) {
+					rc = 1;
+					continue;
+				}
+			}
 			rc = lf_more(f);
 			continue;
 		}
@@ -293,12 +296,12 @@ lf_run(struct lf *f)
 			return f->slow != LF_NONE ? lf_take(f, f->fd, f->pos) : 0;
 		/* a record ends the run before it, unless the run is cut
 		 * there: then the record is one of its lines */
-		record = lf_is_record(f, le);
+		record = lf_is_record(f, le, &end);
 		if (record && f->slow != LF_NONE && f->pos >= f->retry &&
-		    (rc = lf_settle(f, 1)) != 0)
+		    (rc = lf_settle(f)) != 0)
 			return rc;
 		if (record && f->slow == LF_NONE) {
-			if ((rc = lf_record(f, le)) != 0)
+			if ((rc = lf_record(f, end)) != 0)
 				return rc;
 		} else {
 			lf_slow_add(f);

@@ -89,7 +89,8 @@ jenc_logt_rfc3339(const char *s, size_t n, int loose, int64_t *sec, long *nsec)
 		}
 		if (h > 23 || mi > 59 || se > 60)
 			return 0;
-		if (at < n && s[at] == '.') {
+		/* ',' too: ISO 8601's, Python's logging's */
+		if (at < n && (s[at] == '.' || s[at] == ',')) {
 			if (!lt_digits(s, n, ++at, 1, &f))
 				return 0;
 			for (; at < n && s[at] >= '0' && s[at] <= '9'; at++) {
@@ -166,7 +167,7 @@ static const uint32_t lt_p10[8] = {
 static int
 lt_epoch_exp(const char *s, size_t n, int64_t *sec, long *nsec)
 {
-	char buf[64];
+	char buf[64], *end;
 	double v, w;
 	uint64_t k;
 
@@ -174,9 +175,10 @@ lt_epoch_exp(const char *s, size_t n, int64_t *sec, long *nsec)
 		return 0;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	v = strtod(buf, NULL);
+	/* all of it a number: a string's text may go on after one */
+	v = strtod(buf, &end);
 	w = v < 0 ? -v : v;
-	if (!(w < 1e19))
+	if (end != buf + n || !(w < 1e19))
 		return 0;
 	k = w < 1e11 ? 1 : w < 1e14 ? 1000 : w < 1e17 ? 1000000 :
 	    1000000000;

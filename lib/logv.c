@@ -463,6 +463,24 @@ lv_put_plain(struct lv_rec *r, const struct jenc_logw_leaf *l)
 		lv_out_text(r->o, s, n, 0);
 }
 
+/* The message: as lv_put_plain, but for one line end at its end (a
+ * string's "\n" or "\r\n", as Docker's "log" ends), which is left out. */
+static void
+lv_put_msg(struct lv_rec *r, const struct jenc_logw_leaf *l)
+{
+	size_t n;
+	const char *s;
+
+	if (l->type != '"' || !l->esc) {
+		lv_put_plain(r, l);
+		return;
+	}
+	s = lv_leaf_text(r, l, &n);
+	if (n > 0 && s[n - 1] == '\n')
+		n -= n > 1 && s[n - 2] == '\r' ? 2 : 1;
+	lv_out_text(r->o, s, n, 0);
+}
+
 static void
 lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 {
@@ -727,7 +745,7 @@ jenc_logv_format(const jenc_logv *lv, const char *json, size_t len,
 	}
 	if (r.role[ROLE_MSG].v != NULL) {
 		lv_sep(&r);
-		lv_put_plain(&r, &r.role[ROLE_MSG]);
+		lv_put_msg(&r, &r.role[ROLE_MSG]);
 	}
 	rc = lv_each_leaf(&r, json, len, work, LV_FIELDS);
 	lv_out_c(&o, '\n');

@@ -49,7 +49,8 @@ const char *jenc_logt_text(const struct jenc_logt_fmt *f, int64_t sec,
     long nsec, size_t *len);
 
 /* An RFC 3339 time, "2024-05-01T12:00:00.123Z" or with "+02:00", 't' or
- * ' ' for the 'T', 'z' for the 'Z', local time without a zone (loose: also
+ * ' ' for the 'T', 'z' for the 'Z', ',' for the '.' (ISO 8601, Python's
+ * logging), local time without a zone (loose: also
  * without seconds, or a date alone, its midnight); or a Unix time as a
  * JSON number: seconds below 1e11 in magnitude, milliseconds below 1e14,
  * microseconds below 1e17, else nanoseconds, a fraction kept to the

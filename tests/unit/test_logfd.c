@@ -309,6 +309,14 @@ main(void)
 		}
 		CHECK_EQ(bad, 0);
 	}
+	TEST("jenc_logv_fd: CRLF line ends") {
+		CHECK(both_s(lv, "{\"a\":1}\r\n{\"b\":2}\r\n"));
+		CHECK(both_s(lv, "{\"a\":1}\r\n{\"b\":2}\r"));
+		CHECK(both_s(lv, "{\"a\":1}\r\r\n{\"b\":2} \r\n\r\n"));
+		CHECK(both_s(lv, "\r\n{\"a\":1}\r\ntext\r\n{\"b\":\r\n2}\r\n"));
+		CHECK(both_s(lv, "{\"a\":1}\r{\"b\":2}\r\n{\"c\":3}\r\n"));
+		CHECK(both_s(lv, "{\"a\":1,}\r\n{\"b\":2}\r\n"));
+	}
 	TEST("jenc_logv_fd: values of several lines among records") {
 		CHECK(both_s(lv, "{\"a\":1}\n[\n{\"b\":2}\n]\n{\"c\":3}\n"));
 		CHECK(both_s(lv, "{\"a\":\n{\"b\":2}\n}\n{\"c\":3}\n"));

@@ -198,6 +198,14 @@ main(void)
 		/* without a zone: local time (here UTC) */
 		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00.25\"}",
 		    "2024-05-01 12:00:00.250\n");
+		/* a comma for the point, as Python's logging writes its
+		 * asctime (ISO 8601 allows both) */
+		LINE(NULL, "{\"time\":\"2024-05-01 12:00:00,123\"}",
+		    "2024-05-01 12:00:00.123\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T14:00:00,5+02:00\"}",
+		    "2024-05-01 12:00:00.500\n");
+		LINE(NULL, "{\"time\":\"2024-05-01T12:00:00,Z\"}",
+		    "2024-05-01T12:00:00,Z\n");
 	}
 
 	TEST("jenc_logv_format: a time that cannot be read is its text") {
@@ -212,6 +220,11 @@ main(void)
 		LINE(NULL, "{\"time\":\"a\\u001bb\"}", "a\\u001bb\n");
 		LINE(NULL, "{\"time\":99999999999999999999}",
 		    "99999999999999999999\n");
+		/* a string that starts as a number with an exponent and
+		 * goes on */
+		LINE(NULL, "{\"time\":\"1714564800e0x\"}", "1714564800e0x\n");
+		LINE(NULL, "{\"time\":\"1714564800e\"}", "1714564800e\n");
+		LINE(NULL, "{\"time\":\"1.7e9 s\"}", "1.7e9 s\n");
 		/* not a string or a number: a field */
 		LINE(NULL, "{\"time\":true,\"msg\":\"m\"}", "m time=true\n");
 		LINE(NULL, "{\"time\":{\"s\":1},\"msg\":\"m\"}", "m time.s=1\n");
@@ -301,13 +314,14 @@ main(void)
 			"\"Debug\"", "\"INFO\"", "\"notice\"", "\"warning\"",
 			"\"WARN\"", "\"err\"", "\"Error\"", "\"critical\"",
 			"\"fatal\"", "\"panic\"", "\"30\"", "35", "\"verbose\"",
-			"\"x\"", "1.5", "\"a\\nb\"",
+			"\"x\"", "1.5", "\"a\\nb\"", "\"INFO+2\"", "\"WARN-1\"",
 		};
 		static const char *const want[] = {
 			"TRACE", "DEBUG", "INFO ", "WARN ", "ERROR", "FATAL",
 			"TRACE", "DEBUG", "INFO ", "INFO ", "WARN ", "WARN ",
 			"ERROR", "ERROR", "FATAL", "FATAL", "FATAL", "INFO ",
 			"35   ", "VERBOSE", "X    ", "1.5  ", "A\\nB  ",
+			"INFO+2", "WARN-1",
 		};
 		char json[64], line[64];
 		size_t i;
@@ -331,6 +345,12 @@ main(void)
 		/* unquoted, its escapes decoded, controls escaped */
 		LINE(NULL, "{\"msg\":\"say \\\"hi\\\" \\u00e9\\t\\n\\u001b[31m"
 		    "\\u0085\"}", "say \"hi\" \xc3\xa9\t\\n\\u001b[31m\\u0085\n");
+		/* one line end at the end is not shown (Docker's "log") */
+		LINE(NULL, "{\"msg\":\"docker\\n\",\"a\":1}", "docker a=1\n");
+		LINE(NULL, "{\"msg\":\"crlf\\r\\n\"}", "crlf\n");
+		LINE(NULL, "{\"msg\":\"two\\n\\n\"}", "two\\n\n");
+		LINE(NULL, "{\"msg\":\"a\\nb\\n\"}", "a\\nb\n");
+		LINE(NULL, "{\"msg\":\"cr\\r\"}", "cr\\r\n");
 	}
 
 	TEST("jenc_logv_format: the order of the parts, each one missing") {
@@ -758,6 +778,19 @@ main(void)
 		CHECK_EQ(jenc_logv_level("infos", 5), -1);
 		CHECK_EQ(jenc_logv_level("55", 2), 55);
 		CHECK_EQ(jenc_logv_level("1000", 4), -1);
+		/* Go's log/slog between its names */
+		CHECK_EQ(jenc_logv_level("INFO+2", 6), 35);
+		CHECK_EQ(jenc_logv_level("WARN-1", 6), 38);
+		CHECK_EQ(jenc_logv_level("INFO+4", 6), 40);
+		CHECK_EQ(jenc_logv_level("ERROR+12", 8), 80);
+		CHECK_EQ(jenc_logv_level("DEBUG-4", 7), 10);
+		CHECK_EQ(jenc_logv_level("DEBUG-12", 8), 0);
+		CHECK_EQ(jenc_logv_level("INFO+", 5), -1);
+		CHECK_EQ(jenc_logv_level("INFO+100", 8), -1);
+		CHECK_EQ(jenc_logv_level("INFO2", 5), -1);
+		CHECK_EQ(jenc_logv_level("+2", 2), -1);
+		CHECK_EQ(jenc_logv_level("X+2", 3), -1);
+		CHECK_EQ(jenc_logv_level("INFO+-2", 7), -1);
 		CHECK_EQ(jenc_logv_level("5x", 2), -1);
 		CHECK_EQ(jenc_logv_level("", 0), -1);
 	}
