@@ -472,12 +472,14 @@ jenc_release(jenc_enc *e)
 }
 
 /*
- * Drop every held byte.  The first segment stays; the others (in the order
- * they were filled, so that they come back in the same sizes) are kept as
- * spares until the encoder is released.
+ * Drop every held byte.  The first segment stays; with keep (jenc_reset)
+ * the others, in the order they were filled so that they come back in the
+ * same sizes, are kept as spares until the encoder is released; without
+ * it (jenc_take, whose caller now holds a copy of them) they go back to
+ * the pools, which keep what their bounds allow.
  */
 static void
-enc_drop_held(jenc_enc *e)
+enc_drop_held(jenc_enc *e, int keep)
 {
 	if (e->head == NULL)
 		return;
@@ -489,11 +491,11 @@ enc_drop_held(jenc_enc *e)
 		jenc_seg *next = s->next;
 
 		s->next = NULL;
-		if (s->cap <= JENC_SEG_MAX) {
+		if (keep && s->cap <= JENC_SEG_MAX) {
 			*tailp = s;
 			tailp = &s->next;
 		} else {
-			jenc_seg_release(s);	/* never keep a big one */
+			jenc_seg_release(s);	/* a big one is never kept */
 		}
 		s = next;
 	}
@@ -512,7 +514,7 @@ jenc_reset(jenc_enc *e)
 {
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
-	enc_drop_held(e);
+	enc_drop_held(e, 1);
 	enc_state_reset(e);
 }
 
@@ -540,7 +542,7 @@ jenc_take(jenc_enc *e, size_t *len)
 		memcpy(out + at, JENC_SEG_DATA(s) + s->off, s->len - s->off);
 		at += s->len - s->off;
 	}
-	enc_drop_held(e);
+	enc_drop_held(e, 0);
 	if (len != NULL)
 		*len = n;
 	return out;

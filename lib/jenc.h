@@ -267,7 +267,8 @@ JENC_API size_t jenc_len(const jenc_enc *e);
  * which the caller frees with jenc_free(p, *len) (or, while the allocator
  * is libc's, with free(3), which jenc_pool_stats then does not count as a
  * free); *len gets its length.  May be called in the middle of a value:
- * the encoder is emptied, its state kept.  NULL on allocation failure
+ * the encoder is emptied, its state kept; it keeps its first segment and
+ * gives the others back to the pools.  NULL on allocation failure
  * (JENC_E_NOMEM, sticky). */
 JENC_API char *jenc_take(jenc_enc *e, size_t *len);
 /* jenc_free - free p, a block jenc_take returned with length len, through

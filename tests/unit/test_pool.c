@@ -417,6 +417,37 @@ test_take(void)
 		free(p);
 		CHECK_EQ(jenc_release(e), 0);
 	}
+	TEST("jenc_take of a 20 MB output keeps none of its segments") {
+		uint64_t live0, live1;
+		long long before, after;
+
+		jenc_pool_trim();
+		jenc_pool_stats_get(&st0);
+		live0 = st0.mallocs - st0.frees;
+		before = heap_in_use();
+		e = jenc_get_mem(NULL);
+		jenc_arr_begin(e);
+		for (int i = 0; i < 2000000; i++)
+			jenc_i64(e, 1000000000 + i);	/* 11 bytes each */
+		jenc_arr_end(e);
+		p = jenc_take(e, &n);
+		CHECK_EQ(n, 22000002);
+		CHECK(p != NULL && memcmp(p + n - 13, ",1001999999]\n", 13) == 0);
+		jenc_free(p, n);
+		jenc_pool_stats_get(&st1);
+		live1 = st1.mallocs - st1.frees;
+		/* the encoder, its first segment, this thread's cache of
+		 * 64 KiB segments and what the pools keep */
+		CHECK(live1 - live0 <= 3 + st1.held_segments);
+		CHECK(st1.held_bytes < 1024 * 1024);
+		after = heap_in_use();
+		if (before >= 0)
+			CHECK(after - before < 2 * 1024 * 1024);
+		/* the encoder goes on, in the sizes the pools have */
+		CHECK_EQ(jenc_i64(e, 5), 0);
+		CHECK_EQ(jenc_len(e), 2);
+		CHECK_EQ(jenc_release(e), 0);
+	}
 }
 
 /* An output of n records of 64 bytes: {"id":N,"name":"..."} */
