@@ -12,7 +12,9 @@
  *   segments in shared pools (512 KiB at most), 64 KiB ones per thread (7,
  *   448 KiB, freed when the thread exits).
  * - Encoders themselves come from a pool: jenc_get_*() followed by
- *   jenc_release() performs no allocation once the pools are warm.
+ *   jenc_release() performs no allocation once the pools are warm; with
+ *   JENC_SORT_KEYS, but for the sort state an encoder allocates at its
+ *   first object and frees when it is released (a few blocks).
  * - An encoder writes to its sink (fd or callback) only when a segment is
  *   full, on jenc_flush() and on jenc_release(); never per token.
  * - Every call checks that the value sequence stays valid JSON.  A call
@@ -105,7 +107,8 @@ JENC_API const char *jenc_strerror(int code);
 			       one grows past hold_max bytes */
 
 typedef struct jenc_opts {
-	unsigned indent;  /* spaces per level: 0 = compact, 1..16 */
+	unsigned indent;  /* spaces per level: 0 = compact, 1..16 (more
+			     counts as 16) */
 	unsigned flags;	  /* JENC_* bits above, 0 = plain compact */
 	size_t hold_max;  /* with JENC_HOLD: bytes of one incomplete value
 			     held before it streams; 0 = 1 MiB */
@@ -192,7 +195,8 @@ JENC_API jenc_enc *jenc_get_fd(int fd, const jenc_opts *opts);
  * jenc_take() or jenc_segments(). */
 JENC_API jenc_enc *jenc_get_mem(const jenc_opts *opts);
 
-/* jenc_get_sink - an encoder writing through fn(ctx, ...). */
+/* jenc_get_sink - an encoder writing through fn(ctx, ...); fn must not be
+ * NULL. */
 JENC_API jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx,
     const jenc_opts *opts);
 
@@ -533,7 +537,9 @@ typedef struct jenc_err {
 	int sys_errno;	  /* for JENC_E_IO */
 	uint64_t offset;  /* 0-based byte offset in the input */
 	uint64_t line;	  /* 1-based */
-	uint64_t col;	  /* 1-based byte column */
+	uint64_t col;	  /* 1-based byte column; 0 for an error about a
+			     whole CSV record (its field count, the
+			     header's names), or with no position */
 	int cut;	  /* 1: part of the bad value's output had been written */
 	char msg[192];	  /* what was found and what was expected */
 	char excerpt[332]; /* the offending line, NUL-terminated, safe to
