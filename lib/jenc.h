@@ -7,7 +7,8 @@
  * - Output is held in a list of segments drawn from size-class pools
  *   (4, 8, 16, 32 and 64 KiB).  An encoder's segments double in size until
  *   64 KiB, then stay 64 KiB; a single append larger than that gets a
- *   segment of its own exact size.  Pools keep a bounded number of free
+ *   segment of its own exact size, freed once the encoder holds nothing
+ *   in it (written, taken or reset).  Pools keep a bounded number of free
  *   segments per class and never keep one larger than 64 KiB: 4 to 32 KiB
  *   segments in shared pools (512 KiB at most), 64 KiB ones per thread (7,
  *   448 KiB, freed when the thread exits).
