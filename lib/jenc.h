@@ -162,7 +162,8 @@ typedef struct jenc_opts {
  *
  * JENC_FLUSH_EACH: for fd and sink encoders, jenc_flush() after each
  * top-level value (each JENC_SPLIT element, each JENC_SLURP element):
- * one write per value, for output read as it comes.
+ * one writev(2) per value (a sink: one call per segment the value
+ * spans), for output read as it comes.
  *
  * With JENC_COLOR, JENC_SORT_KEYS or JENC_SPLIT the readers make one call
  * per token, not their faster copy of whole values (see json.c).
@@ -179,9 +180,11 @@ typedef struct jenc_opts {
 typedef struct jenc_enc jenc_enc;
 
 /*
- * A sink receives output bytes in order.  It returns 0 on success or
- * non-zero to fail the encoder with JENC_E_SINK.  buf is only valid during
- * the call.
+ * A sink receives output bytes in order, one call per segment written
+ * (up to 64 KiB, or a large append's own): a value may come in several
+ * calls, and one call may hold several values.  It returns 0 on success
+ * or non-zero to fail the encoder with JENC_E_SINK.  buf is only valid
+ * during the call.
  */
 typedef int (*jenc_sink_fn)(void *ctx, const char *buf, size_t len);
 
