@@ -219,7 +219,8 @@ JENC_API int jenc_obj_begin(jenc_enc *e);
 JENC_API int jenc_obj_end(jenc_enc *e);
 JENC_API int jenc_arr_begin(jenc_enc *e);
 JENC_API int jenc_arr_end(jenc_enc *e);
-/* jenc_key - an object member's name; s is UTF-8 text, escaped here. */
+/* jenc_key - an object member's name; s is UTF-8 text, escaped here (s
+ * may be NULL when len is 0, as for jenc_str and the jenc_kv_* keys). */
 JENC_API int jenc_key(jenc_enc *e, const char *s, size_t len);
 
 /* ---- values --------------------------------------------------------- */
@@ -247,7 +248,8 @@ JENC_API int jenc_time_unix(jenc_enc *e, int64_t unix_seconds);
 /* jenc_raw_str - a JSON string body (without quotes) that is already
  * valid JSON string content (escapes kept as written); surrounded with
  * quotes and copied verbatim except for JENC_HTML/JENC_ASCII escapes.
- * jenc_raw_key is the same as an object key.  Not validated. */
+ * jenc_raw_key is the same as an object key.  Not validated; body is not
+ * NULL. */
 JENC_API int jenc_raw_str(jenc_enc *e, const char *body, size_t len);
 JENC_API int jenc_raw_key(jenc_enc *e, const char *body, size_t len);
 
