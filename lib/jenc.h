@@ -137,7 +137,7 @@ typedef struct jenc_opts {
  * plus 80 bytes and the decoded key per member, nested ones included),
  * not with the whole output.  While such an object is open,
  * jenc_len(), jenc_take() and jenc_segments() see only the output before
- * it, and jenc_flush() writes only that.
+ * its members (its '{' included), and jenc_flush() writes only that.
  *
  * JENC_SPLIT: a top-level array is not written as one: each of its
  * elements is written as a top-level value (its own line, RS, commit
