@@ -41,6 +41,7 @@ color_fail(jenc_err *err, const char *spec, size_t at, size_t n, int field,
 	w.col = at + 1;
 	w.text = spec;
 	w.avail = strlen(spec);
+	w.eof = 1;	/* the spec ends there: its excerpt is not cut */
 	w.at = at;
 	if (field >= JENC_COLOR_N)
 		return jenc_err_set(err, JENC_E_SYNTAX, JENC_K_NONE, 0, 0, &w,

@@ -27,6 +27,12 @@
  * so that they add nothing to the plain way's registers either.
  */
 
+/* The text s of jenc_str, jenc_key, jenc_kv_str: NULL is allowed for a
+ * length of 0 (an empty string), which memcpy and pointer arithmetic must
+ * not be given.  (Not for the raw calls, which the readers make per token
+ * with text of theirs.) */
+#define ENC_TEXT(s) ((s) != NULL ? (s) : "")
+
 /* A call's body, always inlined, so that each way has its lw constant. */
 #define ENC_NOINLINE __attribute__((noinline))
 #define ENC_EACH_WAY static inline __attribute__((always_inline))
@@ -445,6 +451,7 @@ enc_key_x(jenc_enc *e, const char *s, size_t len, int raw)
 int
 jenc_key(jenc_enc *e, const char *s, size_t len)
 {
+	s = ENC_TEXT(s);
 	return e->xo ? enc_key_x(e, s, len, 0) :
 	    enc_key(e, s, len, 0, LW_PLAIN);
 }
@@ -501,7 +508,7 @@ enc_str(jenc_enc *e, const char *s, size_t len, int lw)
 }
 
 ENC_CALL(int, jenc_str, enc_str, (jenc_enc *e, const char *s, size_t len),
-    e, s, len)
+    e, ENC_TEXT(s), len)
 
 ENC_EACH_WAY int
 enc_raw_str(jenc_enc *e, const char *body, size_t len, int lw)
@@ -649,6 +656,8 @@ jenc_kv_str(jenc_enc *e, const char *k, size_t klen, const char *s, size_t len)
 {
 	if (e->err)
 		return e->err;
+	k = ENC_TEXT(k);
+	s = ENC_TEXT(s);
 	/* Both strings straight into the tail when it has room. */
 	if ((e->st == ST_OBJ_FIRST || e->st == ST_OBJ_NEXT) && e->x == 0 &&
 	    klen + len >= klen &&

@@ -144,6 +144,27 @@ enc_consume(jenc_enc *e, size_t n)
 	}
 }
 
+/*
+ * A segment larger than JENC_SEG_MAX was made for one large append: once
+ * the encoder holds nothing in it, it is freed rather than kept as the
+ * tail for the small writes after it.  The encoder then has no segment
+ * (as a new one), and its next write takes one of the usual sizes.
+ */
+static void
+enc_drop_big_tail(jenc_enc *e)
+{
+	jenc_seg *t = e->tail;
+
+	if (t == NULL || t != e->head || t->len != t->off ||
+	    t->cap <= JENC_SEG_MAX)
+		return;
+	jenc_seg_release(t);
+	e->head = e->tail = NULL;
+	e->p = e->end = NULL;
+	e->base = 0;
+	e->committed = 0;
+}
+
 static int
 enc_write_iov(jenc_enc *e, struct iovec *iov, int cnt)
 {
@@ -218,7 +239,9 @@ jenc_enc_grow(jenc_enc *e, size_t n)
 		}
 		jenc_seg *t = e->tail;
 		if (t->len == t->off && e->head == t) {
-			if (t->cap >= n && (t->cap >= e->next_cap || n > JENC_SEG_MAX)) {
+			/* a large append's segment only for another one */
+			if (t->cap >= n && (n > JENC_SEG_MAX ||
+			    (t->cap >= e->next_cap && t->cap <= JENC_SEG_MAX))) {
 				t->off = t->len = 0;
 				enc_set_cursor(e);
 				return 0;
@@ -405,11 +428,18 @@ jenc_enc_flush(jenc_enc *e)
 		return 0;
 	enc_sync_tail(e);
 	if ((e->flags & JENC_HOLD) && !e->cut &&
-	    enc_held(e) - e->committed <= e->hold_max)
-		return enc_write_out(e, e->committed);
+	    enc_held(e) - e->committed <= e->hold_max) {
+		if (enc_write_out(e, e->committed) != 0)
+			return e->err;
+		enc_drop_big_tail(e);
+		return 0;
+	}
 	if (e->flags & JENC_HOLD)
 		e->cut = 1;
-	return enc_write_out(e, enc_held(e));
+	if (enc_write_out(e, enc_held(e)) != 0)
+		return e->err;
+	enc_drop_big_tail(e);
+	return 0;
 }
 
 int
@@ -472,12 +502,14 @@ jenc_release(jenc_enc *e)
 }
 
 /*
- * Drop every held byte.  The first segment stays; the others (in the order
- * they were filled, so that they come back in the same sizes) are kept as
- * spares until the encoder is released.
+ * Drop every held byte.  The first segment stays; with keep (jenc_reset)
+ * the others, in the order they were filled so that they come back in the
+ * same sizes, are kept as spares until the encoder is released; without
+ * it (jenc_take, whose caller now holds a copy of them) they go back to
+ * the pools, which keep what their bounds allow.
  */
 static void
-enc_drop_held(jenc_enc *e)
+enc_drop_held(jenc_enc *e, int keep)
 {
 	if (e->head == NULL)
 		return;
@@ -489,11 +521,11 @@ enc_drop_held(jenc_enc *e)
 		jenc_seg *next = s->next;
 
 		s->next = NULL;
-		if (s->cap <= JENC_SEG_MAX) {
+		if (keep && s->cap <= JENC_SEG_MAX) {
 			*tailp = s;
 			tailp = &s->next;
 		} else {
-			jenc_seg_release(s);	/* never keep a big one */
+			jenc_seg_release(s);	/* a big one is never kept */
 		}
 		s = next;
 	}
@@ -505,6 +537,7 @@ enc_drop_held(jenc_enc *e)
 	e->base = 0;
 	e->committed = 0;
 	enc_set_cursor(e);
+	enc_drop_big_tail(e);
 }
 
 void
@@ -512,7 +545,7 @@ jenc_reset(jenc_enc *e)
 {
 	if (e->sort != NULL)
 		jenc_sort_drop(e, e->sort);
-	enc_drop_held(e);
+	enc_drop_held(e, 1);
 	enc_state_reset(e);
 }
 
@@ -540,7 +573,7 @@ jenc_take(jenc_enc *e, size_t *len)
 		memcpy(out + at, JENC_SEG_DATA(s) + s->off, s->len - s->off);
 		at += s->len - s->off;
 	}
-	enc_drop_held(e);
+	enc_drop_held(e, 0);
 	if (len != NULL)
 		*len = n;
 	return out;

@@ -7,12 +7,15 @@
  * - Output is held in a list of segments drawn from size-class pools
  *   (4, 8, 16, 32 and 64 KiB).  An encoder's segments double in size until
  *   64 KiB, then stay 64 KiB; a single append larger than that gets a
- *   segment of its own exact size.  Pools keep a bounded number of free
+ *   segment of its own exact size, freed once the encoder holds nothing
+ *   in it (written, taken or reset).  Pools keep a bounded number of free
  *   segments per class and never keep one larger than 64 KiB: 4 to 32 KiB
  *   segments in shared pools (512 KiB at most), 64 KiB ones per thread (7,
  *   448 KiB, freed when the thread exits).
  * - Encoders themselves come from a pool: jenc_get_*() followed by
- *   jenc_release() performs no allocation once the pools are warm.
+ *   jenc_release() performs no allocation once the pools are warm; with
+ *   JENC_SORT_KEYS, but for the sort state an encoder allocates at its
+ *   first object and frees when it is released (a few blocks).
  * - An encoder writes to its sink (fd or callback) only when a segment is
  *   full, on jenc_flush() and on jenc_release(); never per token.
  * - Every call checks that the value sequence stays valid JSON.  A call
@@ -105,7 +108,8 @@ JENC_API const char *jenc_strerror(int code);
 			       one grows past hold_max bytes */
 
 typedef struct jenc_opts {
-	unsigned indent;  /* spaces per level: 0 = compact, 1..16 */
+	unsigned indent;  /* spaces per level: 0 = compact, 1..16 (more
+			     counts as 16) */
 	unsigned flags;	  /* JENC_* bits above, 0 = plain compact */
 	size_t hold_max;  /* with JENC_HOLD: bytes of one incomplete value
 			     held before it streams; 0 = 1 MiB */
@@ -133,7 +137,7 @@ typedef struct jenc_opts {
  * plus 80 bytes and the decoded key per member, nested ones included),
  * not with the whole output.  While such an object is open,
  * jenc_len(), jenc_take() and jenc_segments() see only the output before
- * it, and jenc_flush() writes only that.
+ * its members (its '{' included), and jenc_flush() writes only that.
  *
  * JENC_SPLIT: a top-level array is not written as one: each of its
  * elements is written as a top-level value (its own line, RS, commit
@@ -158,7 +162,8 @@ typedef struct jenc_opts {
  *
  * JENC_FLUSH_EACH: for fd and sink encoders, jenc_flush() after each
  * top-level value (each JENC_SPLIT element, each JENC_SLURP element):
- * one write per value, for output read as it comes.
+ * one writev(2) per value (a sink: one call per segment the value
+ * spans), for output read as it comes.
  *
  * With JENC_COLOR, JENC_SORT_KEYS or JENC_SPLIT the readers make one call
  * per token, not their faster copy of whole values (see json.c).
@@ -175,9 +180,11 @@ typedef struct jenc_opts {
 typedef struct jenc_enc jenc_enc;
 
 /*
- * A sink receives output bytes in order.  It returns 0 on success or
- * non-zero to fail the encoder with JENC_E_SINK.  buf is only valid during
- * the call.
+ * A sink receives output bytes in order, one call per segment written
+ * (up to 64 KiB, or a large append's own): a value may come in several
+ * calls, and one call may hold several values.  It returns 0 on success
+ * or non-zero to fail the encoder with JENC_E_SINK.  buf is only valid
+ * during the call.
  */
 typedef int (*jenc_sink_fn)(void *ctx, const char *buf, size_t len);
 
@@ -192,7 +199,8 @@ JENC_API jenc_enc *jenc_get_fd(int fd, const jenc_opts *opts);
  * jenc_take() or jenc_segments(). */
 JENC_API jenc_enc *jenc_get_mem(const jenc_opts *opts);
 
-/* jenc_get_sink - an encoder writing through fn(ctx, ...). */
+/* jenc_get_sink - an encoder writing through fn(ctx, ...); fn must not be
+ * NULL. */
 JENC_API jenc_enc *jenc_get_sink(jenc_sink_fn fn, void *ctx,
     const jenc_opts *opts);
 
@@ -211,7 +219,8 @@ JENC_API int jenc_obj_begin(jenc_enc *e);
 JENC_API int jenc_obj_end(jenc_enc *e);
 JENC_API int jenc_arr_begin(jenc_enc *e);
 JENC_API int jenc_arr_end(jenc_enc *e);
-/* jenc_key - an object member's name; s is UTF-8 text, escaped here. */
+/* jenc_key - an object member's name; s is UTF-8 text, escaped here (s
+ * may be NULL when len is 0, as for jenc_str and the jenc_kv_* keys). */
 JENC_API int jenc_key(jenc_enc *e, const char *s, size_t len);
 
 /* ---- values --------------------------------------------------------- */
@@ -239,7 +248,8 @@ JENC_API int jenc_time_unix(jenc_enc *e, int64_t unix_seconds);
 /* jenc_raw_str - a JSON string body (without quotes) that is already
  * valid JSON string content (escapes kept as written); surrounded with
  * quotes and copied verbatim except for JENC_HTML/JENC_ASCII escapes.
- * jenc_raw_key is the same as an object key.  Not validated. */
+ * jenc_raw_key is the same as an object key.  Not validated; body is not
+ * NULL. */
 JENC_API int jenc_raw_str(jenc_enc *e, const char *body, size_t len);
 JENC_API int jenc_raw_key(jenc_enc *e, const char *body, size_t len);
 
@@ -267,7 +277,8 @@ JENC_API size_t jenc_len(const jenc_enc *e);
  * which the caller frees with jenc_free(p, *len) (or, while the allocator
  * is libc's, with free(3), which jenc_pool_stats then does not count as a
  * free); *len gets its length.  May be called in the middle of a value:
- * the encoder is emptied, its state kept.  NULL on allocation failure
+ * the encoder is emptied, its state kept; it keeps its first segment and
+ * gives the others back to the pools.  NULL on allocation failure
  * (JENC_E_NOMEM, sticky). */
 JENC_API char *jenc_take(jenc_enc *e, size_t *len);
 /* jenc_free - free p, a block jenc_take returned with length len, through
@@ -532,7 +543,9 @@ typedef struct jenc_err {
 	int sys_errno;	  /* for JENC_E_IO */
 	uint64_t offset;  /* 0-based byte offset in the input */
 	uint64_t line;	  /* 1-based */
-	uint64_t col;	  /* 1-based byte column */
+	uint64_t col;	  /* 1-based byte column; 0 for an error about a
+			     whole CSV record (its field count, the
+			     header's names), or with no position */
 	int cut;	  /* 1: part of the bad value's output had been written */
 	char msg[192];	  /* what was found and what was expected */
 	char excerpt[332]; /* the offending line, NUL-terminated, safe to

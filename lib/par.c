@@ -472,7 +472,7 @@ par_fill(struct par *pp, struct slot *s, int block)
 		s->in = s->buf;
 		int err;
 		ssize_t n = jenc_io_read(pp->fd, s->buf + s->len, want, -1,
-		    block ? 0 : JENC_IO_NOWAIT, &err);
+		    JENC_IO_COUNT | (block ? 0 : JENC_IO_NOWAIT), &err);
 
 		if (n > 0) {
 			s->len += (size_t)n;

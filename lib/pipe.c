@@ -151,7 +151,7 @@ pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 			return -1;
 		}
 	}
-	return jenc_io_read(pp->fd, dst, n, pp->wake[0], 0, e);
+	return jenc_io_read(pp->fd, dst, n, pp->wake[0], JENC_IO_COUNT, e);
 }
 
 /* Is more input there to take at once: the caller's, the mapping's, or

@@ -227,6 +227,9 @@ main(void)
 		    "field 3 (true): '1;x' is not a color (digits and ';')");
 		CHECK_EQ(err.offset, 7);
 		CHECK_EQ(err.col, 8);
+		/* the whole spec, not cut: no "..." after it */
+		CHECK_STR(err.excerpt, strlen(err.excerpt), "0;31:1:1;x:4");
+		CHECK_EQ(err.caret, 7);
 		CHECK_STR(c.sgr[0], strlen(c.sgr[0]), "0;90");
 		CHECK_EQ(jenc_colors_parse(&c, "1:2:3:4:5:6:7:8:9", &err),
 		    JENC_E_SYNTAX);
@@ -238,6 +241,7 @@ main(void)
 		CHECK_EQ(jenc_colors_parse(&c, ":::::::\033[31m", &err),
 		    JENC_E_SYNTAX);
 		CHECK(strncmp(err.msg, "field 8 (objectkeys): '", 23) == 0);
+		CHECK_STR(err.excerpt, strlen(err.excerpt), ":::::::?[31m");
 		CHECK_EQ(jenc_colors_parse(&c, "red", NULL), JENC_E_SYNTAX);
 	}
 

@@ -1445,6 +1445,44 @@ test_large(void)
 	}
 }
 
+/*
+ * A text of length 0 may be given as NULL, as C programs often hold an
+ * empty string: jenc_str, jenc_key and the key-value calls write "" for
+ * it, on each of the encoder's ways (plain, escaping, colors, sorted
+ * keys), and never pass the NULL on to memcpy (the sanitizer builds
+ * check that).
+ */
+static void
+test_null_empty(void)
+{
+	static const unsigned flags[] = { 0, JENC_HTML | JENC_ASCII,
+		JENC_COLOR, JENC_SORT_KEYS, JENC_HOLD };
+	char name[80];
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		snprintf(name, sizeof(name), "NULL text of length 0 is \"\" "
+		    "(flags %#x)", flags[i]);
+		TEST(name) {
+			jenc_enc *e = mem(0, flags[i]);
+
+			CHECK_EQ(jenc_obj_begin(e), 0);
+			CHECK_EQ(jenc_key(e, NULL, 0), 0);
+			CHECK_EQ(jenc_str(e, NULL, 0), 0);
+			CHECK_EQ(jenc_kv_str(e, NULL, 0, NULL, 0), 0);
+			CHECK_EQ(jenc_kv_i64(e, NULL, 0, 1), 0);
+			CHECK_EQ(jenc_key(e, "a", 1), 0);
+			CHECK_EQ(jenc_arr_begin(e), 0);
+			CHECK_EQ(jenc_str(e, NULL, 0), 0);
+			CHECK_EQ(jenc_arr_end(e), 0);
+			CHECK_EQ(jenc_obj_end(e), 0);
+			if (!(flags[i] & JENC_COLOR))
+				CHECK_TAKE(e, "{\"\":\"\",\"\":\"\",\"\":1,"
+				    "\"a\":[\"\"]}\n");
+			CHECK_EQ(jenc_release(e), 0);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -1460,5 +1498,6 @@ main(void)
 	test_fd();
 	test_hold();
 	test_large();
+	test_null_empty();
 	return harness_done();
 }

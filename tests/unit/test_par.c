@@ -333,6 +333,8 @@ main(void)
 		 * look like a stream), and the scout of a document if a chunk
 		 * ends inside a value */
 		CHECK(ws0.threads - ws1.threads >= 4);
+		/* the threads' reads are counted as the one thread's are */
+		CHECK(ws0.reads - ws1.reads >= 2);
 		same(&want, &got);
 		jenc_free(got.out, got.len);
 		jenc_free(want.out, want.len);

@@ -212,6 +212,58 @@ test_retention(void)
 		jenc_pool_stats_get(&st);
 		CHECK(st.held_bytes < 1024 * 1024);
 	}
+	/*
+	 * A 4 MB append gets a segment of its own; once written (fd, sink)
+	 * or taken or reset (memory) the encoder does not keep it for the
+	 * small values after it.
+	 */
+	for (int k = 0; k < 5; k++) {
+		static const char *const how[] = { "flushed", "written on",
+			"taken", "reset", "taken, as the first segment" };
+		char name[96];
+		jenc_opts hold = { 0, JENC_HOLD, 8 << 20 };
+		int devnull = open("/dev/null", O_WRONLY);
+
+		snprintf(name, sizeof(name), "a 4 MB append's segment is not "
+		    "kept once %s", how[k]);
+		TEST(name) {
+			jenc_pool_trim();
+			before = heap_in_use();
+			if (before < 0)
+				SKIP("no mallinfo2() in this C library");
+			e = k < 2 ? jenc_get_fd(devnull, k ? &hold : NULL) :
+			    jenc_get_mem(NULL);
+			if (k < 4) {
+				CHECK_EQ(jenc_str(e, s4, 4 << 20), 0);
+			} else {	/* a number of 4 MB digits */
+				memset(s4, '7', 4 << 20);
+				CHECK_EQ(jenc_raw(e, s4, 4 << 20), 0);
+			}
+			if (k >= 2)	/* held: fd encoders write it */
+				CHECK(heap_in_use() - before > 4 << 20);
+			if (k == 0)
+				CHECK_EQ(jenc_flush(e), 0);
+			if (k == 2 || k == 4) {
+				char *p = jenc_take(e, &n);
+
+				CHECK_EQ(n, (4 << 20) + (k == 2 ? 3 : 1));
+				jenc_free(p, n);
+			}
+			if (k == 3)
+				jenc_reset(e);
+			/* 100 KB, held by a memory encoder */
+			for (int i = 0; i < 100; i++)
+				bad += jenc_str(e, s1, 1024) != 0;
+			CHECK_EQ(bad, 0);
+			after = heap_in_use();
+			CHECK(after - before < 1024 * 1024);
+			if (after - before >= 1024 * 1024)
+				fprintf(stderr, "retention: %lld bytes kept\n",
+				    after - before);
+			CHECK_EQ(jenc_release(e), 0);
+		}
+		close(devnull);
+	}
 	free(s1);
 	free(s4);
 }
@@ -415,6 +467,37 @@ test_take(void)
 		CHECK_EQ(st1.mallocs - st0.mallocs, 1);
 		CHECK_STR(p, n, "5\n");
 		free(p);
+		CHECK_EQ(jenc_release(e), 0);
+	}
+	TEST("jenc_take of a 20 MB output keeps none of its segments") {
+		uint64_t live0, live1;
+		long long before, after;
+
+		jenc_pool_trim();
+		jenc_pool_stats_get(&st0);
+		live0 = st0.mallocs - st0.frees;
+		before = heap_in_use();
+		e = jenc_get_mem(NULL);
+		jenc_arr_begin(e);
+		for (int i = 0; i < 2000000; i++)
+			jenc_i64(e, 1000000000 + i);	/* 11 bytes each */
+		jenc_arr_end(e);
+		p = jenc_take(e, &n);
+		CHECK_EQ(n, 22000002);
+		CHECK(p != NULL && memcmp(p + n - 13, ",1001999999]\n", 13) == 0);
+		jenc_free(p, n);
+		jenc_pool_stats_get(&st1);
+		live1 = st1.mallocs - st1.frees;
+		/* the encoder, its first segment, this thread's cache of
+		 * 64 KiB segments and what the pools keep */
+		CHECK(live1 - live0 <= 3 + st1.held_segments);
+		CHECK(st1.held_bytes < 1024 * 1024);
+		after = heap_in_use();
+		if (before >= 0)
+			CHECK(after - before < 2 * 1024 * 1024);
+		/* the encoder goes on, in the sizes the pools have */
+		CHECK_EQ(jenc_i64(e, 5), 0);
+		CHECK_EQ(jenc_len(e), 2);
 		CHECK_EQ(jenc_release(e), 0);
 	}
 }
