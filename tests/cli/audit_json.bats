@@ -40,3 +40,45 @@ setup() {
 	expect_status 2
 	expect_err $'jenc: JENC_COLORS: field 1 (null): \'1;\\033\' is not a color (digits and \';\')\n'
 }
+
+# Go's own tables (src/encoding/json/scanner_test.go, TestCompactAndIndent
+# with its indent of one tab, and TestIndentErrors; encode_test.go's
+# TestHTMLEscape): each compact form and each indented form gives both.
+@test "Go's Compact, Indent and HTMLEscape test tables" {
+	local c i k x
+	local -a compact=('1' '{}' '[]' '{"":2}' '[3]' '[1,2,3]' '{"x":1}'
+	    '[true,false,null,"x",1,1.5,0,-5e+2]'
+	    $'{"":"<>&\xe2\x80\xa8\xe2\x80\xa9"}')
+	local -a indent=('1' '{}' '[]' $'{\n\t"": 2\n}' $'[\n\t3\n]'
+	    $'[\n\t1,\n\t2,\n\t3\n]' $'{\n\t"x": 1\n}'
+	    $'[\n\ttrue,\n\tfalse,\n\tnull,\n\t"x",\n\t1,\n\t1.5,\n\t0,\n\t-5e+2\n]'
+	    $'{\n\t"": "<>&\xe2\x80\xa8\xe2\x80\xa9"\n}')
+	for k in "${!compact[@]}"; do
+		c=${compact[k]}
+		i=${indent[k]}
+		for x in "$c" "$i"; do
+			put "$x"
+			jrun -c <in
+			expect_ok "$c"$'\n'
+			jrun --tab <in
+			expect_ok "$i"$'\n'
+		done
+	done
+	# TestCompactSeparators: U+2028 and U+2029 in keys stay as they are
+	put $'{"\xe2\x80\xa8": 1}{"\xe2\x80\xa9" :2}'
+	jrun -c <in
+	expect_ok $'{"\xe2\x80\xa8":1}\n{"\xe2\x80\xa9":2}\n'
+	# TestIndentErrors: Go's offsets 17 and 13 are these columns
+	put '{"X": "foo", "Y"}'
+	jrun --tab <in
+	expect_status 1
+	expect_err $'jenc: <stdin>:1:17: expected \':\' after object key, found \'}\'\n  {"X": "foo", "Y"}\n                  ^\n'
+	put '{"X": "foo" "Y": "bar"}'
+	jrun --tab <in
+	expect_status 1
+	expect_err $'jenc: <stdin>:1:13: expected \',\' or \'}\' after object member, found \'"\'\n  {"X": "foo" "Y": "bar"}\n              ^\n'
+	# TestHTMLEscape
+	put $'"<html>foo &\xe2\x80\xa8 \xe2\x80\xa9</html>"'
+	jrun -c -H <in
+	expect_ok '"\u003chtml\u003efoo \u0026\u2028 \u2029\u003c/html\u003e"'$'\n'
+}
