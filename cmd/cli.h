@@ -98,6 +98,11 @@ struct run {
 
 /* jenc.c: the ends of jenc, and a system error told. */
 void cli_usage_hint(void) __attribute__((noreturn));
+/* cli_say: "jenc: " and the message on stderr, no line end; control
+ * characters and bytes that are not UTF-8 in it shown as escapes
+ * (quote_fputs), since its values come from outside.  cli_usage_error
+ * says so, then the hint, and exits 2. */
+void cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void cli_out_of_memory(void) __attribute__((noreturn));

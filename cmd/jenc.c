@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "quote.h"
 
 /* End the message on stderr with the hint line; exit 2. */
 void
@@ -26,15 +27,47 @@ cli_usage_hint(void)
 	exit(EXIT_USAGE);
 }
 
+/* "jenc: " and the message on stderr, without a line end, through
+ * quote_fputs: the values it holds came from the command line or the
+ * environment. */
+static void
+cli_vsay(const char *fmt, va_list ap)
+{
+	char buf[512], *m = buf;
+	va_list ap2;
+	int n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) && (m = malloc((size_t)n + 1)) != NULL)
+		(void)vsnprintf(m, (size_t)n + 1, fmt, ap2);
+	else if (m == NULL)
+		m = buf;	/* no memory: the message cut */
+	va_end(ap2);
+	fputs("jenc: ", stderr);
+	quote_fputs(n >= 0 ? m : fmt, stderr);
+	if (m != buf)
+		free(m);
+}
+
+void
+cli_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vsay(fmt, ap);
+	va_end(ap);
+}
+
 /* "jenc: " and the message on stderr, then the hint; exit 2. */
 void
 cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("jenc: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vsay(fmt, ap);
 	va_end(ap);
 	cli_usage_hint();
 }

@@ -291,8 +291,8 @@ opts_option_error(int ch, const char *a)
 	if (nhit == 0)
 		cli_usage_error("unknown option '--%.*s'", (int)n, name);
 	if (nhit > 1) {
-		fprintf(stderr, "jenc: option '--%.*s' is ambiguous; "
-		    "possibilities:", (int)n, name);
+		cli_say("option '--%.*s' is ambiguous; possibilities:",
+		    (int)n, name);
 		for (o = longopts; o->name != NULL; o++)
 			if (strncmp(o->name, name, n) == 0)
 				fprintf(stderr, " '--%s'", o->name);

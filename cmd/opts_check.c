@@ -44,8 +44,8 @@ opts_check_chunk(struct config *c)
 	if (s == NULL)
 		return;
 	if (!opts_digits_ok(s, &v) || v < 1) {
-		fprintf(stderr, "jenc: JENC_CHUNK: '%s' is not a number of "
-		    "bytes\n", s);
+		cli_say("JENC_CHUNK: '%s' is not a number of bytes", s);
+		fputc('\n', stderr);
 		exit(EXIT_USAGE);
 	}
 	c->chunk = v;
@@ -97,7 +97,8 @@ opts_check_colors(struct config *c)
 	    !isatty(STDOUT_FILENO) || opts_env("NO_COLOR") != NULL))
 		return;
 	if (jenc_colors_parse(&c->colors, getenv("JENC_COLORS"), &err) != 0) {
-		fprintf(stderr, "jenc: JENC_COLORS: %s\n", err.msg);
+		cli_say("JENC_COLORS: %s", err.msg);
+		fputc('\n', stderr);
 		exit(EXIT_USAGE);
 	}
 	c->eflags |= JENC_COLOR;

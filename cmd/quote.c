@@ -1,6 +1,7 @@
 /*
  * quote.c - file names shown safely; see quote.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,4 +168,23 @@ quote_dup(const char *name)
 	if ((q = malloc(len + 1)) != NULL)
 		(void)quote_into(s, n, q, len);
 	return q;
+}
+
+void
+quote_fputs(const char *s, FILE *fp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i, k, m;
+	char piece[16];
+
+	for (i = 0; i < n; i += k) {
+		k = 1;
+		if (p[i] == '"' || p[i] == '\\') {
+			m = 1;
+			piece[0] = (char)p[i];
+		} else {
+			m = quote_char(p + i, n - i, piece, &k);
+		}
+		fwrite(piece, 1, m, fp);
+	}
 }

@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* A buffer that holds the quoted form of any name shorter than PATH_MAX. */
 #define QUOTE_SIZE (4 * PATH_MAX + 3)
@@ -33,5 +34,15 @@ const char *quote_name(const char *name, char *buf, size_t size);
  * memory runs out.
  */
 char *quote_dup(const char *name);
+
+/*
+ * quote_fputs - write s to fp as a message shows a value that came from
+ * the command line or the environment: as it is, but for each control
+ * character and byte that is not UTF-8, written as quote_name writes it
+ * (\n, \033), so that the value cannot move the cursor or split the
+ * line.  Quotes and backslashes stay as they are: the message quotes the
+ * value itself.
+ */
+void quote_fputs(const char *s, FILE *fp);
 
 #endif /* QUOTE_H */

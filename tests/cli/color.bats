@@ -224,7 +224,7 @@ PY
 "
 	JENC_COLORS=$'\e[31m' jrun -C <in
 	expect_status 2
-	expect_err "jenc: JENC_COLORS: field 1 (null): '"$'\e'"[31m' is not a color (digits and ';')
+	expect_err "jenc: JENC_COLORS: field 1 (null): '\\033[31m' is not a color (digits and ';')
 "
 	# not looked at when there are no colors
 	JENC_COLORS=red jrun -c <in
