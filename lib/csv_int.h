@@ -120,6 +120,9 @@ struct csv {
 	int detect;		/* JENC_CSV_DETECT applies */
 	size_t max_rec;		/* the longest record allowed */
 	int begun;		/* array mode: the array is open */
+	int dropped;		/* a view rejected a record, dropped with
+				 * jenc_discard: e is at top level, nothing
+				 * is left to open or close */
 	int text;		/* e writes compact JSON with the plain
 				 * escapes: records are built as text */
 	char *ob;		/* that text */

@@ -537,6 +537,26 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 '
 }
 
+@test "CSV input with --no-header: each record an array, bad input at its line" {
+	printf 'a,b\n1,2\n' >in.csv
+	jrun --to=csv --no-header in.csv
+	expect_invalid '' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+	jrun -f csv --to=tsv --no-header <in.csv
+	expect_invalid '' 'jenc: <stdin>:1: expected an object as a record, found an array (--no-header)
+'
+	# JSON input before and after it is written; the first pass too
+	printf '{"a":1}\n' >in.json
+	jrun --to=csv --no-header in.json in.csv in.json
+	expect_invalid '1
+1
+' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+	jrun --to=csv --no-header --validate in.csv
+	expect_invalid '' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+}
+
 @test "--nest reads dotted names back as nested objects" {
 	printf 'id,u.n,u.a.c,t,u.m\n1,A,Oslo,x,\n' >in.csv
 	jrun -f csv -c -t --nest in.csv
