@@ -277,6 +277,35 @@ jenc: 1 invalid line skipped
 	expect_out ''
 }
 
+@test "a record the writer rejects at the end of the input: its excerpt is its whole line" {
+	# (the line was cut short with "...": each read for the rest of it
+	# flushed the encoder, which still held the rejection)
+	printf '{"a":1}\n{"a":"\\ud800"}' >in
+	jrun --to=csv <in
+	expect_invalid 'a
+1
+' "jenc: <stdin>:2:14: the value of 'a' holds a lone surrogate, which is not text
+  {\"a\":\"\\ud800\"}
+               ^
+"
+	printf '{"a":1}{"b":2}' >in
+	jrun --to=csv < <(cat in)
+	expect_invalid 'a
+1
+' "jenc: <stdin>:1:14: key 'b' is not a column: the columns are the first record's (give --header, a file, or --ragged=pad)
+  {\"a\":1}{\"b\":2}
+               ^
+"
+	printf '[{"a":1},{"a":1,"a":2}]' >in.json
+	jrun --to=csv in.json
+	expect_invalid 'a
+1
+' "jenc: in.json:1:22: two values for column 'a' in one record (a duplicate key, or a key holding the separator '.')
+  [{\"a\":1},{\"a\":1,\"a\":2}]
+                       ^
+"
+}
+
 @test "--on-error=pass: bad text and records that are not objects, verbatim in place" {
 	# from a pipe: invalid JSON and non-objects as they are, a newline
 	# after the last, the count as for JSON output
