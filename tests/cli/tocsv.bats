@@ -370,6 +370,53 @@ b	a
 '
 }
 
+@test "an element of an array on a line of its own, not an object: told once, never passed" {
+	# (reading went on at the element's own line, as if a new value
+	# started there: told twice, '[2],' passed after "not passed")
+	printf '[\n{"a":1},\n[2],\n{"a":3}\n]\n' >in
+	jrun --to=csv --on-error=skip <in
+	expect_status 0
+	expect_out 'a
+1
+3
+'
+	expect_err "jenc: <stdin>:3:1: expected an object as a record, found '['
+  [2],
+  ^
+jenc: <stdin>:5:1: expected value or end of input, found ']'
+  ]
+  ^
+jenc: 4 invalid lines skipped
+"
+	jrun --to=csv --on-error=pass <in
+	expect_status 0
+	expect_out 'a
+1
+3
+]
+'
+	expect_err "jenc: <stdin>:3:1: expected an object as a record, found '[' (not passed through)
+  [2],
+  ^
+jenc: 1 invalid line passed through, 3 dropped
+"
+	# the first element: the same, from a file too
+	printf '[\n[2],\n{"a":3}\n]\n' >in
+	jrun --to=csv --on-error=skip in
+	expect_status 0
+	expect_out 'a
+3
+'
+	expect_err "jenc: in:2:1: expected an object as a record, found '['
+  [2],
+  ^
+jenc: in:4:1: expected value or end of input, found ']'
+  ]
+  ^
+jenc: 3 invalid lines skipped
+"
+}
+
 @test "skip and pass: the first pass over a file leaves out what the second does" {
 	# a record the writer rejects gives no column, from a file or a pipe
 	printf '{"a":1}\n{"b":0,"a":2,"a":3}\n{"a":5,"c":"\\ud800"}\n{"a":6}\n' >in
