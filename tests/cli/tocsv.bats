@@ -226,6 +226,25 @@ a\tb\nc\rd\\e	"q"
 	same_bytes want back
 }
 
+@test "--to=tsv splits on tabs: -d on JSON input is told to have no effect" {
+	# (it was dropped without a word: a '|' in a cell, written as it
+	# is, would split it when read back with -d '|')
+	printf '{"a":"x|y","b":"z"}\n' >in
+	jrun --to=tsv -d '|' <in
+	expect_status 0
+	expect_out 'a	b
+x|y	z
+'
+	expect_err 'jenc: warning: -d has no effect on JSON input
+'
+	# CSV input: -d is the input's delimiter, no warning
+	printf 'a|b\n"x|y"|z\n' >in.csv
+	jrun --to=tsv -d '|' in.csv
+	expect_ok 'a	b
+x|y	z
+'
+}
+
 @test "--csv-safe puts ' before a string that a spreadsheet would run" {
 	printf '{"a":"=1+2","b":"+x","c":"-y","d":"@z","e":"\\tt","f":"\\rr","g":-5,"h":"ok","=n":1}\n' >in
 	jrun --to=csv --csv-safe <in
