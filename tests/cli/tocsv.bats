@@ -197,6 +197,22 @@ y é😀",[1.0],1.0,1e400,-100000000000000000001,true,false,,
 "
 }
 
+@test "U+0000 in a string is written as its NUL byte, which -f csv refuses" {
+	printf '{"a":"x\\u0000y"}\n' >in
+	jrun --to=csv <in
+	expect_status 0
+	expect_err ''
+	printf 'a\nx\0y\n' >want
+	same_bytes want out
+	cp out n.csv
+	jrun n.csv
+	expect_invalid '[]
+' 'jenc: n.csv:2:2: NUL byte in input
+  x?y
+   ^
+'
+}
+
 @test "CSV quotes only what RFC 4180 asks; -d and --crlf" {
 	printf '{"a":"p,q","b":"say \\"hi\\"","c":" lead","d":"trail ","e":"cr\\rx","f":"plain; text","g":"tab\\tx"}\n' >in
 	jrun --to=csv <in
