@@ -318,6 +318,9 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	}
 	i = csvw_quote_at(w, t, n, avail);
 	quote = i < n || (n > 0 && (t[0] == ' ' || t[n - 1] == ' '));
+	/* (the ' that --csv-safe puts first is in the cell too) */
+	if (safe && w->delim == '\'')
+		quote = 1;
 	for (; i < n; i++)
 		quotes += t[i] == '"';
 	/* (16 more: a short cell is copied with one 16-byte store) */

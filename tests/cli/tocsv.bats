@@ -276,6 +276,12 @@ x|y	z
 	expect_ok 'a
 =1+2
 '
+	# a delimiter "'": the ' put before a cell makes it quoted (it
+	# made a column of its own)
+	jrun --to=csv --csv-safe --header=a,h -d "'" <in
+	expect_ok "a'h
+\"'=1+2\"'ok
+"
 }
 
 @test "a record must be an object: at its first token, with what came before" {
