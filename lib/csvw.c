@@ -57,6 +57,8 @@ struct jenc_csvw {
 	int select;		/* ... given: a new key is left out */
 	int scan;		/* the first pass: collect keys, write nothing */
 	int header_out;		/* the header line is written */
+	int lines;		/* a line is written: the next is not the
+				   first */
 	uint64_t stamp;		/* records seen */
 	uint64_t dropped;	/* JENC_CSVW_PAD: keys dropped */
 	struct slot *slots;
@@ -353,15 +355,41 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	return 0;
 }
 
+/* The first line, row.p[start..row.len): quoted if it is "sep=" in any
+ * case and a byte (see csvw_line_end_from).  0 or JENC_E_NOMEM. */
+static int __attribute__((cold, noinline))
+csvw_first_line(jenc_csvw *w, size_t start)
+{
+	char *p = w->row.p + start;
+
+	w->lines = 1;
+	if (w->row.len - start != 5 || (w->flags & JENC_CSVW_TSV) ||
+	    (p[0] | 0x20) != 's' || (p[1] | 0x20) != 'e' ||
+	    (p[2] | 0x20) != 'p' || p[3] != '=')
+		return 0;
+	if (csvw_buf_room(&w->row, 2) != 0)
+		return JENC_E_NOMEM;
+	p = w->row.p + start;
+	memmove(p + 1, p, 5);
+	p[0] = '"';
+	p[6] = '"';
+	w->row.len += 2;
+	return 0;
+}
+
 /* The end of a line that started at row.len == start.  An empty line
  * would be read as no line at all: a lone empty cell is quoted, as
- * Python's csv.writer does (TSV cannot say it). */
+ * Python's csv.writer does (TSV cannot say it).  So is a first line
+ * that is exactly sep=X, which the CSV reader (csv_detect.c) and Excel
+ * would take for the delimiter, not a cell. */
 static int
 csvw_line_end_from(jenc_csvw *w, size_t start)
 {
 	if (w->row.len == start && w->ncols == 1 &&
 	    !(w->flags & JENC_CSVW_TSV) &&
 	    csvw_buf_put(&w->row, "\"\"", 2) != 0)
+		return JENC_E_NOMEM;
+	if (__builtin_expect(!w->lines, 0) && csvw_first_line(w, start) != 0)
 		return JENC_E_NOMEM;
 	return (w->flags & JENC_CSVW_CRLF) ? csvw_buf_put(&w->row, "\r\n", 2) :
 	    csvw_buf_put(&w->row, "\n", 1);
@@ -691,6 +719,7 @@ csvw_text(void *ctx, jenc_enc *e, const char *p, size_t len)
 
 	if (w->scan)
 		return 0;
+	w->lines |= len > 0;
 	if (len == 1 && p[0] == '\n' && (w->flags & JENC_CSVW_CRLF))
 		return jenc_view_write(e, "\r\n", 2);
 	return jenc_view_write(e, p, len);

@@ -180,6 +180,39 @@ x
 	same_bytes want back
 }
 
+@test "a first line that reads as Excel's sep=X is quoted" {
+	# (the CSV reader took it for the delimiter and dropped it: the
+	# column's name was lost and the row became the header)
+	printf '{"sep=;":"x;y"}\n' >in
+	jrun --to=csv <in
+	expect_ok '"sep=;"
+x;y
+'
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok '[{"sep=;":"x;y"}]
+'
+	# any case, and the first row with --no-header; only the first line
+	printf '{"a":"SeP=|"}\n{"a":"sep=|"}\n' >in
+	jrun --to=csv --no-header <in
+	expect_ok '"SeP=|"
+sep=|
+'
+	printf 'x\n{"sep=|":1}\n' >in
+	jrun --to=csv --on-error=pass <in
+	expect_status 0
+	expect_out 'x
+sep=|
+1
+'
+	# TSV has no sep= line
+	printf '{"sep=;":1}\n' >in
+	jrun --to=tsv <in
+	expect_ok 'sep=;
+1
+'
+}
+
 @test "cells: strings decoded, numbers verbatim, literals, null empty" {
 	printf '{"s":"x\\ny \\u00e9\\ud83d\\ude00","n":[1.0],"h":1.0,"i":1e400,"j":-100000000000000000001,"t":true,"f":false,"z":null,"e":""}\n' >in
 	jrun --to=csv <in
