@@ -355,33 +355,48 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	return 0;
 }
 
-/* The first line, row.p[start..row.len): quoted if it is "sep=" in any
- * case and a byte (see csvw_line_end_from).  0 or JENC_E_NOMEM. */
+/*
+ * The first line, row.p[start..row.len), as jenc -f csv (csv_detect.c)
+ * reads it without -d: a line that is exactly sep=X (in any case) would
+ * set the delimiter and be dropped, as Excel does, and a lone cell with
+ * no comma but a ';', tab or '|' would be split at them.  Its first cell
+ * is quoted then: a quote at a line's start opens a field, inside which
+ * nothing counts.  0 or JENC_E_NOMEM.
+ */
 static int __attribute__((cold, noinline))
 csvw_first_line(jenc_csvw *w, size_t start)
 {
 	char *p = w->row.p + start;
+	size_t n = w->row.len - start, k;
+	int sep, split;
 
 	w->lines = 1;
-	if (w->row.len - start != 5 || (w->flags & JENC_CSVW_TSV) ||
-	    (p[0] | 0x20) != 's' || (p[1] | 0x20) != 'e' ||
-	    (p[2] | 0x20) != 'p' || p[3] != '=')
+	if ((w->flags & JENC_CSVW_TSV) || n == 0 || p[0] == '"')
+		return 0;
+	sep = n == 5 && (p[0] | 0x20) == 's' && (p[1] | 0x20) == 'e' &&
+	    (p[2] | 0x20) == 'p' && p[3] == '=';
+	split = w->delim == ',' && w->ncols == 1 && (memchr(p, ';', n) ||
+	    memchr(p, '\t', n) || memchr(p, '|', n));
+	if (!sep && !split)
 		return 0;
 	if (csvw_buf_room(&w->row, 2) != 0)
 		return JENC_E_NOMEM;
 	p = w->row.p + start;
-	memmove(p + 1, p, 5);
+	/* (unquoted, the first cell ends at the first delimiter) */
+	for (k = 0; k < n && p[k] != w->delim; k++)
+		;
+	memmove(p + k + 2, p + k, n - k);
+	memmove(p + 1, p, k);
 	p[0] = '"';
-	p[6] = '"';
+	p[k + 1] = '"';
 	w->row.len += 2;
 	return 0;
 }
 
 /* The end of a line that started at row.len == start.  An empty line
  * would be read as no line at all: a lone empty cell is quoted, as
- * Python's csv.writer does (TSV cannot say it).  So is a first line
- * that is exactly sep=X, which the CSV reader (csv_detect.c) and Excel
- * would take for the delimiter, not a cell. */
+ * Python's csv.writer does (TSV cannot say it); and the first line may
+ * need a quote of its own (csvw_first_line). */
 static int
 csvw_line_end_from(jenc_csvw *w, size_t start)
 {

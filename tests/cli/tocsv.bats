@@ -180,8 +180,8 @@ x
 	same_bytes want back
 }
 
-@test "a first line that reads as Excel's sep=X is quoted" {
-	# (the CSV reader took it for the delimiter and dropped it: the
+@test "a first line that -f csv would misread: its first cell quoted" {
+	# (the CSV reader took sep=X for the delimiter and dropped it: the
 	# column's name was lost and the row became the header)
 	printf '{"sep=;":"x;y"}\n' >in
 	jrun --to=csv <in
@@ -205,11 +205,45 @@ sep=|
 sep=|
 1
 '
+	# two cells, "sep=" and "": the first alone is quoted
+	printf '{"sep=":1,"":2}\n' >in
+	jrun --to=csv <in
+	expect_ok '"sep=",
+1,2
+'
 	# TSV has no sep= line
 	printf '{"sep=;":1}\n' >in
 	jrun --to=tsv <in
 	expect_ok 'sep=;
 1
+'
+	# (one column named with a ';', '|' or tab and no comma: the reader
+	# split the header, and then each row, at it)
+	printf '{"a;b":"1;2"}\n{"a;b":"3|4"}\n' >in
+	jrun --to=csv <in
+	expect_ok '"a;b"
+1;2
+3|4
+'
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok '[{"a;b":"1;2"},{"a;b":"3|4"}]
+'
+	printf '{"a\\tb":1}\n{"a\\tb":2}\n' >in
+	jrun --to=csv --no-header <in
+	expect_ok '1
+2
+'
+	jrun --to=csv <in
+	expect_ok '"a	b"
+1
+2
+'
+	# two columns: the comma decides, nothing to quote
+	printf '{"a;b":1,"c":2}\n' >in
+	jrun --to=csv <in
+	expect_ok 'a;b,c
+1,2
 '
 }
 
