@@ -358,8 +358,9 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 /*
  * The first line, row.p[start..row.len), as jenc -f csv (csv_detect.c)
  * reads it without -d: a line that is exactly sep=X (in any case) would
- * set the delimiter and be dropped, as Excel does, and a lone cell with
- * no comma but a ';', tab or '|' would be split at them.  Its first cell
+ * set the delimiter and be dropped, as Excel does, a U+FEFF that starts
+ * it would be skipped as a byte order mark, and a lone cell with no
+ * comma but a ';', tab or '|' would be split at them.  Its first cell
  * is quoted then: a quote at a line's start opens a field, inside which
  * nothing counts.  0 or JENC_E_NOMEM.
  */
@@ -373,8 +374,9 @@ csvw_first_line(jenc_csvw *w, size_t start)
 	w->lines = 1;
 	if ((w->flags & JENC_CSVW_TSV) || n == 0 || p[0] == '"')
 		return 0;
-	sep = n == 5 && (p[0] | 0x20) == 's' && (p[1] | 0x20) == 'e' &&
-	    (p[2] | 0x20) == 'p' && p[3] == '=';
+	sep = (n == 5 && (p[0] | 0x20) == 's' && (p[1] | 0x20) == 'e' &&
+	    (p[2] | 0x20) == 'p' && p[3] == '=') ||
+	    (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0);
 	split = w->delim == ',' && w->ncols == 1 && (memchr(p, ';', n) ||
 	    memchr(p, '\t', n) || memchr(p, '|', n));
 	if (!sep && !split)

@@ -239,6 +239,16 @@ sep=|
 1
 2
 '
+	# U+FEFF first: not a byte order mark to skip
+	printf '{"\\ufeffa":1,"b":2}\n' >in
+	jrun --to=csv <in
+	expect_ok "\"$(printf '\357\273\277')a\",b
+1,2
+"
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok "[{\"$(printf '\357\273\277')a\":\"1\",\"b\":\"2\"}]
+"
 	# two columns: the comma decides, nothing to quote
 	printf '{"a;b":1,"c":2}\n' >in
 	jrun --to=csv <in
