@@ -367,12 +367,16 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 static int __attribute__((cold, noinline))
 csvw_first_line(jenc_csvw *w, size_t start)
 {
-	char *p = w->row.p + start;
 	size_t n = w->row.len - start, k;
+	char *p;
 	int sep, split;
 
 	w->lines = 1;
-	if ((w->flags & JENC_CSVW_TSV) || n == 0 || p[0] == '"')
+	/* (no cell: row.p may be NULL) */
+	if ((w->flags & JENC_CSVW_TSV) || n == 0)
+		return 0;
+	p = w->row.p + start;
+	if (p[0] == '"')
 		return 0;
 	sep = (n == 5 && (p[0] | 0x20) == 's' && (p[1] | 0x20) == 'e' &&
 	    (p[2] | 0x20) == 'p' && p[3] == '=') ||

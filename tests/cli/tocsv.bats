@@ -249,6 +249,13 @@ sep=|
 	jrun -c back.csv
 	expect_ok "[{\"$(printf '\357\273\277')a\":\"1\",\"b\":\"2\"}]
 "
+	# no column: an empty header line and an empty row (and, under
+	# UBSan, no arithmetic on the row buffer not yet allocated)
+	printf '{}\n' >in
+	jrun --to=csv <in
+	expect_ok '
+
+'
 	# two columns: the comma decides, nothing to quote
 	printf '{"a;b":1,"c":2}\n' >in
 	jrun --to=csv <in
