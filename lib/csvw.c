@@ -78,7 +78,7 @@ struct jenc_csvw {
 	size_t npred, predcap, nleaf;
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
-	char msg[128];
+	char msg[sizeof(((jenc_err *)0)->msg)];
 	/* csvw_ks_run: the top-level keys of the last record walked, each
 	 * with its closing quote (shape_ok 0: none, or it had an escaped
 	 * key or a nested object) */

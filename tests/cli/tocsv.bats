@@ -431,6 +431,23 @@ jenc: 1 invalid line skipped
 "
 }
 
+@test "the writer's messages are whole for long keys and separators" {
+	# (they were cut at 127 bytes: '... a file, or --ragged=pa')
+	k=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk
+	printf '{"a":1}\n{"%s":2}\n' "$k" >in
+	jrun --to=csv < <(cat in)
+	expect_status 1
+	head -1 err >got
+	printf '%s\n' "jenc: <stdin>:2:56: key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' is not a column: the columns are the first record's (give --header, a file, or --ragged=pad)" >want
+	same_bytes want got
+	printf '{"a":{"%s":1},"a::%s":2}\n' "$k" "$k" >in
+	jrun --to=csv --flatten-sep=:: in
+	expect_status 1
+	head -1 err >got
+	printf '%s\n' "jenc: in:1:120: two values for column 'a::kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' in one record (a duplicate key, or a key holding the separator '::')" >want
+	same_bytes want got
+}
+
 @test "--on-error=pass: bad text and records that are not objects, verbatim in place" {
 	# from a pipe: invalid JSON and non-objects as they are, a newline
 	# after the last, the count as for JSON output
