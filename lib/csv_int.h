@@ -161,6 +161,7 @@ struct csv {
 	struct csv_names nm;
 	int have_hdr;
 	int hdr_read;		/* the names come from the input */
+	uint64_t hdr_line;	/* ... from this line */
 	size_t nhdr;
 
 	/* JENC_CSV_NEST: how a record is written (jenc_csv_nest_plan) */

@@ -486,19 +486,11 @@ static int
 csvw_reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
     size_t n)
 {
-	char shown[64];
-	size_t k = n < 40 ? n : 40, i;
+	char shown[JENC_ERR_NAME];
 
 	if (e == NULL)		/* csvw_ks_run: no view, no message */
 		return JENC_E_SYNTAX;
-
-	/* (cut at a character's start; no control byte in a message) */
-	while (k < n && k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
-		k--;
-	for (i = 0; i < k; i++)
-		shown[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
-		    '?' : name[i];
-	memcpy(shown + k, n > 40 ? "..." : "", n > 40 ? 4 : 1);
+	jenc_err_name(shown, name, n);
 	snprintf(w->msg, sizeof(w->msg), fmt, shown, w->sep);
 	return jenc_view_reject(e, w->msg);
 }

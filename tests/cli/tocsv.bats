@@ -792,6 +792,32 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 	expect_status 3
 }
 
+@test "--nest: a name both a value and an object, at its line, shown safely" {
+	# (the line was always 1, the name cut at 60 bytes inside a
+	# character, its control bytes and line breaks printed as they are)
+	printf 'sep=,\n\na,a.b\n1,2\n' >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:3: column 'a.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	printf '"x\ny","x\ny.b"\n1,2\n' >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:1: column 'x?y.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	printf 'a%s,a%s.b\n1,2\n' "$(printf '\303\251%.0s' $(seq 30))" "$(printf '\303\251%.0s' $(seq 30))" >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:1: column 'a$(printf '\303\251%.0s' $(seq 19))...' and another column make one name both a value and an object: --nest cannot nest them
+"
+	# a name that --ragged=pad adds: at the record that brings it
+	printf 'a,_3.x\n1,2\n1,2,3\n' >bad.csv
+	jrun -f csv -c --nest --ragged=pad bad.csv
+	expect_invalid '[{"a":"1","_3":{"x":"2"}}]
+' "jenc: bad.csv:3: column '_3' and another column make one name both a value and an object: --nest cannot nest them
+"
+}
+
 @test "Python's csv module reads the cells back as json.loads gives them" {
 	python3 - >in.json <<'PY'
 import json, random
