@@ -126,7 +126,8 @@ opts_warn_unused(const struct config *c, int n, char **paths)
 			    "CSV/TSV input\n", c->json_only[k]);
 	for (k = 0; !csv && k < ARRAY_LEN(c->csv_only); k++)
 		if (c->csv_only[k] != NULL && (c->to == TO_JSON ||
-		    k == CO_TYPES || k == CO_NEST))
+		    k == CO_TYPES || k == CO_NEST ||
+		    (k == CO_DELIM && c->to == TO_TSV)))
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "JSON input\n", c->csv_only[k]);
 	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_CRLF))

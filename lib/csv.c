@@ -96,9 +96,9 @@ csv_run(struct csv *c)
 	if (c->e == NULL)
 		return r;
 	/* an input that cannot be read gives nothing, not [] */
-	if (r != JENC_E_IO && jenc_error(c->e) == 0)
+	if (r != JENC_E_IO && !c->dropped && jenc_error(c->e) == 0)
 		jenc_csv_begin(c);
-	if (!lines && c->begun && jenc_error(c->e) == 0)
+	if (!lines && c->begun && !c->dropped && jenc_error(c->e) == 0)
 		jenc_arr_end(c->e);
 	if (c->from_fd && jenc_error(c->e) == 0)
 		jenc_flush(c->e);

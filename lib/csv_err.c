@@ -93,6 +93,26 @@ jenc_csv_nomem(struct csv *c)
 int
 jenc_csv_enc_fail(struct csv *c, int code)
 {
+	int at_start, kind;
+	const char *msg = jenc_view_msg(c->e, &at_start, &kind);
+
+	/*
+	 * A view rejected the record (a --to=csv writer, JENC_VIEW_RECORDS,
+	 * given the array of a record read with JENC_CSV_NO_HEADER): bad
+	 * input about the whole record, at its line.  The record is dropped
+	 * from the encoder, whose records before it stay sound.
+	 */
+	if (msg != NULL) {
+		char m[sizeof(((jenc_err *)0)->msg)];
+
+		snprintf(m, sizeof(m), "%s%s", msg, at_start &&
+		    (c->flags & JENC_CSV_NO_HEADER) ?
+		    ", found an array (--no-header)" : "");
+		(void)jenc_discard(c->e);
+		c->dropped = 1;
+		return jenc_csv_fail_line(c, kind, c->in.off + c->rec,
+		    c->rec_line, "%s", m);
+	}
 	return jenc_csv_fail_plain(c, code,
 	    code == JENC_E_IO ? jenc_errno(c->e) : 0, "%s",
 	    jenc_strerror(code));

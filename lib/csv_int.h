@@ -120,6 +120,9 @@ struct csv {
 	int detect;		/* JENC_CSV_DETECT applies */
 	size_t max_rec;		/* the longest record allowed */
 	int begun;		/* array mode: the array is open */
+	int dropped;		/* a view rejected a record, dropped with
+				 * jenc_discard: e is at top level, nothing
+				 * is left to open or close */
 	int text;		/* e writes compact JSON with the plain
 				 * escapes: records are built as text */
 	char *ob;		/* that text */
@@ -158,6 +161,7 @@ struct csv {
 	struct csv_names nm;
 	int have_hdr;
 	int hdr_read;		/* the names come from the input */
+	uint64_t hdr_line;	/* ... from this line */
 	size_t nhdr;
 
 	/* JENC_CSV_NEST: how a record is written (jenc_csv_nest_plan) */

@@ -415,10 +415,19 @@ jenc_csv_nest_plan(struct csv *c)
 		continue;
 conflict:
 		jenc_mem_free(tops, cap_tops);
-		return jenc_csv_fail_line(c, JENC_K_NAMES, 0, 1,
-		    "column '%.*s' and another column make one name both a "
-		    "value and an object: --nest cannot nest them",
-		    (int)(x->len > 60 ? 60 : x->len), c->nm.buf + x->off);
+		{
+			char shown[JENC_ERR_NAME];
+
+			/* (two names of the input's header: its line; else
+			 * the record whose --ragged=pad name or --header
+			 * names the plan is made for) */
+			jenc_err_name(shown, c->nm.buf + x->off, x->len);
+			return jenc_csv_fail_line(c, JENC_K_NAMES, 0,
+			    c->hdr_read && k < c->nhdr ? c->hdr_line :
+			    c->rec_line, "column '%s' and another column make "
+			    "one name both a value and an object: --nest "
+			    "cannot nest them", shown);
+		}
 	}
 	/* the plan: each top-level node in order, depth first */
 	for (top = 0; top < ntops; top++) {

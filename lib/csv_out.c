@@ -344,6 +344,7 @@ csv_record(struct csv *c)
 				return jenc_csv_nomem(c);
 		c->have_hdr = 1;
 		c->hdr_read = 1;
+		c->hdr_line = c->rec_line;
 		c->nhdr = nf;
 		return 0;
 	}

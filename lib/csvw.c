@@ -57,6 +57,8 @@ struct jenc_csvw {
 	int select;		/* ... given: a new key is left out */
 	int scan;		/* the first pass: collect keys, write nothing */
 	int header_out;		/* the header line is written */
+	int lines;		/* a line is written: the next is not the
+				   first */
 	uint64_t stamp;		/* records seen */
 	uint64_t dropped;	/* JENC_CSVW_PAD: keys dropped */
 	struct slot *slots;
@@ -76,7 +78,7 @@ struct jenc_csvw {
 	size_t npred, predcap, nleaf;
 	int hit;		/* the leaf's name is pred[nleaf]'s, seen */
 	unsigned char qtab[256];	/* bytes that make a CSV cell quoted */
-	char msg[128];
+	char msg[sizeof(((jenc_err *)0)->msg)];
 	/* csvw_ks_run: the top-level keys of the last record walked, each
 	 * with its closing quote (shape_ok 0: none, or it had an escaped
 	 * key or a nested object) */
@@ -318,6 +320,9 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	}
 	i = csvw_quote_at(w, t, n, avail);
 	quote = i < n || (n > 0 && (t[0] == ' ' || t[n - 1] == ' '));
+	/* (the ' that --csv-safe puts first is in the cell too) */
+	if (safe && w->delim == '\'')
+		quote = 1;
 	for (; i < n; i++)
 		quotes += t[i] == '"';
 	/* (16 more: a short cell is copied with one 16-byte store) */
@@ -350,15 +355,62 @@ csvw_cell(jenc_csvw *w, const char *t, size_t n, int str, size_t avail)
 	return 0;
 }
 
+/*
+ * The first line, row.p[start..row.len), as jenc -f csv (csv_detect.c)
+ * reads it without -d: a line that is exactly sep=X (in any case) would
+ * set the delimiter and be dropped, as Excel does, a U+FEFF that starts
+ * it would be skipped as a byte order mark, and a lone cell with no
+ * comma but a ';', tab or '|' would be split at them.  Its first cell
+ * is quoted then: a quote at a line's start opens a field, inside which
+ * nothing counts.  0 or JENC_E_NOMEM.
+ */
+static int __attribute__((cold, noinline))
+csvw_first_line(jenc_csvw *w, size_t start)
+{
+	size_t n = w->row.len - start, k;
+	char *p;
+	int sep, split;
+
+	w->lines = 1;
+	/* (no cell: row.p may be NULL) */
+	if ((w->flags & JENC_CSVW_TSV) || n == 0)
+		return 0;
+	p = w->row.p + start;
+	if (p[0] == '"')
+		return 0;
+	sep = (n == 5 && (p[0] | 0x20) == 's' && (p[1] | 0x20) == 'e' &&
+	    (p[2] | 0x20) == 'p' && p[3] == '=') ||
+	    (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0);
+	split = w->delim == ',' && w->ncols == 1 && (memchr(p, ';', n) ||
+	    memchr(p, '\t', n) || memchr(p, '|', n));
+	if (!sep && !split)
+		return 0;
+	if (csvw_buf_room(&w->row, 2) != 0)
+		return JENC_E_NOMEM;
+	p = w->row.p + start;
+	/* (unquoted, the first cell ends at the first delimiter) */
+	for (k = 0; k < n && p[k] != w->delim; k++)
+		;
+	memmove(p + k + 2, p + k, n - k);
+	memmove(p + 1, p, k);
+	p[0] = '"';
+	p[k + 1] = '"';
+	w->row.len += 2;
+	return 0;
+}
+
 /* The end of a line that started at row.len == start.  An empty line
  * would be read as no line at all: a lone empty cell is quoted, as
- * Python's csv.writer does (TSV cannot say it). */
+ * Python's csv.writer does (TSV cannot say it); and the first line may
+ * need a quote of its own (csvw_first_line). */
 static int
 csvw_line_end_from(jenc_csvw *w, size_t start)
 {
 	if (w->row.len == start && w->ncols == 1 &&
 	    !(w->flags & JENC_CSVW_TSV) &&
 	    csvw_buf_put(&w->row, "\"\"", 2) != 0)
+		return JENC_E_NOMEM;
+	if (__builtin_expect(!w->lines, 0) && csvw_first_line(w, start) != 0)
 		return JENC_E_NOMEM;
 	return (w->flags & JENC_CSVW_CRLF) ? csvw_buf_put(&w->row, "\r\n", 2) :
 	    csvw_buf_put(&w->row, "\n", 1);
@@ -434,19 +486,11 @@ static int
 csvw_reject(jenc_csvw *w, jenc_enc *e, const char *fmt, const char *name,
     size_t n)
 {
-	char shown[64];
-	size_t k = n < 40 ? n : 40, i;
+	char shown[JENC_ERR_NAME];
 
 	if (e == NULL)		/* csvw_ks_run: no view, no message */
 		return JENC_E_SYNTAX;
-
-	/* (cut at a character's start; no control byte in a message) */
-	while (k < n && k > 0 && ((unsigned char)name[k] & 0xc0) == 0x80)
-		k--;
-	for (i = 0; i < k; i++)
-		shown[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
-		    '?' : name[i];
-	memcpy(shown + k, n > 40 ? "..." : "", n > 40 ? 4 : 1);
+	jenc_err_name(shown, name, n);
 	snprintf(w->msg, sizeof(w->msg), fmt, shown, w->sep);
 	return jenc_view_reject(e, w->msg);
 }
@@ -688,6 +732,7 @@ csvw_text(void *ctx, jenc_enc *e, const char *p, size_t len)
 
 	if (w->scan)
 		return 0;
+	w->lines |= len > 0;
 	if (len == 1 && p[0] == '\n' && (w->flags & JENC_CSVW_CRLF))
 		return jenc_view_write(e, "\r\n", 2);
 	return jenc_view_write(e, p, len);

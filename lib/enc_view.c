@@ -24,7 +24,8 @@ struct enc_view {
 	int at_start;		/* the error was found at the value's start */
 	int kind;		/* its JENC_K_* */
 	int in_call;		/* inside one of v's calls */
-	char msg[128];		/* the view's error (JENC_E_SYNTAX) */
+	char msg[sizeof(((jenc_err *)0)->msg)];	/* the view's error
+						   (JENC_E_SYNTAX) */
 };
 
 int

@@ -298,3 +298,16 @@ jenc_err_found(char *out, size_t outsz, const char *p, size_t avail)
 	else
 		snprintf(out, outsz, "byte 0x%02x", c);
 }
+
+void
+jenc_err_name(char *out, const char *p, size_t n)
+{
+	size_t k = n < 40 ? n : 40, i;
+
+	while (k < n && k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+		k--;
+	for (i = 0; i < k; i++)
+		out[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' :
+		    p[i];
+	memcpy(out + k, k < n ? "..." : "", k < n ? 4 : 1);
+}

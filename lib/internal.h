@@ -725,6 +725,11 @@ int jenc_err_set(jenc_err *err, int code, int kind, int sys_errno, int cut,
 /* Describe the byte at p for "found ...": 'x', byte 0xNN, NUL byte, or end of
  * input when avail is 0. */
 void jenc_err_found(char *out, size_t outsz, const char *p, size_t avail);
+/* A name (a key, a column) p[0..n) as a message quotes it, into out (at
+ * least JENC_ERR_NAME bytes): its first 40 bytes or fewer, cut at the
+ * start of a character, "..." after a cut, a control byte as '?'. */
+#define JENC_ERR_NAME 44
+void jenc_err_name(char *out, const char *p, size_t n);
 
 /* ---- colors, sorted keys (color.c, sort.c, enc.c) ---- */
 /* The escapes an encoder writes with JENC_COLOR: ESC [ sgr m for each

@@ -393,7 +393,8 @@ JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
 JENC_API int jenc_view_write(jenc_enc *e, const char *p, size_t n);
 
 /* jenc_view_reject - inside the view's value call: the value is bad
- * input, msg (copied, at most 127 bytes kept) says why; returns
+ * input, msg (copied, at most 191 bytes kept: what jenc_err's msg
+ * holds) says why; returns
  * JENC_E_SYNTAX for the call to return. */
 JENC_API int jenc_view_reject(jenc_enc *e, const char *msg);
 

@@ -100,24 +100,15 @@ jenc_json_fail(struct json_rd *r, size_t pos, int code, int kind, int sys_errno,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (pos == ENC_POS) {
-		jenc_in_enc_where(&r->in, &w);
-	} else if (pos != NO_POS) {
-		if (pos > r->in.len)
-			pos = r->in.len;
-		jenc_in_line(&r->in, pos, 0);
-		/* (so that the excerpt shows the line as it is however
-		 * the input arrived) */
-		if (r->jsonc)
-			jenc_json_jsonc_upto(r, pos, JENC_EXCERPT_SCAN);
-		jenc_in_where(&r->in, pos, &w);
-		if (code == JENC_E_SYNTAX)
-			hint = json_input_hint(r, pos, &w);
-	}
+	if (pos != NO_POS && pos != ENC_POS && pos > r->in.len)
+		pos = r->in.len;
 	/*
 	 * The bad value: held whole, it is dropped; past hold_max (or with no
 	 * JENC_HOLD) part of it is out already, so write all of it that was
 	 * checked (in bulk mode the last bytes are still in the window).
+	 * This comes before the rest of the line is read for the excerpt:
+	 * each read flushes e first, which a view's rejection, held in e
+	 * until jenc_discard, would fail, and so stop the line short.
 	 */
 	size_t end = json_bulk_end(r);
 
@@ -132,6 +123,18 @@ jenc_json_fail(struct json_rd *r, size_t pos, int code, int kind, int sys_errno,
 		 * or allocation failure ends the output there) */
 		if (cut && (code == JENC_E_SYNTAX || code == JENC_E_DEPTH))
 			(void)jenc_passthru(r->e, "\n", 1);
+	}
+	if (pos == ENC_POS) {
+		jenc_in_enc_where(&r->in, &w);
+	} else if (pos != NO_POS) {
+		jenc_in_line(&r->in, pos, 0);
+		/* (so that the excerpt shows the line as it is however
+		 * the input arrived) */
+		if (r->jsonc)
+			jenc_json_jsonc_upto(r, pos, JENC_EXCERPT_SCAN);
+		jenc_in_where(&r->in, pos, &w);
+		if (code == JENC_E_SYNTAX)
+			hint = json_input_hint(r, pos, &w);
 	}
 	return jenc_err_set(r->err, code, kind, sys_errno, cut,
 	    pos != NO_POS ? &w : NULL, "%s%s%s", msg, hint,

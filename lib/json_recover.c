@@ -141,10 +141,13 @@ static void
 json_bad_stop(struct json_rd *r, struct json_bad *b)
 {
 	size_t q, i, spot = b->spot, from = b->from, stop = NO_POS;
+	/* (a record a view rejected at its first token: the value that
+	 * starts on the error's line is the bad one, not a new one) */
+	size_t last = r->err->kind == JENC_K_RECORD ? spot : spot + 1;
 
 	if (!r->seq && r->depth > 0)
 		for (q = r->split_out && spot > from ? spot : from + 1;
-		    q <= spot && q < r->in.len; q++)
+		    q < last && q < r->in.len; q++)
 			if (r->in.p[q - 1] == '\n' && json_starts_value(r, q)) {
 				stop = q;
 				break;

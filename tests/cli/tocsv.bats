@@ -180,6 +180,90 @@ x
 	same_bytes want back
 }
 
+@test "a first line that -f csv would misread: its first cell quoted" {
+	# (the CSV reader took sep=X for the delimiter and dropped it: the
+	# column's name was lost and the row became the header)
+	printf '{"sep=;":"x;y"}\n' >in
+	jrun --to=csv <in
+	expect_ok '"sep=;"
+x;y
+'
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok '[{"sep=;":"x;y"}]
+'
+	# any case, and the first row with --no-header; only the first line
+	printf '{"a":"SeP=|"}\n{"a":"sep=|"}\n' >in
+	jrun --to=csv --no-header <in
+	expect_ok '"SeP=|"
+sep=|
+'
+	printf 'x\n{"sep=|":1}\n' >in
+	jrun --to=csv --on-error=pass <in
+	expect_status 0
+	expect_out 'x
+sep=|
+1
+'
+	# two cells, "sep=" and "": the first alone is quoted
+	printf '{"sep=":1,"":2}\n' >in
+	jrun --to=csv <in
+	expect_ok '"sep=",
+1,2
+'
+	# TSV has no sep= line
+	printf '{"sep=;":1}\n' >in
+	jrun --to=tsv <in
+	expect_ok 'sep=;
+1
+'
+	# (one column named with a ';', '|' or tab and no comma: the reader
+	# split the header, and then each row, at it)
+	printf '{"a;b":"1;2"}\n{"a;b":"3|4"}\n' >in
+	jrun --to=csv <in
+	expect_ok '"a;b"
+1;2
+3|4
+'
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok '[{"a;b":"1;2"},{"a;b":"3|4"}]
+'
+	printf '{"a\\tb":1}\n{"a\\tb":2}\n' >in
+	jrun --to=csv --no-header <in
+	expect_ok '1
+2
+'
+	jrun --to=csv <in
+	expect_ok '"a	b"
+1
+2
+'
+	# U+FEFF first: not a byte order mark to skip
+	printf '{"\\ufeffa":1,"b":2}\n' >in
+	jrun --to=csv <in
+	expect_ok "\"$(printf '\357\273\277')a\",b
+1,2
+"
+	cp out back.csv
+	jrun -c back.csv
+	expect_ok "[{\"$(printf '\357\273\277')a\":\"1\",\"b\":\"2\"}]
+"
+	# no column: an empty header line and an empty row (and, under
+	# UBSan, no arithmetic on the row buffer not yet allocated)
+	printf '{}\n' >in
+	jrun --to=csv <in
+	expect_ok '
+
+'
+	# two columns: the comma decides, nothing to quote
+	printf '{"a;b":1,"c":2}\n' >in
+	jrun --to=csv <in
+	expect_ok 'a;b,c
+1,2
+'
+}
+
 @test "cells: strings decoded, numbers verbatim, literals, null empty" {
 	printf '{"s":"x\\ny \\u00e9\\ud83d\\ude00","n":[1.0],"h":1.0,"i":1e400,"j":-100000000000000000001,"t":true,"f":false,"z":null,"e":""}\n' >in
 	jrun --to=csv <in
@@ -195,6 +279,22 @@ y é😀",[1.0],1.0,1e400,-100000000000000000001,true,false,,
   {\"s\":\"a\\ud800b\"}
                  ^
 "
+}
+
+@test "U+0000 in a string is written as its NUL byte, which -f csv refuses" {
+	printf '{"a":"x\\u0000y"}\n' >in
+	jrun --to=csv <in
+	expect_status 0
+	expect_err ''
+	printf 'a\nx\0y\n' >want
+	same_bytes want out
+	cp out n.csv
+	jrun n.csv
+	expect_invalid '[]
+' 'jenc: n.csv:2:2: NUL byte in input
+  x?y
+   ^
+'
 }
 
 @test "CSV quotes only what RFC 4180 asks; -d and --crlf" {
@@ -226,6 +326,25 @@ a\tb\nc\rd\\e	"q"
 	same_bytes want back
 }
 
+@test "--to=tsv splits on tabs: -d on JSON input is told to have no effect" {
+	# (it was dropped without a word: a '|' in a cell, written as it
+	# is, would split it when read back with -d '|')
+	printf '{"a":"x|y","b":"z"}\n' >in
+	jrun --to=tsv -d '|' <in
+	expect_status 0
+	expect_out 'a	b
+x|y	z
+'
+	expect_err 'jenc: warning: -d has no effect on JSON input
+'
+	# CSV input: -d is the input's delimiter, no warning
+	printf 'a|b\n"x|y"|z\n' >in.csv
+	jrun --to=tsv -d '|' in.csv
+	expect_ok 'a	b
+x|y	z
+'
+}
+
 @test "--csv-safe puts ' before a string that a spreadsheet would run" {
 	printf '{"a":"=1+2","b":"+x","c":"-y","d":"@z","e":"\\tt","f":"\\rr","g":-5,"h":"ok","=n":1}\n' >in
 	jrun --to=csv --csv-safe <in
@@ -241,6 +360,12 @@ a\tb\nc\rd\\e	"q"
 	expect_ok 'a
 =1+2
 '
+	# a delimiter "'": the ' put before a cell makes it quoted (it
+	# made a column of its own)
+	jrun --to=csv --csv-safe --header=a,h -d "'" <in
+	expect_ok "a'h
+\"'=1+2\"'ok
+"
 }
 
 @test "a record must be an object: at its first token, with what came before" {
@@ -275,6 +400,52 @@ jenc: 1 invalid line skipped
 	jrun --to=csv --validate <in
 	expect_status 1
 	expect_out ''
+}
+
+@test "a record the writer rejects at the end of the input: its excerpt is its whole line" {
+	# (the line was cut short with "...": each read for the rest of it
+	# flushed the encoder, which still held the rejection)
+	printf '{"a":1}\n{"a":"\\ud800"}' >in
+	jrun --to=csv <in
+	expect_invalid 'a
+1
+' "jenc: <stdin>:2:14: the value of 'a' holds a lone surrogate, which is not text
+  {\"a\":\"\\ud800\"}
+               ^
+"
+	printf '{"a":1}{"b":2}' >in
+	jrun --to=csv < <(cat in)
+	expect_invalid 'a
+1
+' "jenc: <stdin>:1:14: key 'b' is not a column: the columns are the first record's (give --header, a file, or --ragged=pad)
+  {\"a\":1}{\"b\":2}
+               ^
+"
+	printf '[{"a":1},{"a":1,"a":2}]' >in.json
+	jrun --to=csv in.json
+	expect_invalid 'a
+1
+' "jenc: in.json:1:22: two values for column 'a' in one record (a duplicate key, or a key holding the separator '.')
+  [{\"a\":1},{\"a\":1,\"a\":2}]
+                       ^
+"
+}
+
+@test "the writer's messages are whole for long keys and separators" {
+	# (they were cut at 127 bytes: '... a file, or --ragged=pa')
+	k=kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk
+	printf '{"a":1}\n{"%s":2}\n' "$k" >in
+	jrun --to=csv < <(cat in)
+	expect_status 1
+	head -1 err >got
+	printf '%s\n' "jenc: <stdin>:2:56: key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' is not a column: the columns are the first record's (give --header, a file, or --ragged=pad)" >want
+	same_bytes want got
+	printf '{"a":{"%s":1},"a::%s":2}\n' "$k" "$k" >in
+	jrun --to=csv --flatten-sep=:: in
+	expect_status 1
+	head -1 err >got
+	printf '%s\n' "jenc: in:1:120: two values for column 'a::kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' in one record (a duplicate key, or a key holding the separator '::')" >want
+	same_bytes want got
 }
 
 @test "--on-error=pass: bad text and records that are not objects, verbatim in place" {
@@ -339,6 +510,53 @@ b	a
 '
 	expect_err 'jenc: 1 invalid line passed through
 '
+}
+
+@test "an element of an array on a line of its own, not an object: told once, never passed" {
+	# (reading went on at the element's own line, as if a new value
+	# started there: told twice, '[2],' passed after "not passed")
+	printf '[\n{"a":1},\n[2],\n{"a":3}\n]\n' >in
+	jrun --to=csv --on-error=skip <in
+	expect_status 0
+	expect_out 'a
+1
+3
+'
+	expect_err "jenc: <stdin>:3:1: expected an object as a record, found '['
+  [2],
+  ^
+jenc: <stdin>:5:1: expected value or end of input, found ']'
+  ]
+  ^
+jenc: 4 invalid lines skipped
+"
+	jrun --to=csv --on-error=pass <in
+	expect_status 0
+	expect_out 'a
+1
+3
+]
+'
+	expect_err "jenc: <stdin>:3:1: expected an object as a record, found '[' (not passed through)
+  [2],
+  ^
+jenc: 1 invalid line passed through, 3 dropped
+"
+	# the first element: the same, from a file too
+	printf '[\n[2],\n{"a":3}\n]\n' >in
+	jrun --to=csv --on-error=skip in
+	expect_status 0
+	expect_out 'a
+3
+'
+	expect_err "jenc: in:2:1: expected an object as a record, found '['
+  [2],
+  ^
+jenc: in:4:1: expected value or end of input, found ']'
+  ]
+  ^
+jenc: 3 invalid lines skipped
+"
 }
 
 @test "skip and pass: the first pass over a file leaves out what the second does" {
@@ -537,6 +755,26 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 '
 }
 
+@test "CSV input with --no-header: each record an array, bad input at its line" {
+	printf 'a,b\n1,2\n' >in.csv
+	jrun --to=csv --no-header in.csv
+	expect_invalid '' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+	jrun -f csv --to=tsv --no-header <in.csv
+	expect_invalid '' 'jenc: <stdin>:1: expected an object as a record, found an array (--no-header)
+'
+	# JSON input before and after it is written; the first pass too
+	printf '{"a":1}\n' >in.json
+	jrun --to=csv --no-header in.json in.csv in.json
+	expect_invalid '1
+1
+' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+	jrun --to=csv --no-header --validate in.csv
+	expect_invalid '' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+}
+
 @test "--nest reads dotted names back as nested objects" {
 	printf 'id,u.n,u.a.c,t,u.m\n1,A,Oslo,x,\n' >in.csv
 	jrun -f csv -c -t --nest in.csv
@@ -552,6 +790,32 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 "
 	jrun --nest in.json </dev/null
 	expect_status 3
+}
+
+@test "--nest: a name both a value and an object, at its line, shown safely" {
+	# (the line was always 1, the name cut at 60 bytes inside a
+	# character, its control bytes and line breaks printed as they are)
+	printf 'sep=,\n\na,a.b\n1,2\n' >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:3: column 'a.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	printf '"x\ny","x\ny.b"\n1,2\n' >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:1: column 'x?y.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	printf 'a%s,a%s.b\n1,2\n' "$(printf '\303\251%.0s' $(seq 30))" "$(printf '\303\251%.0s' $(seq 30))" >bad.csv
+	jrun -f csv -c --nest bad.csv
+	expect_invalid '[]
+' "jenc: bad.csv:1: column 'a$(printf '\303\251%.0s' $(seq 19))...' and another column make one name both a value and an object: --nest cannot nest them
+"
+	# a name that --ragged=pad adds: at the record that brings it
+	printf 'a,_3.x\n1,2\n1,2,3\n' >bad.csv
+	jrun -f csv -c --nest --ragged=pad bad.csv
+	expect_invalid '[{"a":"1","_3":{"x":"2"}}]
+' "jenc: bad.csv:3: column '_3' and another column make one name both a value and an object: --nest cannot nest them
+"
 }
 
 @test "Python's csv module reads the cells back as json.loads gives them" {

@@ -732,6 +732,38 @@ main(void)
 		jenc_csvw_free(w);
 	}
 
+	TEST("jenc_csvw: a CSV record read without names, at its line") {
+		/* JENC_CSV_NO_HEADER makes each record an array: the view's
+		 * rejection is bad input about the record, not a write error,
+		 * the elements of a split array or the array itself */
+		jenc_opts eo = { 0, 0, 0 };
+		jenc_csv_opts co = { 0 };
+		jenc_view v;
+		jenc_enc *e;
+		int split;
+
+		co.flags = JENC_CSV_NO_HEADER;
+		for (split = 0; split < 2; split++) {
+			CHECK(jenc_csvw_new(&w, NULL) == 0);
+			eo.flags = split ? JENC_SPLIT : 0;
+			out.len = 0;
+			e = jenc_get_sink(sink, &out, &eo);
+			jenc_csvw_view(w, 0, &v);
+			CHECK(e != NULL && jenc_set_view(e, &v) == 0);
+			CHECK(jenc_csv_copy_mem("\na,b\n1,2\n", 9, e, &co, &err)
+			    == JENC_E_SYNTAX);
+			CHECK(err.kind == JENC_K_RECORD);
+			CHECK(err.line == 2);
+			CHECK(err.col == 0);
+			CHECK(strcmp(err.msg, "expected an object as a record, "
+			    "found an array (--no-header)") == 0);
+			CHECK(jenc_error(e) == 0);
+			CHECK(jenc_release(e) == 0);
+			CHECK(out.len == 0);
+			jenc_csvw_free(w);
+		}
+	}
+
 	TEST("jenc_csvw: no allocation per record in steady state") {
 		static char in[512 * 1024];
 		size_t n = 0, n1000 = 0;
