@@ -245,12 +245,13 @@ PY
 	expect_usage "jenc: --delimiter: '\\' cannot be a TSV delimiter (it starts an escape)"
 	jrun -d '\' -f tsv d.csv
 	expect_usage "jenc: --delimiter: '\\' cannot be a TSV delimiter (it starts an escape)"
+	# (shown as escapes: a raw CR or LF would move the cursor or split
+	# the message)
 	jrun -d "$(printf '\r')" d.csv
-	expect_usage "jenc: --delimiter: '$(printf '\r')' cannot be a delimiter"
+	expect_usage "jenc: --delimiter: '\\r' cannot be a delimiter"
 	jrun -d '
 ' d.csv
-	expect_usage "jenc: --delimiter: '
-' cannot be a delimiter"
+	expect_usage "jenc: --delimiter: '\\n' cannot be a delimiter"
 	jrun -d '"' d.tsv
 	expect_usage "jenc: --delimiter: '\"' cannot be a delimiter"
 	# a backslash is an ordinary byte in CSV
