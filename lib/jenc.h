@@ -1084,16 +1084,17 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   may name a nested member ("log.level"), and a key of the record that
  *   holds a dot matches it too.  A value is shown as its text (a string
  *   decoded), in double quotes when it is empty or holds a space, '=',
- *   '"' or a control character; arrays and empty objects as their
- *   compact JSON text.
+ *   '"', a control character, a bidi control or a line separator;
+ *   arrays and empty objects as their compact JSON text.
  * - A string holding a newline (a stack trace) is not on the line: after
  *   it, the record's strings of several lines each follow, in input
  *   order, as "    key: " and the first line, then each later line
  *   indented by four spaces (a CR before each newline dropped).
- * - Nothing of a record can move the cursor or split its line: the C0
- *   controls (but tab outside quotes), DEL and the C1 controls are shown
- *   as JSON escapes (\n, \t, \u001b); inside quotes '"' and '\\' are
- *   escaped too.
+ * - Nothing of a record can move the cursor, split its line or reorder
+ *   it: the C0 controls (but tab outside quotes), DEL, the C1 controls,
+ *   the bidi controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066
+ *   to U+2069) and U+2028 and U+2029 are shown as JSON escapes (\n, \t,
+ *   \u001b, \u202e); inside quotes '"' and '\\' are escaped too.
  *
  * The filters: min_level drops each record whose level is below it, or
  * that has no level known; JENC_LOGV_SINCE and JENC_LOGV_UNTIL drop each

@@ -247,10 +247,37 @@ lv_out_c(struct lv_out *o, char c)
 	o->buf[o->n++] = c;
 }
 
+/*
+ * The code point of the bidi control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069) or line or paragraph separator (U+2028,
+ * U+2029) that starts at s[i], 0xd8 or 0xe2, in s[0..n); 0 for another
+ * character.  Such a character could reorder what the reader sees on a
+ * line, or end it: the view shows it as an escape, as a control.  Its
+ * bytes: d8 9c; e2 80 8e, e2 80 8f, e2 80 a8 to e2 80 ae; e2 81 a6 to
+ * e2 81 a9.
+ */
+static inline unsigned
+lv_bidi(const char *s, size_t i, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s + i;
+
+	if (u[0] == 0xd8)
+		return n - i >= 2 && u[1] == 0x9c ? 0x061c : 0;
+	if (n - i < 3)
+		return 0;
+	if (u[1] == 0x80 && ((u[2] >= 0xa8 && u[2] <= 0xae) ||
+	    u[2] == 0x8e || u[2] == 0x8f))
+		return 0x2000u | (u[2] & 0x3fu);
+	if (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9)
+		return 0x2040u | (u[2] & 0x3fu);
+	return 0;
+}
+
 /* The index of the first 8-byte word of s[0..n) from i on that may hold
- * a byte that makes a logfmt value quoted; the bytes before it hold
- * none.  Bytes after the first such one may be taken for one too: the
- * caller looks at each byte from there. */
+ * a byte that makes a logfmt value quoted, but for bidi controls and
+ * line separators; the bytes before it hold none.  Bytes after the first
+ * such one may be taken for one too: the caller looks at each byte from
+ * there. */
 static inline size_t
 lv_quote_skip(const char *s, size_t n, size_t i)
 {
@@ -267,33 +294,74 @@ lv_quote_skip(const char *s, size_t n, size_t i)
 }
 
 /*
+ * 1 if the text s[0..n) is quoted as a logfmt key or value: it is empty
+ * or holds a space, '=', '"', or what lv_out_text escapes (a control, a
+ * bidi control, a line separator).  Most text that is not plain holds a
+ * space; only text without one is looked at again for the first bytes of
+ * bidi controls, 0xd8 and 0xe2 (one compare with bit 5 set: 0xf8 and
+ * 0xe2 are found with them, and 0xc2, which the first loop took).
+ */
+static int
+lv_quote_need(const char *s, size_t n)
+{
+	size_t i;
+	uint64_t w;
+	unsigned char c;
+
+	if (n == 0)
+		return 1;
+	for (i = lv_quote_skip(s, n, 0); i < n; i++) {
+		c = (unsigned char)s[i];
+		if (c <= ' ' || c == '=' || c == '"' || c == 0x7f ||
+		    (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] <= 0x9f))
+			return 1;
+	}
+	for (i = 0; n - i >= 8; i += 8) {
+		w = sw_load((const unsigned char *)s + i) | SW_ONES * 0x20;
+		if ((sw_eq(w, 0xe2) | sw_eq(w, 0xf8)) != 0)
+			break;
+	}
+	for (; i < n; i++) {
+		c = (unsigned char)s[i];
+		if ((c == 0xe2 || c == 0xd8) && lv_bidi(s, i, n) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The bytes out_text looks at, [0] outside quotes, [1] within them: C0
- * controls but tab (with tab too within quotes), DEL and 0xc2 (a C1
- * control's first byte); within quotes also '"' and '\\'.  Each is a
- * candidate of scan_find with DEL, '"' and '\\' (LV_SCAN).
+ * controls but tab (with tab too within quotes), DEL, 0xc2 (a C1
+ * control's first byte), 0xd8 and 0xe2 (the first of a bidi control's or
+ * line separator's, lv_bidi); within quotes also '"' and '\\'.  Each is
+ * a candidate of scan_find with DEL, '"' and '\\' (LV_SCAN), which
+ * looks at every byte from 0x80 on anyway.
  */
 static const unsigned char lv_esc[2][256] = {
 	{
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		[0x7f] = 1, [0xc2] = 1,
+		[0x7f] = 1, [0xc2] = 1, [0xd8] = 1, [0xe2] = 1,
 	}, {
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		['"'] = 1, ['\\'] = 1, [0x7f] = 1, [0xc2] = 1,
+		['"'] = 1, ['\\'] = 1, [0x7f] = 1, [0xc2] = 1, [0xd8] = 1,
+		[0xe2] = 1,
 	},
 };
 #define LV_SCAN(s, i, n, quoted) scan_find((const unsigned char *)(s), \
 	(i), (n), lv_esc[(quoted)], 0x7f, '"', '\\')
 
 /*
- * s[0..n), decoded text, with what could move the cursor or split the
- * line escaped as in JSON: C0 controls but tab (with tab too when
- * quoted), DEL, C1 controls; within quotes also '"' and '\\'.
+ * s[0..n), decoded text, with what could move the cursor, split the line
+ * or reorder it escaped as in JSON: C0 controls but tab (with tab too
+ * when quoted), DEL, C1 controls, bidi controls and line separators
+ * (lv_bidi); within quotes also '"' and '\\'.
  */
 static void
 lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t i, from = 0;
 	char e[6] = { '\\', 'u', '0', '0', 0, 0 };
 	unsigned c, cp;
@@ -301,12 +369,17 @@ lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 	for (i = LV_SCAN(s, 0, n, quoted); i < n;
 	    i = LV_SCAN(s, i + 1, n, quoted)) {
 		c = (unsigned char)s[i];
-		if (c == 0xc2 && (i + 1 >= n ||
-		    (unsigned char)s[i + 1] < 0x80 ||
-		    (unsigned char)s[i + 1] > 0x9f))
+		if (c < 0x80 || (c == 0xc2 && i + 1 < n &&
+		    (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] <= 0x9f)) {
+			lv_out_put(o, s + from, i - from);
+			cp = c == 0xc2 ? (unsigned char)s[++i] : c;
+		} else if (c != 0xc2 && (cp = lv_bidi(s, i, n)) != 0) {
+			lv_out_put(o, s + from, i - from);
+			i += cp == 0x061c ? 1 : 2;
+		} else {
 			continue;
-		lv_out_put(o, s + from, i - from);
-		cp = c == 0xc2 ? (unsigned char)s[++i] : c;
+		}
 		from = i + 1;
 		switch (cp) {
 		case '"': lv_out_put(o, "\\\"", 2); continue;
@@ -315,8 +388,10 @@ lv_out_text(struct lv_out *o, const char *s, size_t n, int quoted)
 		case '\r': lv_out_put(o, "\\r", 2); continue;
 		case '\t': lv_out_put(o, "\\t", 2); continue;
 		default:
-			e[4] = "0123456789abcdef"[cp >> 4];
-			e[5] = "0123456789abcdef"[cp & 15];
+			e[2] = hex[cp >> 12];
+			e[3] = hex[cp >> 8 & 15];
+			e[4] = hex[cp >> 4 & 15];
+			e[5] = hex[cp & 15];
 			lv_out_put(o, e, 6);
 		}
 	}
@@ -488,7 +563,7 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 	int band = sev >= 10 ? (sev > 60 ? 6 : sev / 10) : 0;
 	const char *name;
 	char up[32];
-	size_t i;
+	size_t i, k;
 
 	lv_sep(r);
 	if (band > 0 && (lv->flags & JENC_LOGV_COLOR))
@@ -497,9 +572,15 @@ lv_put_level(struct lv_rec *r, int sev, const char *s, size_t n)
 		lv_out_put(r->o, name, 5);
 	} else {
 		/* a level of its own: in upper case, five columns or more */
-		for (i = 0; i < n; i += sizeof(up)) {
-			size_t k = n - i < sizeof(up) ? n - i : sizeof(up), j;
+		for (i = 0; i < n; i += k) {
+			size_t j;
 
+			/* a piece ends before a character's last bytes do:
+			 * lv_out_text sees each character whole */
+			k = n - i < sizeof(up) ? n - i : sizeof(up);
+			while (k < n - i && k > sizeof(up) - 4 &&
+			    ((unsigned char)s[i + k] & 0xc0) == 0x80)
+				k--;
 			for (j = 0; j < k; j++)
 				up[j] = s[i + j] >= 'a' && s[i + j] <= 'z' ?
 				    (char)(s[i + j] - 32) : s[i + j];
@@ -538,12 +619,12 @@ lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 
 /* A field but the most common ones (lv_put_field): key=value, the value
  * quoted when it has to be; a string of several lines left to the third
- * walk. */
-static void
+ * walk.  Not inlined: the loop of lv_put_field keeps its registers. */
+static __attribute__((noinline)) void
 lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
 	const char *s = l->v;
-	size_t n = l->vlen, i;
+	size_t n = l->vlen;
 	int quote = 0;
 
 	if (l->type == '"' && !(l->odd & JENC_LOGW_CTL_VALUE)) {
@@ -556,14 +637,7 @@ lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 			r->below = 1;
 			return;
 		}
-		quote = n == 0;
-		for (i = lv_quote_skip(s, n, 0); i < n && !quote; i++) {
-			unsigned char c = (unsigned char)s[i];
-
-			quote = c <= ' ' || c == '=' || c == '"' || c == 0x7f ||
-			    (c == 0xc2 && i + 1 < n &&
-			    (unsigned char)s[i + 1] <= 0x9f);
-		}
+		quote = lv_quote_need(s, n);
 	}
 	lv_sep(r);
 	lv_put_key(r, l);

@@ -126,6 +126,34 @@ tab	here, newline\nand escape \u001b[31m
 '
 }
 
+@test "--log: bidi controls and line separators are shown as escapes" {
+	# raw or escaped in the record, in a message, a value (then quoted),
+	# a key, a line below, a record the reader reads (two lines), -j:
+	# none reaches the terminal to reorder or end what it shows
+	{
+		printf '{"msg":"user \xe2\x80\xae1lmth.exe","f":"a\xe2\x81\xa6b","g":"\xd8\x9c"}\n'
+		printf '{"msg":"x\\u2028y\\u2029z","k\xe2\x80\x8fe":1,"stack":"a\\n\xe2\x80\xadb"}\n'
+		printf '{"msg":"two lines",\n"v":"\\u202a\\u202b\\u202c\\u200e\\u2067\\u2068\\u2069"}\n'
+		printf '{"msg":"kept: \xe2\x80\x94 \xe2\x80\x9cq\xe2\x80\x9d \xd8\xa7 \xe2\x80\x8d"}\n'
+	} >in
+	kept=$(printf 'kept: \xe2\x80\x94 \xe2\x80\x9cq\xe2\x80\x9d \xd8\xa7 \xe2\x80\x8d')
+	want='user \u202e1lmth.exe f="a\u2066b" g="\u061c"
+x\u2028y\u2029z k\u200fe=1
+    stack: a
+    \u202db
+two lines v="\u202a\u202b\u202c\u200e\u2067\u2068\u2069"
+'"$kept"'
+'
+	jrun --log in
+	expect_ok "$want"
+	LC_ALL=C.UTF-8 jrun --log in
+	expect_ok "$want"
+	JENC_FORCE_THREADS=1 JENC_CHUNK=7 jrun --log -j 2 in
+	expect_ok "$want"
+	jrun --log <in
+	expect_ok "$want"
+}
+
 # (junk after a record on its line is passed as --on-error=pass does:
 # from just after the record)
 @test "--log: non-JSON lines, empty lines and invalid JSON passed through in order" {

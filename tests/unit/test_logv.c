@@ -429,6 +429,79 @@ main(void)
 		}
 	}
 
+	TEST("jenc_logv_format: bidi controls and line separators as escapes") {
+		/* U+061C, U+200E, U+200F, U+2028 to U+202E, U+2066 to U+2069:
+		 * raw or decoded, in a message, a field (then quoted), a key,
+		 * a level, a line below, at each place of the blocks of 16 or
+		 * 8 bytes; their neighbours are shown as they are */
+		static char json[512], want[512];
+		static const char *const bidi[][2] = {
+			{ "\xd8\x9c", "\\u061c" },
+			{ "\xe2\x80\x8e", "\\u200e" }, { "\xe2\x80\x8f", "\\u200f" },
+			{ "\xe2\x80\xa8", "\\u2028" }, { "\xe2\x80\xa9", "\\u2029" },
+			{ "\xe2\x80\xaa", "\\u202a" }, { "\xe2\x80\xab", "\\u202b" },
+			{ "\xe2\x80\xac", "\\u202c" }, { "\xe2\x80\xad", "\\u202d" },
+			{ "\xe2\x80\xae", "\\u202e" }, { "\\u202e", "\\u202e" },
+			{ "\xe2\x81\xa6", "\\u2066" }, { "\xe2\x81\xa7", "\\u2067" },
+			{ "\xe2\x81\xa8", "\\u2068" }, { "\xe2\x81\xa9", "\\u2069" },
+			{ "\\u2029", "\\u2029" }, { "\\u061C", "\\u061c" },
+		};
+		static const char *const near[] = {
+			"\xd8\x9b", "\xd8\x80", "\xd9\x9c", "\xe2\x80\x8d",
+			"\xe2\x80\x90", "\xe2\x80\xa7", "\xe2\x80\xaf",
+			"\xe2\x81\xa5", "\xe2\x81\xaa", "\xe2\x82\xac",
+			"\xe3\x80\xae", "\xc2\xa0",
+		};
+		size_t i, k;
+
+		for (k = 0; k < sizeof(bidi) / sizeof(bidi[0]); k++) {
+			for (i = 0; i < 40; i++) {
+				snprintf(json, sizeof(json),
+				    "{\"msg\":\"%.*s%s%.*s\",\"f\":\"%.*s%s\","
+				    "\"g\":\"%s\"}", (int)i, LONG_A, bidi[k][0],
+				    (int)(i % 5), LONG_A, (int)i, LONG_A,
+				    bidi[k][0], bidi[k][0]);
+				snprintf(want, sizeof(want),
+				    "%.*s%s%.*s f=\"%.*s%s\" g=\"%s\"\n",
+				    (int)i, LONG_A, bidi[k][1], (int)(i % 5),
+				    LONG_A, (int)i, LONG_A, bidi[k][1],
+				    bidi[k][1]);
+				LINE(NULL, json, want);
+			}
+			/* a key; a level of its own, cut into pieces of 32
+			 * bytes; a line below */
+			snprintf(json, sizeof(json), "{\"k%sy\":1}", bidi[k][0]);
+			snprintf(want, sizeof(want), "k%sy=1\n", bidi[k][1]);
+			LINE(NULL, json, want);
+			for (i = 28; i < 33; i++) {
+				snprintf(json, sizeof(json),
+				    "{\"level\":\"%.*s%sz\"}", (int)i, LONG_A,
+				    bidi[k][0]);
+				snprintf(want, sizeof(want), "%.*s%sZ\n", (int)i,
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMN",
+				    bidi[k][1]);
+				LINE(NULL, json, want);
+			}
+			snprintf(json, sizeof(json),
+			    "{\"msg\":\"m\",\"stack\":\"a\\n%sb\"}", bidi[k][0]);
+			snprintf(want, sizeof(want), "m\n    stack: a\n    %sb\n",
+			    bidi[k][1]);
+			LINE(NULL, json, want);
+		}
+		for (k = 0; k < sizeof(near) / sizeof(near[0]); k++) {
+			for (i = 0; i < 20; i++) {
+				snprintf(json, sizeof(json),
+				    "{\"msg\":\"%.*s%s\",\"f\":\"%.*s%sx\"}",
+				    (int)i, LONG_A, near[k], (int)i, LONG_A,
+				    near[k]);
+				snprintf(want, sizeof(want), "%.*s%s f=%.*s%sx\n",
+				    (int)i, LONG_A, near[k], (int)i, LONG_A,
+				    near[k]);
+				LINE(NULL, json, want);
+			}
+		}
+	}
+
 	TEST("jenc_logv_format: a level and a time with escapes, decoded in turn") {
 		/* both are decoded into the same scratch: the level's text is
 		 * read again after the time's */
