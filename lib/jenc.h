@@ -1085,7 +1085,9 @@ JENC_API uint64_t jenc_csvw_dropped(const jenc_csvw *w);
  *   holds a dot matches it too.  A value is shown as its text (a string
  *   decoded), in double quotes when it is empty or holds a space, '=',
  *   '"', a control character, a bidi control or a line separator;
- *   arrays and empty objects as their compact JSON text.
+ *   arrays and empty objects as their compact JSON text.  A key that
+ *   holds one of these is quoted the same way ("a b"=1, not a b=1), on
+ *   the line and below it.
  * - A string holding a newline (a stack trace) is not on the line: after
  *   it, the record's strings of several lines each follow, in input
  *   order, as "    key: " and the first line, then each later line

@@ -299,9 +299,10 @@ lv_quote_skip(const char *s, size_t n, size_t i)
  * bidi control, a line separator).  Most text that is not plain holds a
  * space; only text without one is looked at again for the first bytes of
  * bidi controls, 0xd8 and 0xe2 (one compare with bit 5 set: 0xf8 and
- * 0xe2 are found with them, and 0xc2, which the first loop took).
+ * 0xe2 are found with them, and 0xc2, which the first loop took).  Not
+ * inlined: lv_put_field's loop calls it only for a name that is not plain.
  */
-static int
+static __attribute__((noinline)) int
 lv_quote_need(const char *s, size_t n)
 {
 	size_t i;
@@ -609,11 +610,22 @@ lv_left_out(const struct lv_rec *r, const struct jenc_logw_leaf *l)
 	return lv->hide.n > 0 && lv_names_hold(&lv->hide, l->name, l->nlen);
 }
 
+/* A key, quoted as a value is when it holds a byte that asks for quotes
+ * (lv_quote_need): "a b"=1 is one field, a b=1 would read as a then b=1.
+ * An empty key, which reads one way (=1), is not: lv_put_field's loop
+ * would pay for the test of each name. */
 static void
 lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
+	int quote = (l->odd & JENC_LOGW_ODD_NAME) && l->nlen > 0 &&
+	    lv_quote_need(l->name, l->nlen);
+
 	lv_out_color(r->o, r->lv, JENC_COLOR_KEY);
-	lv_out_text(r->o, l->name, l->nlen, 0);
+	if (quote)
+		lv_out_c(r->o, '"');
+	lv_out_text(r->o, l->name, l->nlen, quote);
+	if (quote)
+		lv_out_c(r->o, '"');
 	lv_out_color(r->o, r->lv, JENC_PAL_RESET);
 }
 
@@ -670,7 +682,7 @@ lv_put_field(struct lv_rec *r, const struct jenc_logw_leaf *l)
 	    (l->type == '"' && l->vlen == 0) ||
 	    (r->lv->flags & JENC_LOGV_COLOR) || room > LV_OUT ||
 	    ((l->odd & JENC_LOGW_ODD_NAME) &&
-	    LV_SCAN(l->name, 0, l->nlen, 0) != l->nlen)) {
+	    lv_quote_need(l->name, l->nlen))) {
 		lv_put_other(r, l);
 		return;
 	}

@@ -138,7 +138,7 @@ tab	here, newline\nand escape \u001b[31m
 	} >in
 	kept=$(printf 'kept: \xe2\x80\x94 \xe2\x80\x9cq\xe2\x80\x9d \xd8\xa7 \xe2\x80\x8d')
 	want='user \u202e1lmth.exe f="a\u2066b" g="\u061c"
-x\u2028y\u2029z k\u200fe=1
+x\u2028y\u2029z "k\u200fe"=1
     stack: a
     \u202db
 two lines v="\u202a\u202b\u202c\u200e\u2067\u2068\u2069"
@@ -293,6 +293,21 @@ TRACE trace
 	expect_ok '2024-05-01 12:00:00.000 E     hi time=5 level=30 msg=m
 2024-05-01 12:00:00.000 nested
 '
+}
+
+@test "--log: keys that a space, '=' or '\"' would make ambiguous are quoted" {
+	# a b=1 would read as the key a, then b=1: quoted as values are
+	printf '%s\n' \
+	    '{"msg":"m","a b":1,"k=v":"x y","say \"hi\"":true,"":2,"t\tu":3,"plain":4}' \
+	    '{"msg":"n","r q":{"id":7},"s t":"one\ntwo"}' >in
+	jrun --log in
+	expect_ok 'm "a b"=1 "k=v"="x y" "say \"hi\""=true =2 "t\tu"=3 plain=4
+n "r q.id"=7
+    "s t": one
+    two
+'
+	jrun --log --only='a b' -C in
+	expect_ok $'m \e[1;34m"a b"\e[0m=1\nn\n'
 }
 
 @test "--log: colors by severity with --color=always, JENC_COLORS, none by default" {

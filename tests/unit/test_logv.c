@@ -471,7 +471,7 @@ main(void)
 			/* a key; a level of its own, cut into pieces of 32
 			 * bytes; a line below */
 			snprintf(json, sizeof(json), "{\"k%sy\":1}", bidi[k][0]);
-			snprintf(want, sizeof(want), "k%sy=1\n", bidi[k][1]);
+			snprintf(want, sizeof(want), "\"k%sy\"=1\n", bidi[k][1]);
 			LINE(NULL, json, want);
 			for (i = 28; i < 33; i++) {
 				snprintf(json, sizeof(json),
@@ -513,21 +513,50 @@ main(void)
 		    "2024-05-01 12:00:00.000 WARN  m x\n");
 	}
 
-	TEST("jenc_logv_format: keys escaped as values are, raw or decoded") {
+	TEST("jenc_logv_format: keys escaped and quoted as values are, raw or decoded") {
 		/* top-level names are copied from the text when they hold
 		 * nothing to escape: these hold something */
 		LINE(NULL, "{\"a\\u0001b\":1,\"k\x7f\":\"v\",\"x\xc2\x85y\":2,"
 		    "\"t\\tab\":3,\"u\\u0085\":\"w\",\"\xc3\xa9\":4}",
-		    "a\\u0001b=1 k\\u007f=v x\\u0085y=2 t\tab=3 u\\u0085=w "
-		    "\xc3\xa9=4\n");
+		    "\"a\\u0001b\"=1 \"k\\u007f\"=v \"x\\u0085y\"=2 \"t\\tab\"=3 "
+		    "\"u\\u0085\"=w \xc3\xa9=4\n");
 		LINE(NULL, "{\"o\":{\"k\x7f\":1,\"a\\u0001\":2}}",
-		    "o.k\\u007f=1 o.a\\u0001=2\n");
+		    "\"o.k\\u007f\"=1 \"o.a\\u0001\"=2\n");
+		/* a key that a space, '=' or '"' would make ambiguous: "a b=1"
+		 * is not the key "a" then the field "b=1"; an empty key, which
+		 * is not, as it is */
+		LINE(NULL, "{\"a b\":1,\"k=v\":\"x\",\"say \\\"hi\\\"\":true,"
+		    "\"\":2,\"b\\\\s\":3,\"c\\u003d\":[1],\"t\\u0009\":\"y z\"}",
+		    "\"a b\"=1 \"k=v\"=x \"say \\\"hi\\\"\"=true =2 b\\s=3 "
+		    "\"c=\"=[1] \"t\\t\"=\"y z\"\n");
+		LINE(NULL, "{\"msg\":\"m\",\"r q\":{\"id\":7,\"a=\":{\"b\":\"\"}},"
+		    "\"s t\":\"one\\ntwo\"}",
+		    "m \"r q.id\"=7 \"r q.a=.b\"=\"\"\n"
+		    "    \"s t\": one\n"
+		    "    two\n");
+		/* at each place of the blocks the walk and the checks read */
+		{
+			static char json[256], want[256];
+			size_t i;
+
+			for (i = 0; i < 40; i++) {
+				snprintf(json, sizeof(json),
+				    "{\"%.*s %.*s\":1,\"%.*s\":2,\"%.*s=\":3}",
+				    (int)i, LONG_A, (int)(i % 9), LONG_A,
+				    (int)i + 1, LONG_A, (int)i, LONG_A);
+				snprintf(want, sizeof(want),
+				    "\"%.*s %.*s\"=1 %.*s=2 \"%.*s=\"=3\n",
+				    (int)i, LONG_A, (int)(i % 9), LONG_A,
+				    (int)i + 1, LONG_A, (int)i, LONG_A);
+				LINE(NULL, json, want);
+			}
+		}
 	}
 
 	TEST("jenc_logv_format: nested objects as dotted keys, in input order") {
 		LINE(NULL, "{\"msg\":\"m\",\"req\":{\"id\":7,\"h\":{\"ua\":\"x\","
 		    "\"n\":{}}},\"z\":1,\"k\\u00e9y\":2,\"a b\":3}",
-		    "m req.id=7 req.h.ua=x req.h.n={} z=1 k\xc3\xa9y=2 a b=3\n");
+		    "m req.id=7 req.h.ua=x req.h.n={} z=1 k\xc3\xa9y=2 \"a b\"=3\n");
 	}
 
 	TEST("jenc_logv_format: objects deeper than 64 levels stay JSON") {
