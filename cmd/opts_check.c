@@ -212,6 +212,9 @@ opts_logv_new(const jenc_logv_opts *lo)
 
 	if (rc == JENC_E_NOMEM)
 		cli_out_of_memory();
+	if (rc == JENC_E_RANGE)
+		cli_usage_error("--time-format: more than 127 bytes of text "
+		    "between two %%N conversions");
 	if (rc != 0)
 		cli_usage_error("--time-format: more than seven %%N "
 		    "conversions");

@@ -79,7 +79,8 @@ extern "C" {
 #define JENC_E_UTF8 (-4)   /* string is not valid UTF-8 */
 #define JENC_E_NUMBER (-5) /* NaN or infinity given to jenc_f64() */
 #define JENC_E_SECOND (-6) /* second top-level value with JENC_NO_NEWLINE */
-#define JENC_E_RANGE (-7)  /* time outside years 1..9999 */
+#define JENC_E_RANGE (-7)  /* time outside years 1..9999; a log view's
+			      time format too long */
 #define JENC_E_INCOMPLETE (-8) /* jenc_release() with containers still
 				  open */
 #define JENC_E_SYNTAX (-9) /* reader: input is not valid JSON / CSV */
@@ -1117,8 +1118,10 @@ typedef struct jenc_logv_opts {
 	 * above; "": none (the part is never found) */
 	const char *time_keys, *level_keys, *message_keys;
 	const char *time_format;  /* NULL: "%Y-%m-%d %H:%M:%S.%3N"; each
-				     part between %N conversions gives up
-				     to 127 bytes; at most 7 of them */
+				     part before, between and after %N
+				     conversions gives up to 127 bytes (a
+				     time a part would make longer is
+				     shown as its text); at most 7 %N */
 	int min_level;		  /* 0: every record */
 	int64_t since, until;	  /* Unix time in nanoseconds */
 	const char *hide, *only;  /* comma-separated keys, or NULL */
@@ -1131,7 +1134,9 @@ typedef struct jenc_logv jenc_logv;
  * jenc_logv_new - a log view with the settings o (NULL: the defaults; its
  * strings are copied).  Calls tzset(3).  Returns 0 and *lv, to be freed
  * with jenc_logv_free; JENC_E_NOMEM; JENC_E_STATE if the time format has
- * more than seven %N conversions.
+ * more than seven %N conversions; JENC_E_RANGE if a part of it holds more
+ * than 127 bytes of text outside its conversions (every time would be
+ * too long).
  */
 JENC_API int jenc_logv_new(jenc_logv **lv, const jenc_logv_opts *o);
 /* jenc_logv_free - lv NULL is a no-op. */

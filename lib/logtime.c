@@ -352,18 +352,55 @@ jenc_logv_time(const char *s, size_t len, int64_t now, int64_t *ns)
 
 /* ---- the time format -------------------------------------------------- */
 
-/* Cut fmt into strftime pieces at each %N, %3N, %6N, %9N ("%%" stays). */
+/*
+ * Each piece of a format is kept with LT_END after it, a byte strftime
+ * copies as it is: its output is never empty, so that strftime's 0 means
+ * only that it did not fit.
+ */
+#define LT_END '|'
+
+/* The bytes of piece that strftime writes whatever the time and locale:
+ * its text outside conversions, "%%", "%n" and "%t". */
+static size_t
+lt_fixed(const char *piece)
+{
+	size_t i, k = 0;
+
+	for (i = 0; piece[i] != '\0'; i++) {
+		if (piece[i] != '%') {
+			k++;
+			continue;
+		}
+		if (piece[i + 1] == '%' || piece[i + 1] == 'n' ||
+		    piece[i + 1] == 't') {
+			k++;
+			i++;
+			continue;
+		}
+		/* a conversion: flags, width, E or O, then its letter */
+		while (piece[i + 1] != '\0' &&
+		    strchr("_-0^#+123456789EO", piece[i + 1]) != NULL)
+			i++;
+		if (piece[i + 1] != '\0')
+			i++;
+	}
+	return k;
+}
+
+/* Cut fmt into strftime pieces at each %N, %3N, %6N, %9N ("%%" stays),
+ * each followed by LT_END. */
 int
 jenc_logt_fmt_set(struct jenc_logt_fmt *f, const char *fmt, int utc)
 {
 	static uint64_t ids;	/* ids handed out (atomic adds) */
 	size_t n = strlen(fmt), i, w = 0;
 	char *out;
+	int at;
 
 	memset(f, 0, sizeof(*f));
 	f->utc = utc;
 	f->id = __atomic_add_fetch(&ids, 1, __ATOMIC_RELAXED);
-	f->textlen = n + JENC_LOGT_PIECES + 1;
+	f->textlen = n + 2 * JENC_LOGT_PIECES + 1;
 	f->text = out = jenc_mem_alloc(f->textlen);
 	if (out == NULL)
 		return JENC_E_NOMEM;
@@ -388,13 +425,20 @@ jenc_logt_fmt_set(struct jenc_logt_fmt *f, const char *fmt, int utc)
 		}
 		if (f->npiece == JENC_LOGT_PIECES)
 			return JENC_E_STATE;
+		out[w++] = LT_END;
 		out[w++] = '\0';
 		f->frac[f->npiece - 1] = (unsigned char)k;
 		if ((int)k > f->fracmax)
 			f->fracmax = (int)k;
 		f->piece[f->npiece++] = out + w;
 	}
+	out[w++] = LT_END;
 	out[w] = '\0';
+	/* a piece that holds more text than fits (LT_END counted): every
+	 * time would be too long */
+	for (at = 0; at < f->npiece; at++)
+		if (lt_fixed(f->piece[at]) > JENC_LOGT_PIECE)
+			return JENC_E_RANGE;
 	return 0;
 }
 
@@ -418,10 +462,14 @@ static _Thread_local struct {
 	char text[JENC_LOGT_MAX];
 } lt_cache;
 
+#define LT_LONG ((size_t)-1)
+
 /*
- * strftime of one piece of the format into out (JENC_LOGT_PIECE bytes),
- * and its length (0 also when it does not fit).  glibc's %s reads tm as
- * local time, whatever made it: so %s is the seconds here, put in first.
+ * strftime of one piece of the format (LT_END after it) into out
+ * (JENC_LOGT_PIECE + 1 bytes), and its length without LT_END; LT_LONG
+ * when it is longer than JENC_LOGT_PIECE - 1 bytes.  glibc's %s reads tm
+ * as local time, whatever made it: so %s is the seconds here, put in
+ * first (a piece that is then longer than f is taken for too long).
  */
 static size_t
 lt_piece(const char *piece, int64_t sec, const struct tm *tm, char *out)
@@ -429,27 +477,29 @@ lt_piece(const char *piece, int64_t sec, const struct tm *tm, char *out)
 	char f[JENC_LOGT_PIECE * 2], num[24];
 	size_t i, w = 0, k;
 
-	if (piece[0] == '\0')
+	if (piece[0] == LT_END && piece[1] == '\0')
 		return 0;
-	if (strstr(piece, "%s") == NULL)
-		return strftime(out, JENC_LOGT_PIECE, piece, tm);
-	k = jenc_fmt_i64(num, sec);
-	for (i = 0; piece[i] != '\0'; i++) {
-		if (w + k + 2 >= sizeof(f))
-			return 0;
-		if (piece[i] == '%' && piece[i + 1] == 's') {
-			memcpy(f + w, num, k);
-			w += k;
-			i++;
-		} else if (piece[i] == '%' && piece[i + 1] != '\0') {
-			f[w++] = piece[i++];
-			f[w++] = piece[i];
-		} else {
-			f[w++] = piece[i];
+	if (strstr(piece, "%s") != NULL) {
+		k = jenc_fmt_i64(num, sec);
+		for (i = 0; piece[i] != '\0'; i++) {
+			if (w + k + 2 >= sizeof(f))
+				return LT_LONG;
+			if (piece[i] == '%' && piece[i + 1] == 's') {
+				memcpy(f + w, num, k);
+				w += k;
+				i++;
+			} else if (piece[i] == '%' && piece[i + 1] != '\0') {
+				f[w++] = piece[i++];
+				f[w++] = piece[i];
+			} else {
+				f[w++] = piece[i];
+			}
 		}
+		f[w] = '\0';
+		piece = f;
 	}
-	f[w] = '\0';
-	return strftime(out, JENC_LOGT_PIECE, f, tm);
+	k = strftime(out, JENC_LOGT_PIECE + 1, piece, tm);
+	return k == 0 ? LT_LONG : k - 1;
 }
 
 /* "00" to "99". */
@@ -459,13 +509,14 @@ static const char lt_two[] =
     "6869707172737475767778798081828384858687888990919293949596979899";
 
 /* The text of sec in the thread's cache: 1, or 0 when it cannot be shown
- * (the cache is then as it was). */
+ * (outside the years 1 to 9999, or a piece longer than it may be; the
+ * cache then holds no second). */
 static int
 lt_second(const struct jenc_logt_fmt *f, int64_t sec)
 {
 	time_t t = (time_t)sec;
 	struct tm tm;
-	size_t w = 0;
+	size_t w = 0, k;
 	int i;
 
 	if ((int64_t)t != sec || (f->utc ? gmtime_r(&t, &tm) :
@@ -473,7 +524,13 @@ lt_second(const struct jenc_logt_fmt *f, int64_t sec)
 	    tm.tm_year < 1 - 1900 || tm.tm_year > 9999 - 1900)
 		return 0;
 	for (i = 0; i < f->npiece; i++) {
-		w += lt_piece(f->piece[i], sec, &tm, lt_cache.text + w);
+		/* the cache's text may be left changed: its id is not set */
+		if ((k = lt_piece(f->piece[i], sec, &tm, lt_cache.text + w)) ==
+		    LT_LONG) {
+			lt_cache.id = 0;
+			return 0;
+		}
+		w += k;
 		lt_cache.at[i] = w;
 		if (i + 1 < f->npiece)
 			w += f->frac[i];

@@ -382,6 +382,25 @@ b
 '
 }
 
+@test "--log: a time whose --time-format part would pass 127 bytes is shown as it is" {
+	# not as nothing: 127 bytes shown, 128 (from conversions, which
+	# the option cannot know) the record's time as it is
+	printf '%s\n' '{"time":"2024-05-01T12:00:00.5Z","msg":"a"}' \
+	    '{"time":1714564800,"msg":"b"}' >in
+	jrun --log --utc --time-format="$(printf '%0123d' 0)%Y%3N" in
+	expect_ok "$(printf '%0123d' 0)2024500 a
+$(printf '%0123d' 0)2024000 b
+"
+	jrun --log --utc --time-format="$(printf '%0124d' 0)%Y%3N" in
+	expect_ok '2024-05-01T12:00:00.5Z a
+1714564800 b
+'
+	jrun --log --utc --time-format='%T.%3N %c%c%c%c%c%c' in
+	expect_ok '2024-05-01T12:00:00.5Z a
+1714564800 b
+'
+}
+
 @test "--log: usage errors" {
 	jrun --level=warn
 	expect_usage 'jenc: --level needs --log'
@@ -395,6 +414,10 @@ b
 	expect_usage "jenc: --since: '9999-01-01' is outside the years 1678 to 2261"
 	jrun --log --time-format=%N%N%N%N%N%N%N%N
 	expect_usage 'jenc: --time-format: more than seven %N conversions'
+	jrun --log --time-format="%H:%M $(printf '%0128d' 0)"
+	expect_usage 'jenc: --time-format: more than 127 bytes of text between two %N conversions'
+	jrun --log --time-format="%3N$(printf '%0126d' 0)%%%%%3N"
+	expect_usage 'jenc: --time-format: more than 127 bytes of text between two %N conversions'
 	jrun --log -s
 	expect_usage 'jenc: --log and --slurp cannot be used together'
 	jrun --log --validate

@@ -297,6 +297,75 @@ main(void)
 		jenc_logv_free(lv);
 	}
 
+	TEST("jenc_logv_format: a time format whose part is too long") {
+		/* each part before, between and after %N gives at most 127
+		 * bytes: more text than that is refused; a time whose part
+		 * comes out longer is shown as its text, not as nothing */
+		static char f[512], want[512];
+		jenc_logv *lv = NULL;
+
+		memset(&o, 0, sizeof(o));
+		o.flags = JENC_LOGV_UTC;
+		o.time_format = f;
+		snprintf(f, sizeof(f), "%.64s%.64s", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		CHECK_EQ(jenc_logv_new(&lv, &o), JENC_E_RANGE);
+		CHECK(lv == NULL);
+		snprintf(f, sizeof(f), "%%H%.64s%.64s%%3N%%%%%.63s%.63s",
+		    LONG_A LONG_A, LONG_A LONG_A, LONG_A LONG_A, LONG_A LONG_A);
+		CHECK_EQ(jenc_logv_new(&lv, &o), JENC_E_RANGE);
+		/* 127 bytes: "%%" is one, a conversion none */
+		snprintf(f, sizeof(f), "%.64s%.62s%%%%%%Y", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+		jenc_logv_free(lv);
+		lv = NULL;
+		/* 123 bytes of text and %Y's four: 127, shown */
+		snprintf(f, sizeof(f), "%.64s%.59s%%Y%%3N", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		snprintf(want, sizeof(want), "%.64s%.59s2024500 m\n",
+		    LONG_A LONG_A, LONG_A LONG_A);
+		LINE(&o, "{\"time\":\"2024-05-01T12:00:00.5Z\",\"msg\":\"m\"}",
+		    want);
+		/* 124 and four, 128: the time as it is in the record, after
+		 * a time of the same format shown (its second's cache) */
+		snprintf(f, sizeof(f), "%.64s%.60s%%Y%%3N", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		LINE(&o, "{\"time\":\"2024-05-01T12:00:00.5Z\",\"msg\":\"m\"}",
+		    "2024-05-01T12:00:00.5Z m\n");
+		LINE(&o, "{\"time\":1714564800500,\"msg\":\"m\"}",
+		    "1714564800500 m\n");
+		{
+			const char *json[2] = {
+				"{\"time\":\"2024-05-01T12:00:00.5Z\"}",
+				"{\"time\":\"2024-05-01T12:00:00.7Z\"}",
+			};
+
+			/* one view: a second shown, then too long for a
+			 * later piece; %s's piece too */
+			o.time_format = "%H:%M:%S%3N %c%c%c%c%c%c";
+			CHECK_EQ(jenc_logv_new(&lv, &o), 0);
+			memset(&out, 0, sizeof(out));
+			CHECK_EQ(jenc_logv_format(lv, json[0], strlen(json[0]),
+			    to_buf, &out), 1);
+			CHECK_EQ(jenc_logv_format(lv, json[1], strlen(json[1]),
+			    to_buf, &out), 1);
+			CHECK_STR(out.p, out.n, "2024-05-01T12:00:00.5Z\n"
+			    "2024-05-01T12:00:00.7Z\n");
+			jenc_logv_free(lv);
+		}
+		snprintf(f, sizeof(f), "%%s%.64s%.60s", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		o.time_format = f;
+		LINE(&o, "{\"time\":\"2024-05-01T12:00:00.5Z\"}",
+		    "2024-05-01T12:00:00.5Z\n");
+		snprintf(f, sizeof(f), "%%s%.64s%.53s", LONG_A LONG_A,
+		    LONG_A LONG_A);
+		snprintf(want, sizeof(want), "1714564800%.64s%.53s\n",
+		    LONG_A LONG_A, LONG_A LONG_A);
+		LINE(&o, "{\"time\":\"2024-05-01T12:00:00.5Z\"}", want);
+	}
+
 	TEST("jenc_logv_format: each level key") {
 		LINE(NULL, "{\"level\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
 		LINE(NULL, "{\"lvl\":\"info\",\"msg\":\"m\"}", "INFO  m\n");
