@@ -729,6 +729,29 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 '
 }
 
+@test "--header naming a column twice is refused with --to=csv|tsv" {
+	# (the two columns were merged into one, silently)
+	put '{"a":1,"b":2}'
+	jrun --to=csv --header=a,a in
+	expect_usage "jenc: --header: column 'a' is named twice"
+	jrun --to=tsv --header=a,b,c,b in
+	expect_usage "jenc: --header: column 'b' is named twice"
+	jrun --to=csv --header=x,,y, --no-header in
+	expect_usage "jenc: --header: column '' is named twice"
+	printf '1,2\n' >in.csv
+	jrun --to=csv --header=a,a in.csv
+	expect_usage "jenc: --header: column 'a' is named twice"
+	# the last --header counts
+	jrun --to=csv --header=a,a --header=a,b in
+	expect_ok 'a,b
+1,2
+'
+	# CSV to JSON: the second name is suffixed, as documented
+	jrun -c --header=a,a in.csv
+	expect_ok '[{"a":"1","a_2":"2"}]
+'
+}
+
 @test "-o writes the CSV; -j gives the same rows on one thread" {
 	for i in $(seq 1 2000); do
 		printf '{"i":%d,"s":"v%d","n":{"x":%d}}\n' "$i" "$i" "$i"
