@@ -106,7 +106,8 @@ opts_check_colors(struct config *c)
 
 /*
  * An option that applies to one input format only, given when no input is
- * of that format, is told once on stderr; it changes nothing else.
+ * of that format, is told once on stderr, as is one that another option
+ * leaves without effect; it changes nothing else.
  */
 void
 opts_warn_unused(const struct config *c, int n, char **paths)
@@ -130,6 +131,11 @@ opts_warn_unused(const struct config *c, int n, char **paths)
 		    (k == CO_DELIM && c->to == TO_TSV)))
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "JSON input\n", c->csv_only[k]);
+	/* --no-header: the records are arrays, no name to split */
+	if (csv && (c->copts.flags & JENC_CSV_NEST) &&
+	    (c->copts.flags & JENC_CSV_NO_HEADER))
+		fputs("jenc: warning: --nest has no effect with --no-header\n",
+		    stderr);
 	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_CRLF))
 		fputs("jenc: warning: --crlf has no effect without --to=csv "
 		    "or --to=tsv\n", stderr);
