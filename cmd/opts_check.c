@@ -106,7 +106,8 @@ opts_check_colors(struct config *c)
 
 /*
  * An option that applies to one input format only, given when no input is
- * of that format, is told once on stderr; it changes nothing else.
+ * of that format, is told once on stderr, as is one that another option
+ * leaves without effect; it changes nothing else.
  */
 void
 opts_warn_unused(const struct config *c, int n, char **paths)
@@ -130,6 +131,11 @@ opts_warn_unused(const struct config *c, int n, char **paths)
 		    (k == CO_DELIM && c->to == TO_TSV)))
 			fprintf(stderr, "jenc: warning: %s has no effect on "
 			    "JSON input\n", c->csv_only[k]);
+	/* --no-header: the records are arrays, no name to split */
+	if (csv && (c->copts.flags & JENC_CSV_NEST) &&
+	    (c->copts.flags & JENC_CSV_NO_HEADER))
+		fputs("jenc: warning: --nest has no effect with --no-header\n",
+		    stderr);
 	if (c->to == TO_JSON && (c->wflags & JENC_CSVW_CRLF))
 		fputs("jenc: warning: --crlf has no effect without --to=csv "
 		    "or --to=tsv\n", stderr);
@@ -153,6 +159,51 @@ opts_warn_unused(const struct config *c, int n, char **paths)
  * output.  Each says "jenc: ..." and the hint on stderr and exits 2.
  */
 
+/* One of --header's names and its place in the argument. */
+struct opts_check_name {
+	const char *s;
+	size_t i;
+};
+
+/* By name, then by place. */
+static int
+opts_check_name_cmp(const void *a, const void *b)
+{
+	const struct opts_check_name *x = a, *y = b;
+	int d = strcmp(x->s, y->s);
+
+	return d != 0 ? d : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * --to=csv|tsv: a column named twice in --header (the writer would make
+ * one column of the two) is refused, naming the first name that comes
+ * again in the argument.  Sorted, so that many names take n log n.
+ */
+static void
+opts_check_names(const struct config *c)
+{
+	struct opts_check_name *v;
+	size_t i, n = c->copts.nheader, dup = (size_t)-1;
+
+	if (c->to == TO_JSON || c->names == NULL || n < 2)
+		return;
+	if ((v = malloc(n * sizeof(*v))) == NULL)
+		cli_out_of_memory();
+	for (i = 0; i < n; i++) {
+		v[i].s = c->names[i];
+		v[i].i = i;
+	}
+	qsort(v, n, sizeof(*v), opts_check_name_cmp);
+	for (i = 1; i < n; i++)
+		if (strcmp(v[i].s, v[i - 1].s) == 0 && v[i].i < dup)
+			dup = v[i].i;
+	free(v);
+	if (dup != (size_t)-1)
+		cli_usage_error("--header: column '%s' is named twice",
+		    c->names[dup]);
+}
+
 /* --log, --header and --no-header; the standard input's format. */
 static void
 opts_check_log(struct config *c, int n, char **paths)
@@ -163,6 +214,7 @@ opts_check_log(struct config *c, int n, char **paths)
 	    c->to == TO_JSON)
 		cli_usage_error("--header and --no-header cannot be used "
 		    "together");
+	opts_check_names(c);
 	if (c->log && c->to != TO_JSON)
 		cli_usage_error("--log and --to=%s cannot be used together",
 		    c->to == TO_CSV ? "csv" : "tsv");

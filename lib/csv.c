@@ -91,6 +91,8 @@ csv_run(struct csv *c)
 		r = jenc_csv_detect(c);
 	if (r == 0)
 		r = jenc_csv_records(c);
+	if (r == 0 && c->e != NULL)
+		r = jenc_csv_names_end(c);
 	if (r < 0 && c->x_pending)
 		jenc_csv_report(c);
 	if (c->e == NULL)

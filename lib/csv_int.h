@@ -119,7 +119,9 @@ struct csv {
 	int from_fd;		/* in reads a file descriptor */
 	int detect;		/* JENC_CSV_DETECT applies */
 	size_t max_rec;		/* the longest record allowed */
-	int begun;		/* array mode: the array is open */
+	int begun;		/* the output is begun (jenc_csv_begin):
+				 * array mode, the array is open; else a
+				 * record was written */
 	int dropped;		/* a view rejected a record, dropped with
 				 * jenc_discard: e is at top level, nothing
 				 * is left to open or close */
@@ -296,11 +298,16 @@ int jenc_csv_nest_plan(struct csv *c);
 /* ---- records written (csv_out.c) ----------------------------------------- */
 
 /* Array mode: opens the array, once the input gave something to put in
- * it (a record, its end, or bad data; not a read error before any). */
+ * it (a record, its end, or bad data; not a read error before any).
+ * Either mode: notes that the output is begun (c->begun). */
 void jenc_csv_begin(struct csv *c);
 /* Reads record after record (jenc_csv_next, jenc_csv_fill) and takes
  * each: as the header, or checked and written.  Returns 0 at the end of
  * the input, or the first error. */
 int jenc_csv_records(struct csv *c);
+/* At the end of an input whose names no record followed: the names to
+ * a view that takes them (JENC_VIEW_NAMES), as the record of no fields
+ * (jenc_view_names_next).  Returns 0 or the error. */
+int jenc_csv_names_end(struct csv *c);
 
 #endif

@@ -256,9 +256,10 @@ csv_replay(struct csv *c, int what)
 void
 jenc_csv_begin(struct csv *c)
 {
-	if (!c->begun && !(c->flags & JENC_CSV_LINES)) {
+	if (!c->begun) {
 		c->begun = 1;
-		(void)jenc_arr_begin(c->e);
+		if (!(c->flags & JENC_CSV_LINES))
+			(void)jenc_arr_begin(c->e);
 	}
 }
 
@@ -416,4 +417,33 @@ jenc_csv_records(struct csv *c)
 		r = csv_record(c);
 	}
 	return r;
+}
+
+int
+jenc_csv_names_end(struct csv *c)
+{
+	const jenc_view *v = jenc_enc_view(c->e);
+	size_t k;
+	int r;
+
+	/* (begun: a record was written, or bad data came) */
+	if ((c->flags & JENC_CSV_NO_HEADER) || !c->have_hdr || c->begun ||
+	    v == NULL || !(v->flags & JENC_VIEW_NAMES))
+		return 0;
+	/* (--nest: its plan first, which may refuse the names) */
+	if ((c->flags & JENC_CSV_NEST) && c->plan_names != c->nm.n + 1 &&
+	    (r = jenc_csv_nest_plan(c)) != 0)
+		return r;
+	jenc_csv_begin(c);
+	if (!jenc_view_names_next(c->e))
+		return 0;
+	if ((c->flags & JENC_CSV_NEST) && c->nest)
+		return csv_nest_record(c, 0);
+	jenc_obj_begin(c->e);
+	for (k = 0; k < c->nhdr; k++) {
+		csv_key(c, k);
+		jenc_null(c->e);
+	}
+	r = jenc_obj_end(c->e);
+	return r ? jenc_csv_enc_fail(c, r) : 0;
 }

@@ -738,6 +738,29 @@ csvw_text(void *ctx, jenc_enc *e, const char *p, size_t len)
 	return jenc_view_write(e, p, len);
 }
 
+/* The view's names call: the names of records that did not come (a CSV
+ * input of its header alone) become columns, in their order, while none
+ * are set (no --header, no row yet, no first pass that found any):
+ * those of a first pass, or of a pipe in place of its first record's.
+ * It writes nothing: the end writes the header line. */
+static int
+csvw_names(void *ctx, jenc_enc *e, const char *json, size_t len)
+{
+	jenc_csvw *w = ctx;
+	size_t ncols = w->ncols;
+	int scan = w->scan, rc;
+
+	if (w->fixed || len < 2 || json[0] != '{')
+		return 0;
+	w->stamp++;
+	w->scan = 1;
+	rc = csvw_walk(w, e, json, len);
+	w->scan = scan;
+	if (rc != 0)
+		csvw_cols_cut(w, ncols);
+	return rc;
+}
+
 /* The end: a header line if no record came and the columns are known. */
 static int
 csvw_end(void *ctx, jenc_enc *e)
@@ -1032,8 +1055,9 @@ jenc_csvw_view(jenc_csvw *w, int scan, jenc_view *v)
 	v->value = csvw_value;
 	v->text = csvw_text;
 	v->end = csvw_end;
+	v->names = csvw_names;
 	v->ctx = w;
-	v->flags = JENC_VIEW_RECORDS;
+	v->flags = JENC_VIEW_RECORDS | JENC_VIEW_NAMES;
 }
 
 size_t

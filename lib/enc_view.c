@@ -17,6 +17,8 @@
  * what the view writes takes its place.  The copy costs a memcpy of the
  * value, and lets the view write into the same segments while it reads.
  */
+enum { NAMES_NEXT = 1, NAMES_THIS = 2 };
+
 struct enc_view {
 	jenc_view v;
 	char *buf;		/* the value's text, cap bytes */
@@ -24,6 +26,9 @@ struct enc_view {
 	int at_start;		/* the error was found at the value's start */
 	int kind;		/* its JENC_K_* */
 	int in_call;		/* inside one of v's calls */
+	int names;		/* NAMES_NEXT: the next value goes to the
+				   names call (jenc_view_names_next);
+				   NAMES_THIS: the value begun does */
 	char msg[sizeof(((jenc_err *)0)->msg)];	/* the view's error
 						   (JENC_E_SYNTAX) */
 };
@@ -35,12 +40,21 @@ jenc_set_view(jenc_enc *e, const jenc_view *v)
 		return e->err;
 	if (e->st != ST_TOP || e->depth > 0 || e->split || e->slurp ||
 	    e->view != NULL || enc_held(e) > 0 || e->side || v == NULL ||
-	    v->value == NULL)
+	    v->value == NULL ||
+	    ((v->flags & JENC_VIEW_NAMES) && v->names == NULL))
 		return jenc_enc_fail(e, JENC_E_STATE);
 	if ((e->view = jenc_mem_alloc(sizeof(*e->view))) == NULL)
 		return jenc_enc_fail(e, JENC_E_NOMEM);
 	memset(e->view, 0, sizeof(*e->view));
-	e->view->v = *v;
+	/* member by member: names is there only with its flag (a view of
+	 * an older jenc.h ends at flags) */
+	e->view->v.value = v->value;
+	e->view->v.text = v->text;
+	e->view->v.end = v->end;
+	e->view->v.ctx = v->ctx;
+	e->view->v.flags = v->flags;
+	if (v->flags & JENC_VIEW_NAMES)
+		e->view->v.names = v->names;
 	/* compact, held whole, no separators of its own */
 	e->flags &= ~(unsigned)(JENC_SLURP | JENC_SEQ | JENC_NO_NEWLINE |
 	    JENC_COLOR);
@@ -61,6 +75,16 @@ jenc_view_write(jenc_enc *e, const char *p, size_t n)
 	if (e->view == NULL || !e->view->in_call)
 		return jenc_enc_fail(e, JENC_E_STATE);
 	return n > 0 ? enc_put(e, p, n) : 0;
+}
+
+int
+jenc_view_names_next(jenc_enc *e)
+{
+	if (e->err || e->view == NULL || e->depth > 0 ||
+	    !(e->view->v.flags & JENC_VIEW_NAMES))
+		return 0;
+	e->view->names = NAMES_NEXT;
+	return 1;
 }
 
 int
@@ -99,6 +123,10 @@ enc_view_done(jenc_enc *e, size_t start, int rc)
 int
 jenc_enc_view_begin(jenc_enc *e, int k)
 {
+	/* the value begun here takes NAMES_NEXT, and not the NAMES_THIS of
+	 * one dropped unfinished */
+	if (__builtin_expect(e->view->names != 0, 0))
+		e->view->names = e->view->names == NAMES_NEXT ? NAMES_THIS : 0;
 	if ((e->view->v.flags & JENC_VIEW_RECORDS) && k != JENC_COLOR_OBJECT &&
 	    k != -1) {
 		snprintf(e->view->msg, sizeof(e->view->msg),
@@ -155,6 +183,11 @@ jenc_enc_view_end(jenc_enc *e)
 		return jenc_enc_fail(e, JENC_E_SYNTAX);
 	}
 	w->in_call = 1;
+	if (w->names == NAMES_THIS) {
+		w->names = 0;
+		return enc_view_done(e, start, w->v.names(w->v.ctx, e, w->buf,
+		    n));
+	}
 	return enc_view_done(e, start, w->v.value(w->v.ctx, e, w->buf, n));
 }
 

@@ -364,6 +364,21 @@ JENC_API int jenc_fd_write(int fd, const void *p, size_t n, int *sys_errno);
  * is written to e in order, as without a view; end is called on e only.
  */
 #define JENC_VIEW_THREADS 0x02
+/*
+ * JENC_VIEW_NAMES: the view has a names call, the member after flags
+ * (read only with this flag, so that a view written before it, whose
+ * struct ends at flags, is still taken; with the flag it must not be
+ * NULL).  names(ctx, e, json, len) gets the names of records that did
+ * not come, from a reader that knows them without a record: the CSV/TSV
+ * reader's header (read, or given in o->header) with no record after it
+ * (see jenc_view_names_next).  json[0..len) is the compact text of one
+ * object shaped as such a record would be with every field missing: its
+ * keys the names, each value null (with JENC_CSV_NEST, nested as the
+ * record would be).  Nothing of it is written but what the call writes
+ * (jenc_view_write); the call returns as value does (jenc_view_reject
+ * too).  A view without this flag never sees such an object.
+ */
+#define JENC_VIEW_NAMES 0x04
 
 typedef struct jenc_view {
 	int (*value)(void *ctx, jenc_enc *e, const char *json, size_t len);
@@ -371,6 +386,7 @@ typedef struct jenc_view {
 	int (*end)(void *ctx, jenc_enc *e);
 	void *ctx;
 	unsigned flags;	/* JENC_VIEW_* */
+	int (*names)(void *ctx, jenc_enc *e, const char *json, size_t len);
 } jenc_view;
 
 /*
@@ -392,6 +408,20 @@ JENC_API int jenc_set_view(jenc_enc *e, const jenc_view *v);
 /* jenc_view_write - append p[0..n) to e's output, from inside one of the
  * view's calls only (else JENC_E_STATE).  Returns 0 or e's error. */
 JENC_API int jenc_view_write(jenc_enc *e, const char *p, size_t n);
+
+/*
+ * jenc_view_names_next - for a reader that has the names of records but
+ * no record (the CSV/TSV reader calls it at the end of an input whose
+ * names no record followed): returns 1 if e's view has JENC_VIEW_NAMES,
+ * and then the next top-level value written to e (or element of its
+ * JENC_SPLIT array), which the caller writes as the record of no fields
+ * (an object, each value null), goes to the view's names call instead of
+ * value.  Returns 0, and changes nothing, if e has no view, its view
+ * lacks JENC_VIEW_NAMES, e has an error, or e is inside a value (an
+ * array that is not split, whose elements are not records): write
+ * nothing then.
+ */
+JENC_API int jenc_view_names_next(jenc_enc *e);
 
 /* jenc_view_reject - inside the view's value call: the value is bad
  * input, msg (copied, at most 191 bytes kept: what jenc_err's msg
@@ -920,6 +950,10 @@ typedef struct jenc_csv_opts {
  * does not fit), and a table of fields of bounded size: a record of very
  * many fields, or with long rewritten fields, is checked first and then
  * read again to be written, so that its fields are never all held.
+ * Header mode, when no record follows the names (the header read, or
+ * o->header) and e's view has JENC_VIEW_NAMES: the names go to its
+ * names call at the end (jenc_view_names_next), with JENC_CSV_NEST
+ * after the check of its plan (which may fail as at a record).
  */
 JENC_API int jenc_csv_copy_fd(int fd, jenc_enc *e, const jenc_csv_opts *o,
     jenc_err *err);
@@ -936,7 +970,10 @@ JENC_API int jenc_csv_copy_mem(const char *p, size_t len, jenc_enc *e,
  * Columns: the names given in o->header, in their order (a repeated name
  * counts once); else those that jenc_csvw_view(w, 1, ...) collected in
  * a first pass over the input, in the order they first appeared; else
- * the keys of the first record.  Once the columns are set (the first
+ * the keys of the first record.  While there are none yet, the names of
+ * a CSV header with no record after it are columns too, in a first pass
+ * or not (the view has JENC_VIEW_NAMES): its header line is kept.  Once
+ * the columns are set (the first
  * row is written), a record with a key that is not a column is rejected
  * (jenc_view_reject: "key 'x' is not a column: ..."), or with
  * JENC_CSVW_PAD the key is dropped and counted (jenc_csvw_dropped).  A

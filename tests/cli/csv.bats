@@ -179,6 +179,32 @@ EOF
 	expect_ok $'[["a","b"],["1"],["1","2","3"],["",""]]\n'
 }
 
+@test "--nest with --no-header: no names to nest, told once" {
+	# (it did nothing, without a word)
+	printf 'a.b,c\n1,2\n' >d.csv
+	jrun -c --nest --no-header d.csv
+	expect_status 0
+	expect_out $'[["a.b","c"],["1","2"]]\n'
+	expect_err 'jenc: warning: --nest has no effect with --no-header
+'
+	jrun -c --no-header --nest -t <d.csv -f csv
+	expect_status 0
+	expect_out $'[["a.b","c"],[1,2]]\n'
+	expect_err 'jenc: warning: --nest has no effect with --no-header
+'
+	# JSON input only: the warning that says so, not this one too
+	printf '{"a":1}\n' >d.json
+	jrun -c --nest --no-header d.json
+	expect_status 0
+	expect_out $'{"a":1}\n'
+	expect_err 'jenc: warning: --no-header has no effect on JSON input
+jenc: warning: --nest has no effect on JSON input
+'
+	# a header to nest: no warning
+	jrun -c --nest d.csv
+	expect_ok $'[{"a":{"b":"1"},"c":"2"}]\n'
+}
+
 @test "--header=a,b,c: names from the command line, the first row is data" {
 	printf '1,2,3\n4,5,6\n' >d.csv
 	jrun -c --header=a,b,c d.csv

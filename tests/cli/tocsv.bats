@@ -729,6 +729,29 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 '
 }
 
+@test "--header naming a column twice is refused with --to=csv|tsv" {
+	# (the two columns were merged into one, silently)
+	put '{"a":1,"b":2}'
+	jrun --to=csv --header=a,a in
+	expect_usage "jenc: --header: column 'a' is named twice"
+	jrun --to=tsv --header=a,b,c,b in
+	expect_usage "jenc: --header: column 'b' is named twice"
+	jrun --to=csv --header=x,,y, --no-header in
+	expect_usage "jenc: --header: column '' is named twice"
+	printf '1,2\n' >in.csv
+	jrun --to=csv --header=a,a in.csv
+	expect_usage "jenc: --header: column 'a' is named twice"
+	# the last --header counts
+	jrun --to=csv --header=a,a --header=a,b in
+	expect_ok 'a,b
+1,2
+'
+	# CSV to JSON: the second name is suffixed, as documented
+	jrun -c --header=a,a in.csv
+	expect_ok '[{"a":"1","a_2":"2"}]
+'
+}
+
 @test "-o writes the CSV; -j gives the same rows on one thread" {
 	for i in $(seq 1 2000); do
 		printf '{"i":%d,"s":"v%d","n":{"x":%d}}\n' "$i" "$i" "$i"
@@ -753,6 +776,61 @@ jenc: warning: --csv-safe has no effect without --to=csv or --to=tsv
 	expect_ok 'a;b
 1;"x;y"
 '
+}
+
+@test "CSV input of a header line alone keeps it: its names are the columns" {
+	# (nothing at all was written: the writer's columns came from
+	# records only; csvkit's csvformat keeps the header)
+	printf 'x,"y,z",x,\n' >in.csv
+	for j in 1 2; do
+		JENC_CHUNK=4 jrun --to=csv -j "$j" in.csv
+		expect_ok 'x,"y,z",x_2,_4
+'
+		JENC_CHUNK=4 jrun -j "$j" -f csv --to=tsv <in.csv
+		expect_ok 'x	y,z	x_2	_4
+'
+		cat in.csv | JENC_CHUNK=4 "$JENC" -f csv --to=csv -j "$j" >out 2>err
+		printf 'x,"y,z",x_2,_4\n' >want
+		same_bytes want out
+		same_bytes /dev/null err
+	done
+	# TSV input, CR LF and no line end, the delimiter found, --crlf,
+	# --nest
+	printf 'a\tb\r\n' | "$JENC" -f tsv --to=csv --crlf >out
+	printf 'a,b\r\n' >want
+	same_bytes want out
+	printf 'a;"b;c"' | "$JENC" -f csv --to=tsv >out
+	printf 'a\tb;c\n' >want
+	same_bytes want out
+	printf 'u.a,u.b,id\n' | "$JENC" -f csv --to=csv --nest >out
+	printf 'u.a,u.b,id\n' >want
+	same_bytes want out
+	# (--nest's names are checked, as at a record)
+	printf 'a,a.b\n' >bad.csv
+	jrun --to=csv --nest bad.csv
+	expect_invalid '' "jenc: bad.csv:1: column 'a.b' and another column make one name both a value and an object: --nest cannot nest them
+"
+	# --header: the line is a row; --no-header: no header line (and the
+	# line an array, bad input, as ever)
+	jrun --to=csv --header=a,b,c,d in.csv
+	expect_ok 'a,b,c,d
+x,"y,z",x,
+'
+	jrun --to=csv --no-header in.csv
+	expect_invalid '' 'jenc: in.csv:1: expected an object as a record, found an array (--no-header)
+'
+	# with other inputs: its names, then their keys
+	printf '{"k":1,"x":2}\n' >in.json
+	jrun --to=csv in.csv in.json
+	expect_ok 'x,"y,z",x_2,_4,k
+2,,,,1
+'
+	# to JSON, still no record
+	jrun -c in.csv
+	expect_ok '[]
+'
+	jrun -c -l in.csv
+	expect_ok ''
 }
 
 @test "CSV input with --no-header: each record an array, bad input at its line" {

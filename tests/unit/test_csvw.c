@@ -2,8 +2,9 @@
  * test_csvw.c - the CSV/TSV writer (jenc_csvw): options refused, columns
  * from the header, a first pass or the first record, the rows of nested
  * records, rejected records through the JSON reader, one header line for
- * several encoders, no allocation per record once warm, and the first
- * pass without the reader (jenc_csvw_keys_fd) against the reader's.
+ * several encoders, no allocation per record once warm, the first
+ * pass without the reader (jenc_csvw_keys_fd) against the reader's, and
+ * the names of a CSV header with no record (JENC_VIEW_NAMES).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,66 @@ run(jenc_csvw *w, int scan, const char *in, struct out *out, int *rc,
 	*rc = jenc_json_copy_mem(in, strlen(in), e, NULL, err);
 	if (jenc_release(e) != 0)
 		abort();
+}
+
+/* A view that notes what it is given: values and names, their text. */
+struct seen {
+	int values, names;
+	char text[256];
+};
+
+static int
+seen_value(void *ctx, jenc_enc *e, const char *json, size_t len)
+{
+	struct seen *s = ctx;
+
+	(void)e;
+	(void)json;
+	(void)len;
+	s->values++;
+	return 0;
+}
+
+static int
+seen_names(void *ctx, jenc_enc *e, const char *json, size_t len)
+{
+	struct seen *s = ctx;
+
+	(void)e;
+	s->names++;
+	snprintf(s->text, sizeof(s->text), "%.*s", (int)len, json);
+	return 0;
+}
+
+/* in[] (CSV, with co) through a view of seen's, with names or not; e's
+ * output in out. */
+static int
+seen_run(struct seen *s, int names, unsigned eflags, const char *in,
+    const jenc_csv_opts *co, struct out *out)
+{
+	jenc_opts o = { 0, 0, 0 };
+	jenc_view v = { seen_value, NULL, NULL, NULL, JENC_VIEW_RECORDS,
+	    NULL };
+	jenc_enc *e;
+	jenc_err err;
+	int rc;
+
+	o.flags = eflags;
+	memset(s, 0, sizeof(*s));
+	v.ctx = s;
+	if (names) {
+		v.flags |= JENC_VIEW_NAMES;
+		v.names = seen_names;
+	}
+	out->len = 0;
+	out->p[0] = '\0';
+	if ((e = jenc_get_sink(sink, out, &o)) == NULL ||
+	    jenc_set_view(e, &v) != 0)
+		abort();
+	rc = jenc_csv_copy_mem(in, strlen(in), e, co, &err);
+	if (jenc_release(e) != 0)
+		abort();
+	return rc;
 }
 
 
@@ -760,6 +821,92 @@ main(void)
 			CHECK(jenc_error(e) == 0);
 			CHECK(jenc_release(e) == 0);
 			CHECK(out.len == 0);
+			jenc_csvw_free(w);
+		}
+	}
+
+	TEST("JENC_VIEW_NAMES: a CSV header with no record after it") {
+		jenc_csv_opts co = { 0 };
+		jenc_opts o = { 0, JENC_SPLIT, 0 };
+		jenc_view v;
+		struct seen sn;
+		jenc_enc *e;
+		const char *hdr = "x,\"y,z\",x\r\n";
+		unsigned fl[3] = { JENC_SPLIT, 0, JENC_SPLIT };
+		int k;
+
+		/* the names, made unique, as the record of no fields: in
+		 * split array mode, and one value a line (split or not) */
+		for (k = 0; k < 3; k++) {
+			co.flags = k > 0 ? JENC_CSV_LINES : 0;
+			CHECK(seen_run(&sn, 1, fl[k], hdr, &co, &out) == 0);
+			CHECK(sn.values == 0 && sn.names == 1);
+			CHECK(strcmp(sn.text, "{\"x\":null,\"y,z\":null,"
+			    "\"x_2\":null}") == 0);
+			CHECK_STR(out.p, out.len, "");
+		}
+		/* an array that is not split is one value: no record, no
+		 * names in it */
+		co.flags = 0;
+		(void)seen_run(&sn, 1, 0, hdr, &co, &out);
+		CHECK(sn.names == 0);
+		co.flags = JENC_CSV_NEST;
+		CHECK(seen_run(&sn, 1, JENC_SPLIT, "u.a,id,u.b\n", &co, &out) ==
+		    0);
+		CHECK(strcmp(sn.text, "{\"u\":{\"a\":null,\"b\":null},"
+		    "\"id\":null}") == 0);
+		/* names given, no input */
+		co.flags = 0;
+		co.header = (const char *const[]){ "p", "" };
+		co.nheader = 2;
+		CHECK(seen_run(&sn, 1, JENC_SPLIT, "", &co, &out) == 0);
+		CHECK(strcmp(sn.text, "{\"p\":null,\"_2\":null}") == 0);
+		co.header = NULL;
+		co.nheader = 0;
+		/* a record, no names; no header, no names; a view without
+		 * the flag, nothing */
+		CHECK(seen_run(&sn, 1, JENC_SPLIT, "a\n1\n", &co, &out) == 0);
+		CHECK(sn.values == 1 && sn.names == 0);
+		co.flags = JENC_CSV_NO_HEADER;
+		CHECK(seen_run(&sn, 1, JENC_SPLIT, "", &co, &out) == 0);
+		CHECK(sn.values == 0 && sn.names == 0);
+		co.flags = 0;
+		CHECK(seen_run(&sn, 0, JENC_SPLIT, hdr, &co, &out) == 0);
+		CHECK(sn.values == 0 && sn.names == 0);
+		CHECK_STR(out.p, out.len, "");
+		/* the flag without the call is refused; no view, no names */
+		e = jenc_get_sink(sink, &out, &o);
+		CHECK(jenc_view_names_next(e) == 0);
+		v = (jenc_view){ seen_value, NULL, NULL, &sn,
+		    JENC_VIEW_NAMES, NULL };
+		CHECK(jenc_set_view(e, &v) == JENC_E_STATE);
+		jenc_release(e);
+		/* the writer: the names are the columns, the header line
+		 * written at the end; a first pass finds them too */
+		for (k = 0; k < 2; k++) {
+			jenc_csvw_opts wo = { 0 };
+
+			wo.flags = k ? JENC_CSVW_TSV : 0;
+			CHECK(jenc_csvw_new(&w, &wo) == 0);
+			if (k) {
+				e = jenc_get_mem(&o);
+				jenc_csvw_view(w, 1, &v);
+				CHECK(jenc_set_view(e, &v) == 0);
+				CHECK(jenc_csv_copy_mem(hdr, strlen(hdr), e, &co,
+				    &err) == 0);
+				CHECK(jenc_len(e) == 0);
+				jenc_release(e);
+				CHECK(jenc_csvw_columns(w) == 3);
+			}
+			out.len = 0;
+			e = jenc_get_sink(sink, &out, &o);
+			jenc_csvw_view(w, 0, &v);
+			CHECK(jenc_set_view(e, &v) == 0);
+			CHECK(jenc_csv_copy_mem(hdr, strlen(hdr), e, &co, &err)
+			    == 0);
+			CHECK(jenc_release(e) == 0);
+			CHECK_STR(out.p, out.len, k ? "x\ty,z\tx_2\n" :
+			    "x,\"y,z\",x_2\n");
 			jenc_csvw_free(w);
 		}
 	}
