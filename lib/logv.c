@@ -631,8 +631,10 @@ lv_put_key(struct lv_rec *r, const struct jenc_logw_leaf *l)
 
 /* A field but the most common ones (lv_put_field): key=value, the value
  * quoted when it has to be; a string of several lines left to the third
- * walk.  Not inlined: the loop of lv_put_field keeps its registers. */
-static __attribute__((noinline)) void
+ * walk.  (With colors every field comes here: kept out of line, it cost
+ * that view 3.4% more instructions on a pino log, for 0.4% less without
+ * colors.) */
+static void
 lv_put_other(struct lv_rec *r, const struct jenc_logw_leaf *l)
 {
 	const char *s = l->v;
