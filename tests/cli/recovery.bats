@@ -487,3 +487,74 @@ jenc: 1 invalid line skipped
 	expect_err 'jenc: 1 invalid line passed through
 '
 }
+
+# An input that ends before its value under --single has bad text of no
+# line, from the end of the input: it was counted as one line ("1 invalid
+# line skipped", or "passed through" with nothing written).  The error is
+# still told, and the count says 0.
+@test "--on-error: an input with no value under --single has no line of bad text" {
+	local m
+	: >empty.json
+	printf '\n\n' >blank.json
+	printf '\357\273\277' >mark.json
+	printf '[1]\n' >good.json
+	for m in "-j 1" "-j 2"; do
+		# shellcheck disable=SC2086
+		jrun -c $m --single --on-error=skip empty.json
+		expect_status 0
+		expect_out ''
+		expect_err "jenc: empty.json:1:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		"$JENC" -c $m --single --on-error=skip <blank.json >out 2>err ||
+		    fail "exit status $? from a pipe"
+		expect_out ''
+		expect_err "jenc: <stdin>:3:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		jrun -c $m --single --on-error=pass empty.json blank.json
+		expect_status 0
+		expect_out ''
+		expect_err 'jenc: 0 invalid lines passed through
+'
+		# the byte order mark alone, with and without --single
+		# shellcheck disable=SC2086
+		jrun -c $m --on-error=skip mark.json good.json
+		expect_status 0
+		expect_out '[1]
+'
+		expect_err "jenc: mark.json:1:1: expected value after the byte order mark, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		jrun -c $m --single --validate --on-error=skip mark.json
+		expect_status 1
+		expect_err "jenc: mark.json:1:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+	done
+	# the lines of other bad texts are counted as before
+	printf '1 2\n' >two.json
+	jrun -c --single --on-error=skip empty.json two.json
+	expect_status 0
+	expect_out '1
+'
+	expect_err "jenc: empty.json:1:1: expected value, found end of input
+  
+  ^
+jenc: two.json:1:3: expected end of input after the value, found '2'
+  1 2
+    ^
+jenc: 1 invalid line skipped
+"
+}
