@@ -400,6 +400,13 @@ json_next_window(struct json_rd *r, size_t pos)
 		return r->err->code;
 	if ((rc = json_fill(r)) != 0)
 		return rc;
+	/* a value taken up inside another (jenc_json_deep) whose text in
+	 * the window passes ff_max: read it again from its start, as its
+	 * output could pass hold_max */
+	if (r->ff_on && r->in.off + r->in.len - r->ff_ls > r->ff_max) {
+		r->ff_undo = 1;
+		return JENC_ST_FALLBACK;
+	}
 	return r->jsonc ? json_jsonc_ready(r) : 0;
 }
 
@@ -479,7 +486,7 @@ json_run(struct json_rd *r)
 		size_t jlen = r->in.len, start = json_jsmn_pos(r);
 		int bad_piece = 0;
 		if (r->depth > JENC_JSMN_DEEP && r->in.len - start > chunk &&
-		    !r->pipe_on)
+		    !r->pipe_on && !(r->piece > 0 && r->piece < chunk))
 			jlen = start + chunk;
 		else if (r->piece > 0 && r->in.len - start > r->piece &&
 		    !r->pipe_on) {
@@ -626,8 +633,16 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 			rc = 0;
 			if (r->rp_i < r->rp_n && r->cur < r->in.len)
 				rc = jenc_json_replay(r, r->cur);
+			else if (r->dp_on && r->cur < r->in.len &&
+			    jenc_json_deep(r, r->cur))
+				json_jsmn_restart(r, r->cur);
 			if (rc == 0)
 				rc = json_run(r);
+			if (r->ff_undo) {
+				jenc_json_deep_undo(r);
+				json_jsmn_restart(r, r->cur);
+				continue;
+			}
 			if (rc == 0 || r->policy == 0 ||
 			    (rc != JENC_E_SYNTAX && rc != JENC_E_DEPTH))
 				break;
@@ -655,6 +670,8 @@ json_rd_run(struct json_rd *r, jenc_enc *e, const jenc_read_opts *o,
 	}
 	jenc_mem_free(r->tok, r->ntok * sizeof(jsmntok_t));
 	jenc_mem_free(r->rp_at, r->rp_cap * sizeof(uint64_t));
+	jenc_mem_free(r->dp_pos, r->dp_cap * sizeof(uint64_t));
+	jenc_mem_free(r->dp_c, r->dp_ccap);
 	jenc_mem_free(r->stk, r->stk_cap);
 	jenc_mem_free(r->sk.buf, SK_ROOM);
 	jenc_mem_free(r->sk.map, SK_ROOM * sizeof(uint32_t));

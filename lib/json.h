@@ -26,6 +26,8 @@
 #include "scan.h"
 
 #define BAD_PIECE ((size_t)1024)	/* jsmn's first piece after bad text */
+#define DEEP_PIECE ((size_t)16)	/* ... after a value is taken up where
+					 * the last depth error was */
 #define RS 0x1e		/* RFC 7464 record separator */
 #define PASS_MAX ((size_t)1 << 20)	/* bad text kept to pass through */
 #define NO_POS ((size_t)-1)
@@ -167,6 +169,24 @@ struct json_rd {
 	jenc_pipe *pipe;
 	int pipe_on, pipe_open;
 	size_t pipe_k;
+
+	/*
+	 * After a depth error (the bracket at input offset dp_at would open
+	 * level max_depth + 1, on line dp_line, in state dp_st): the input
+	 * offsets of the brackets open there, dp_pos[dp_lo..dp_hi)
+	 * ascending, and their bytes dp_c[dp_lo..dp_hi); dp_on while they
+	 * hold.  A top-level value that starts at one of them, dp_pos[k],
+	 * reads the same text to dp_at with k fewer levels open, and
+	 * jenc_json_deep starts it there in that state, without reading to
+	 * it again (ff_on, from ff_b, its line at ff_ls).  Should it end,
+	 * or its text in the window pass ff_max bytes (its output could
+	 * pass hold_max), ff_undo: it is read again from its start.
+	 */
+	uint64_t *dp_pos;
+	unsigned char *dp_c;
+	size_t dp_cap, dp_ccap, dp_lo, dp_i, dp_hi, ff_max;
+	int dp_on, dp_st, ff_on, ff_undo;
+	uint64_t dp_at, dp_line, ff_b, ff_at, ff_ls;
 };
 
 /* ---- shared by the reader's files --------------------------------------- */
@@ -314,6 +334,12 @@ int jenc_json_recover(struct json_rd *r);
 /* A top-level value starting at pos that the last error cuts short again:
  * that error, reported again there (JENC_E_SYNTAX), or 0. */
 int jenc_json_replay(struct json_rd *r, size_t pos);
+/* A top-level value starting at pos that starts at a bracket open at the
+ * last depth error: 1 if it now stands where that error was, in the state
+ * it has there (the caller restarts jsmn at r->cur), else 0. */
+int jenc_json_deep(struct json_rd *r, size_t pos);
+/* ff_undo: back to the start of that value, to read it from there. */
+void jenc_json_deep_undo(struct json_rd *r);
 
 /* ---- the bytes of tokens ------------------------------------------------- */
 

@@ -19,7 +19,8 @@ struct json_bad {
 	int d;			/* brackets open */
 	int instr, esc;		/* in a string, after its backslash */
 	int nl;			/* --seq: the last byte was a line end */
-	int dropped;		/* the window dropped its start */
+	int dropped;		/* the window dropped its start ... */
+	int held;		/* ... and some of it then */
 	uint64_t lines;		/* its lines */
 	uint64_t resume_line;	/* the line reading resumes on */
 };
@@ -104,20 +105,24 @@ json_bad_start(struct json_rd *r, struct json_bad *b)
 
 /*
  * The line ends of in.p[a..spot).  The bad texts of one error replayed
- * (see json_replay_note) end nearer and nearer to its place: each count
- * is the last one less the line ends between the two starts, so that
- * counting them all takes time in the length of the text, not its square.
+ * (see json_replay_note) end nearer and nearer to its place, and those
+ * of depth errors one after another (jenc_json_deep) start and end later
+ * and later: each count is the last one less the line ends between the
+ * two starts, plus those between the two places, so that counting them
+ * all takes time in the length of the text, not its square.
  */
 static uint64_t
 json_lines_to(struct json_rd *r, size_t a, size_t spot)
 {
 	uint64_t n, at = r->in.off + a;
 
-	if (r->nl_spot == r->in.off + spot && r->nl_at <= at &&
-	    r->nl_at >= r->in.off) {
+	if (r->nl_at <= at && r->nl_at >= r->in.off &&
+	    r->nl_spot <= r->in.off + spot && r->nl_spot >= r->in.off) {
 		size_t i = (size_t)(r->nl_at - r->in.off);
+		size_t k = (size_t)(r->nl_spot - r->in.off);
 
-		n = r->nl_n - jenc_count_lines(r->in.p + i, a - i, NULL);
+		n = r->nl_n - jenc_count_lines(r->in.p + i, a - i, NULL) +
+		    jenc_count_lines(r->in.p + k, spot - k, NULL);
 	} else {
 		n = jenc_count_lines(r->in.p + a, spot - a, NULL);
 	}
@@ -185,6 +190,7 @@ json_bad_more(struct json_rd *r, struct json_bad *b)
 		 * to JENC_IN_CONTEXT bytes), which a later excerpt shows */
 		size_t k = r->seq ? jenc_in_keep(&r->in, b->i) : b->i;
 
+		b->held |= b->i > b->from;
 		jenc_in_drop(&r->in, k);
 		b->from = b->spot = b->i = b->i - k;
 		b->dropped = 1;
@@ -270,7 +276,9 @@ json_bad_pass(struct json_rd *r, struct json_bad *b)
 	jenc_err *err = r->err;
 	size_t i = b->i, from = b->from;
 
-	err->lines = b->lines;
+	/* (an empty bad text, as an input that ends before its first value
+	 * with JENC_READ_SINGLE, has no line) */
+	err->lines = i > from || b->held ? b->lines : 0;
 	if (b->pass && i - from > PASS_MAX)
 		b->pass = 0;
 	if (b->pass) {
@@ -383,6 +391,166 @@ jenc_json_replay(struct json_rd *r, size_t pos)
 	return JENC_E_SYNTAX;
 }
 
+/* May the reader take up a value where the last depth error was
+ * (jenc_json_deep)?  As for json_replay_note, only where nothing else
+ * could tell: no output (validating), or compact output held whole by
+ * the encoder up to hold_max (the value's text in the window is kept
+ * under it: ff_max).  (A scout thread is stopped by the error: jsmn is
+ * this thread's from there on.) */
+static int
+json_deep_ok(struct json_rd *r)
+{
+	jenc_opts o;
+
+	if (r->seq || r->jsonc || r->single || r->blank || r->pipe_on ||
+	    r->split_out)
+		return 0;
+	r->ff_max = PASS_MAX;
+	if (r->e == NULL)
+		return 1;
+	jenc_enc_like(r->e, &o);
+	if (!r->bulk || !(o.flags & JENC_HOLD) || (o.flags & JENC_SPLIT) ||
+	    jenc_enc_view(r->e) != NULL)
+		return 0;
+	if (o.hold_max < r->ff_max)
+		r->ff_max = o.hold_max;
+	return 1;
+}
+
+/*
+ * A depth error: note the brackets open at it (dp_pos, dp_c), found by a
+ * scan that follows the strings and brackets of the text the reader
+ * accepted, from the value's start; for a value taken up at the last
+ * depth error (ff_on), its brackets open there are noted already, and
+ * the scan starts at that error's bracket.  So each byte is scanned once
+ * however many values start inside the last one.
+ */
+static void
+json_deep_note(struct json_rd *r)
+{
+	const jenc_err *err = r->err;
+	size_t spot, i, d = r->depth;
+	uint64_t from;
+	int instr = 0, esc = 0, ff = r->ff_on;
+
+	r->ff_on = 0;
+	r->dp_on = 0;
+	if (err->code != JENC_E_DEPTH || err->cut || d == 0 ||
+	    d != r->max_depth || !json_deep_ok(r) || r->vstart < r->in.off ||
+	    err->offset < r->vstart || err->offset >= r->in.off + r->in.len)
+		return;
+	from = ff ? r->ff_at : r->vstart;
+	if (!ff)
+		r->dp_lo = r->dp_hi = 0;
+	if (from < r->in.off || from > err->offset || r->dp_hi - r->dp_lo > d)
+		return;
+	if (r->dp_lo + d > r->dp_cap || r->dp_lo + d > r->dp_ccap) {
+		/* (moved down only when the front is most of it: each
+		 * bracket is moved a constant number of times) */
+		if (r->dp_lo > 0) {
+			memmove(r->dp_pos, r->dp_pos + r->dp_lo,
+			    (r->dp_hi - r->dp_lo) * sizeof(uint64_t));
+			memmove(r->dp_c, r->dp_c + r->dp_lo,
+			    r->dp_hi - r->dp_lo);
+			r->dp_hi -= r->dp_lo;
+			r->dp_lo = 0;
+		}
+		if (jenc_grow((void **)&r->dp_pos, &r->dp_cap, 2 * d, 16,
+		    sizeof(uint64_t)) != 0 ||
+		    jenc_grow((void **)&r->dp_c, &r->dp_ccap, 2 * d, 16,
+		    1) != 0)
+			return;
+	}
+	spot = (size_t)(err->offset - r->in.off);
+	for (i = (size_t)(from - r->in.off); i < spot; i++) {
+		unsigned char c = (unsigned char)r->in.p[i];
+		int step = json_lex_step(&instr, &esc, c);
+
+		if (step > 0) {
+			if (r->dp_hi - r->dp_lo == d)
+				return;	/* not what the reader saw */
+			r->dp_pos[r->dp_hi] = r->in.off + i;
+			r->dp_c[r->dp_hi++] = c;
+		} else if (step < 0) {
+			if (r->dp_hi == r->dp_lo)
+				return;
+			r->dp_hi--;
+		}
+	}
+	if (r->dp_hi - r->dp_lo != d ||
+	    memcmp(r->dp_c + r->dp_lo, r->stk, d) != 0)
+		return;
+	r->dp_on = 1;
+	r->dp_i = r->dp_lo + 1;	/* (the first is the error's own value) */
+	r->dp_st = r->st;
+	r->dp_at = err->offset;
+	r->dp_line = err->line;
+}
+
+int
+jenc_json_deep(struct json_rd *r, size_t pos)
+{
+	uint64_t at = r->in.off + pos;
+	size_t n, ls, p, pls;
+
+	while (r->dp_i < r->dp_hi && r->dp_pos[r->dp_i] < at)
+		r->dp_i++;
+	if (r->dp_i == r->dp_hi || r->dp_pos[r->dp_i] != at)
+		return 0;
+	if (r->dp_at >= r->in.off + r->in.len || r->dp_at <= at) {
+		r->dp_on = 0;
+		return 0;
+	}
+	/* (its text in the window, from its line on, under ff_max: see
+	 * json_next_window) */
+	ls = json_line_start(r, pos);
+	if (r->in.len - ls > r->ff_max ||
+	    (r->bulk && jenc_frag_begin(r->e) != 0))
+		return 0;
+	n = r->dp_hi - r->dp_i;
+	memcpy(r->stk, r->dp_c + r->dp_i, n);	/* (stk held more) */
+	r->dp_lo = r->dp_i;
+	r->dp_on = 0;
+	p = (size_t)(r->dp_at - r->in.off);
+	/* the reader as reading from pos leaves it at p */
+	r->depth = (unsigned)n;
+	r->st = r->dp_st;
+	r->vstart = at;
+	r->lost = 0;
+	r->str_bad = NO_OFF;
+	r->split_out = 0;
+	r->bol = 0;
+	r->cur = r->from = r->tend = p;
+	/* (its next error is often near: jsmn reads little at first) */
+	r->piece = DEEP_PIECE;
+	r->ff_on = 1;
+	r->ff_b = at;
+	r->ff_at = r->dp_at;
+	r->ff_ls = r->in.off + ls;
+	/* the next error's line is counted from p's line, not from here */
+	pls = json_line_start(r, p);
+	if (pls > 0)
+		jenc_in_mark(&r->in, pls, r->dp_line);
+	return 1;
+}
+
+void
+jenc_json_deep_undo(struct json_rd *r)
+{
+	size_t b = (size_t)(r->ff_b - r->in.off);
+
+	if (r->e != NULL)
+		(void)jenc_discard(r->e);
+	r->ff_on = r->ff_undo = 0;
+	r->dp_on = 0;
+	r->depth = 0;
+	r->st = S_TOP;
+	r->cur = r->from = r->tend = b;
+	r->str_bad = NO_OFF;
+	r->lost = 0;
+	r->bol = b == 0 || r->in.p[b - 1] == '\n';
+}
+
 int
 jenc_json_recover(struct json_rd *r)
 {
@@ -390,6 +558,7 @@ jenc_json_recover(struct json_rd *r)
 	size_t i;
 	int rc;
 
+	json_deep_note(r);
 	if (!r->rp_again)
 		json_replay_note(r);
 	r->rp_again = 0;

@@ -153,13 +153,26 @@ jenc_json_open(struct json_rd *r, size_t pos, char c)
 	return 0;
 }
 
+/* A value taken up inside another (jenc_json_deep) ends: it is read
+ * again from its start, for its output (cold: once a value at most). */
+static int __attribute__((cold, noinline))
+json_close_undo(struct json_rd *r)
+{
+	r->depth = 1;
+	r->ff_undo = 1;
+	return JENC_ST_FALLBACK;
+}
+
 /* The bracket c at pos closes the innermost container. */
 static int
 json_close(struct json_rd *r, size_t pos, char c)
 {
 	r->depth--;
-	if (r->depth == 0)
+	if (r->depth == 0) {
+		if (__builtin_expect(r->ff_on, 0))
+			return json_close_undo(r);
 		r->vend = r->in.off + pos + 1;
+	}
 	if (!r->bulk) {
 		EMIT_AT(c == '}' ? jenc_obj_end(r->e) : jenc_arr_end(r->e),
 		    pos);

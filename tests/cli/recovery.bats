@@ -433,6 +433,124 @@ jenc: $n invalid lines skipped
 	done
 }
 
+# Lines that each open brackets past --max-depth ('{"a":[' on every line)
+# have a depth error for every line but the first few: after each, the
+# next line starts a value that read again every line to the last error
+# and went one line further (145 and 197 bytes scanned per byte read at
+# 2,000 and 8,000 lines, --max-depth=100 and 400: the square of the input
+# with a --max-depth that grows with it).  A
+# value that starts at a bracket open at the last depth error now takes
+# up the reader's state there (jenc_json_deep, json_recover.c).
+@test "--on-error: lines that each nest too deep cost work linear in their number" {
+	local n m src
+	for n in 2000 8000; do
+		awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) print "{\"a\":[" }' >deep.txt
+		for m in "-j 1" "-j 2"; do
+			for src in file pipe; do
+				# shellcheck disable=SC2086
+				if [ "$src" = file ]; then
+					JENC_FORCE_THREADS=1 JENC_STATS=stats "$JENC" -c $m \
+					    --max-depth=$((n / 20)) --on-error=skip deep.txt \
+					    >out 2>err || fail "exit status $? on $n lines"
+				else
+					JENC_FORCE_THREADS=1 JENC_STATS=stats "$JENC" -c $m \
+					    --max-depth=$((n / 20)) --on-error=skip \
+					    < <(cat deep.txt) >out 2>err ||
+					    fail "exit status $? on $n lines from a pipe"
+				fi
+				expect_out ''
+				[ "$(grep -c '^jenc: .*nesting deeper than' err)" = $((n - n / 40)) ] ||
+				    fail "$(grep -c 'nesting deeper' err) depth errors told on $n lines"
+				[ "$(sed -n '$p' err)" = "jenc: $n invalid lines skipped" ] ||
+				    fail "count: $(sed -n '$p' err)"
+				sed 's/^jenc: <stdin>:/jenc: deep.txt:/' err >named.err
+				[ "$src" = file ] && [ "$m" = "-j 1" ] && cp err first.err
+				same_bytes first.err named.err "stderr of $m from a $src"
+				work_check stats 8 "$n lines too deep, $m, $src"
+				# shellcheck disable=SC2086
+				JENC_FORCE_THREADS=1 JENC_STATS=stats "$JENC" -c $m \
+				    --max-depth=$((n / 20)) --on-error=pass -q \
+				    < <(cat deep.txt) >out 2>err ||
+				    fail "exit status $? on $n lines passed"
+				same_bytes deep.txt out
+				work_check stats 8 "$n lines too deep, passed, $m"
+			done
+		done
+	done
+	printf '%s\n' "jenc: deep.txt:201:1: nesting deeper than 400 levels (see --max-depth)" \
+	    '  {"a":[' '  ^' "jenc: deep.txt:202:1: nesting deeper than 400 levels (see --max-depth)" \
+	    '  {"a":[' '  ^' >want.err
+	head -c "$(wc -c <want.err)" first.err >head.err
+	same_bytes want.err head.err "the first errors"
+}
+
+# A value taken up where the last depth error was, as above, that then
+# ends, or whose output could pass what is held whole (1 MiB): it is read
+# again from its start, for its output.
+@test "--on-error: a value inside one too deep that ends is written" {
+	local m
+	printf '[[\n[[\n]]\n]]\n[1]\n' >ends.txt
+	printf '{"a":[\n{"a":[\n[1,\n{"a":[\n{"b":{\n' >deep.txt
+	for m in "-j 1" "-j 2"; do
+		# shellcheck disable=SC2086
+		JENC_FORCE_THREADS=1 jrun -c $m --max-depth=3 --on-error=skip ends.txt
+		expect_status 0
+		expect_out '[[]]
+[1]
+'
+		expect_err "jenc: ends.txt:2:2: nesting deeper than 3 levels (see --max-depth)
+  [[
+   ^
+jenc: ends.txt:4:1: expected value or end of input, found ']'
+  ]]
+  ^
+jenc: 2 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		JENC_FORCE_THREADS=1 jrun -c $m --max-depth=3 --on-error=pass ends.txt
+		expect_status 0
+		expect_out '[[
+[[]]
+]]
+[1]
+'
+		# shellcheck disable=SC2086
+		JENC_FORCE_THREADS=1 jrun -c $m --max-depth=3 --on-error=skip deep.txt
+		expect_status 0
+		expect_out ''
+		expect_err "jenc: deep.txt:2:6: nesting deeper than 3 levels (see --max-depth)
+  {\"a\":[
+       ^
+jenc: deep.txt:4:1: nesting deeper than 3 levels (see --max-depth)
+  {\"a\":[
+  ^
+jenc: deep.txt:5:1: nesting deeper than 3 levels (see --max-depth)
+  {\"b\":{
+  ^
+jenc: deep.txt:5:6: nesting deeper than 3 levels (see --max-depth)
+  {\"b\":{
+       ^
+jenc: deep.txt:6:1: expected string key or '}', found end of input
+  
+  ^
+jenc: 5 invalid lines skipped
+"
+	done
+	# the third line's value goes past 1 MiB: its output is cut
+	awk 'BEGIN { print "["; print "["; printf "[";
+	    for (i = 0; i < 150000; i++) printf "1234567,"; print "[";
+	    print "]]]"; print "[2]" }' >big.txt
+	jrun -c --max-depth=2 --on-error=skip big.txt
+	expect_status 0
+	[ "$(head -c 10 "$T/out")" = '[[1234567,' ] || fail "output: $(head -c 10 "$T/out")"
+	[ "$(tail -c 12 "$T/out")" = '1234567
+[2]' ] || fail "output ends: $(tail -c 12 "$T/out")"
+	[ "$(sed -n 4p "$T/err")" = 'jenc: big.txt:3:1200002: nesting deeper than 2 levels (see --max-depth) (output of this value was cut)' ] ||
+	    fail "$(sed -n 4p "$T/err")"
+	"$JENC" -c --max-depth=2 --on-error=skip <big.txt >out 2>err
+	same_bytes "$T/out" out "stdout from a pipe"
+}
+
 # After a byte order mark, a first text that is bad and then a blank line:
 # the reading that went on after the bad text still held the mark as
 # standing alone, and told a second error at the end of the input
@@ -486,4 +604,75 @@ jenc: 1 invalid line skipped
 '
 	expect_err 'jenc: 1 invalid line passed through
 '
+}
+
+# An input that ends before its value under --single has bad text of no
+# line, from the end of the input: it was counted as one line ("1 invalid
+# line skipped", or "passed through" with nothing written).  The error is
+# still told, and the count says 0.
+@test "--on-error: an input with no value under --single has no line of bad text" {
+	local m
+	: >empty.json
+	printf '\n\n' >blank.json
+	printf '\357\273\277' >mark.json
+	printf '[1]\n' >good.json
+	for m in "-j 1" "-j 2"; do
+		# shellcheck disable=SC2086
+		jrun -c $m --single --on-error=skip empty.json
+		expect_status 0
+		expect_out ''
+		expect_err "jenc: empty.json:1:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		"$JENC" -c $m --single --on-error=skip <blank.json >out 2>err ||
+		    fail "exit status $? from a pipe"
+		expect_out ''
+		expect_err "jenc: <stdin>:3:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		jrun -c $m --single --on-error=pass empty.json blank.json
+		expect_status 0
+		expect_out ''
+		expect_err 'jenc: 0 invalid lines passed through
+'
+		# the byte order mark alone, with and without --single
+		# shellcheck disable=SC2086
+		jrun -c $m --on-error=skip mark.json good.json
+		expect_status 0
+		expect_out '[1]
+'
+		expect_err "jenc: mark.json:1:1: expected value after the byte order mark, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+		# shellcheck disable=SC2086
+		jrun -c $m --single --validate --on-error=skip mark.json
+		expect_status 1
+		expect_err "jenc: mark.json:1:1: expected value, found end of input
+  
+  ^
+jenc: 0 invalid lines skipped
+"
+	done
+	# the lines of other bad texts are counted as before
+	printf '1 2\n' >two.json
+	jrun -c --single --on-error=skip empty.json two.json
+	expect_status 0
+	expect_out '1
+'
+	expect_err "jenc: empty.json:1:1: expected value, found end of input
+  
+  ^
+jenc: two.json:1:3: expected end of input after the value, found '2'
+  1 2
+    ^
+jenc: 1 invalid line skipped
+"
 }

@@ -69,6 +69,8 @@ struct run {
  * Read in[0..n) with flags through a sink encoder (indent, hold_max 0:
  * the default); piece > 0: from a pipe written piece bytes at a time.
  */
+static unsigned run_max_depth;	/* run's --max-depth (0: the default) */
+
 static void
 run(struct run *r, const char *in, size_t n, unsigned flags, unsigned indent,
     size_t hold_max, size_t piece)
@@ -79,6 +81,7 @@ run(struct run *r, const char *in, size_t n, unsigned flags, unsigned indent,
 
 	memset(r, 0, sizeof(*r));
 	ro.flags = flags;
+	ro.max_depth = run_max_depth;
 	ro.on_error = on_err;
 	ro.ctx = &r->seen;
 	e = jenc_get_sink(sink, &r->out, &eo);
@@ -328,6 +331,89 @@ main(void)
 		CHECK_EQ(r.seen.n, 1);
 		CHECK_EQ(r.seen.lines[0], 1);
 		done(&r);
+	}
+
+	TEST("JENC_READ_SINGLE: an input with no value is bad text of no line") {
+		/* (the error is at the end of the input, after its lines) */
+		for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+			run(&r, S(""), JENC_READ_SINGLE | JENC_READ_SKIP, 0,
+			    0, pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_EQ(r.seen.n, 1);
+			CHECK_EQ(r.seen.line[0], 1);
+			CHECK_EQ(r.seen.lines[0], 0);
+			done(&r);
+			run(&r, S("\n "), JENC_READ_SINGLE | JENC_READ_PASS,
+			    0, 0, pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_STR(r.out.p, r.out.len, " \n");
+			CHECK_EQ(r.seen.n, 1);
+			CHECK_EQ(r.seen.line[0], 2);
+			CHECK_EQ(r.seen.lines[0], 1);	/* " " */
+			done(&r);
+			run(&r, S("\n\n"), JENC_READ_SINGLE | JENC_READ_PASS,
+			    0, 0, pieces[k]);
+			CHECK_EQ(r.rc, 0);
+			CHECK_STR(r.out.p, r.out.len, "");
+			CHECK_EQ(r.seen.n, 1);
+			CHECK_EQ(r.seen.line[0], 3);
+			CHECK_EQ(r.seen.lines[0], 0);
+			CHECK_EQ(r.seen.passed[0], 1);
+			done(&r);
+		}
+	}
+
+	TEST("JENC_READ_SKIP: values inside one too deep, past hold_max") {
+		/*
+		 * Line 2's value starts inside line 1's, which is too deep
+		 * at line 3's first '[' (jenc_json_deep could take it up
+		 * there): its output passes hold_max (64) before its own
+		 * depth error, so it is cut as read from its start, however
+		 * the input arrives; line 3's value ends (line 4), and is
+		 * written.
+		 */
+		static char in[512];
+		size_t i, n = 0;
+		char want[512];
+		size_t wn = 0;
+
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "[\n[\n[");
+		for (i = 0; i < 12; i++)
+			n += (size_t)snprintf(in + n, sizeof(in) - n, "%zu,",
+			    1000000 + i);
+		n += (size_t)snprintf(in + n, sizeof(in) - n,
+		    "[\n]]]\n[2]\n");
+		wn += (size_t)snprintf(want + wn, sizeof(want) - wn, "[[");
+		for (i = 0; i < 12; i++)
+			wn += (size_t)snprintf(want + wn, sizeof(want) - wn,
+			    "%zu,", 1000000 + i);
+		wn--;	/* (the comma goes only with what follows it) */
+		wn += (size_t)snprintf(want + wn, sizeof(want) - wn, "\n[");
+		for (i = 0; i < 12; i++)
+			wn += (size_t)snprintf(want + wn, sizeof(want) - wn,
+			    "%zu,", 1000000 + i);
+		wn += (size_t)snprintf(want + wn, sizeof(want) - wn,
+		    "[]]\n[2]\n");
+		for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+			run_max_depth = 2;
+			run(&r, in, n, JENC_READ_SKIP, 0, 64, pieces[k]);
+			run_max_depth = 0;
+			CHECK_EQ(r.rc, 0);
+			CHECK_STR(r.out.p, r.out.len, want);
+			CHECK_EQ(r.seen.n, 3);
+			CHECK_EQ(r.seen.code[0], JENC_E_DEPTH);
+			CHECK_EQ(r.seen.line[0], 3);
+			CHECK_EQ(r.seen.col[0], 1);
+			CHECK_EQ(r.seen.code[1], JENC_E_DEPTH);
+			CHECK_EQ(r.seen.line[1], 3);
+			CHECK_EQ(r.seen.col[1], 98);
+			CHECK(strstr(r.seen.msg[1], "(output of this value was "
+			    "cut)") != NULL);
+			CHECK_EQ(r.seen.code[2], JENC_E_SYNTAX);
+			CHECK_EQ(r.seen.line[2], 4);
+			CHECK_EQ(r.seen.col[2], 3);
+			done(&r);
+		}
 	}
 
 	TEST("JENC_READ_SEQ: a top-level number or literal needs whitespace") {
