@@ -92,7 +92,6 @@ struct run {
 	jenc_view view;
 	uint64_t bad_lines;	/* skipped or passed, over all inputs */
 	uint64_t dropped_lines;	/* --on-error=pass: of those, not passed */
-	int bad_texts;		/* there was bad text, perhaps of no line */
 	int bad_valid;		/* --validate found bad input */
 	int stdin_closed;	/* standard input was closed at the start */
 };

@@ -83,7 +83,6 @@ run_bad(void *ctx, const jenc_err *err)
 	const struct config *c = r->c;
 
 	run_check_shrunk(b);
-	r->bad_texts = 1;
 	r->bad_lines += err->lines;
 	if (c->on_error == ON_ERROR_PASS && !c->validate && !err->passed)
 		r->dropped_lines += err->lines;
@@ -448,7 +447,7 @@ run_end(struct run *r, int status)
 	}
 	/* --log passes what is not a record as a part of the log: only
 	 * lines that could not be passed are counted */
-	if (r->bad_texts && !c->quiet && !(c->log &&
+	if (r->bad_lines > 0 && !c->quiet && !(c->log &&
 	    c->on_error == ON_ERROR_PASS && r->dropped_lines == 0))
 		run_bad_count(r);
 	tocsv_end(r);

@@ -598,9 +598,7 @@ typedef struct jenc_err {
 			     take 2 columns, combining marks 0; an empty
 			     excerpt means there is none to show */
 	uint64_t lines;	  /* JENC_READ_SKIP/PASS: lines of input the bad
-			     text spans (dropped or passed through); 0
-			     when it is empty, as that of an input with
-			     no value under JENC_READ_SINGLE */
+			     text spans (dropped or passed through) */
 	int passed;	  /* JENC_READ_PASS: 1 if the bad text was copied
 			     to the output, 0 if it was dropped (too long,
 			     or part of its output had been written) */

@@ -19,8 +19,7 @@ struct json_bad {
 	int d;			/* brackets open */
 	int instr, esc;		/* in a string, after its backslash */
 	int nl;			/* --seq: the last byte was a line end */
-	int dropped;		/* the window dropped its start ... */
-	int held;		/* ... and some of it then */
+	int dropped;		/* the window dropped its start */
 	uint64_t lines;		/* its lines */
 	uint64_t resume_line;	/* the line reading resumes on */
 };
@@ -190,7 +189,6 @@ json_bad_more(struct json_rd *r, struct json_bad *b)
 		 * to JENC_IN_CONTEXT bytes), which a later excerpt shows */
 		size_t k = r->seq ? jenc_in_keep(&r->in, b->i) : b->i;
 
-		b->held |= b->i > b->from;
 		jenc_in_drop(&r->in, k);
 		b->from = b->spot = b->i = b->i - k;
 		b->dropped = 1;
@@ -276,9 +274,7 @@ json_bad_pass(struct json_rd *r, struct json_bad *b)
 	jenc_err *err = r->err;
 	size_t i = b->i, from = b->from;
 
-	/* (an empty bad text, as an input that ends before its first value
-	 * with JENC_READ_SINGLE, has no line) */
-	err->lines = i > from || b->held ? b->lines : 0;
+	err->lines = b->lines;
 	if (b->pass && i - from > PASS_MAX)
 		b->pass = 0;
 	if (b->pass) {

@@ -333,36 +333,6 @@ main(void)
 		done(&r);
 	}
 
-	TEST("JENC_READ_SINGLE: an input with no value is bad text of no line") {
-		/* (the error is at the end of the input, after its lines) */
-		for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
-			run(&r, S(""), JENC_READ_SINGLE | JENC_READ_SKIP, 0,
-			    0, pieces[k]);
-			CHECK_EQ(r.rc, 0);
-			CHECK_EQ(r.seen.n, 1);
-			CHECK_EQ(r.seen.line[0], 1);
-			CHECK_EQ(r.seen.lines[0], 0);
-			done(&r);
-			run(&r, S("\n "), JENC_READ_SINGLE | JENC_READ_PASS,
-			    0, 0, pieces[k]);
-			CHECK_EQ(r.rc, 0);
-			CHECK_STR(r.out.p, r.out.len, " \n");
-			CHECK_EQ(r.seen.n, 1);
-			CHECK_EQ(r.seen.line[0], 2);
-			CHECK_EQ(r.seen.lines[0], 1);	/* " " */
-			done(&r);
-			run(&r, S("\n\n"), JENC_READ_SINGLE | JENC_READ_PASS,
-			    0, 0, pieces[k]);
-			CHECK_EQ(r.rc, 0);
-			CHECK_STR(r.out.p, r.out.len, "");
-			CHECK_EQ(r.seen.n, 1);
-			CHECK_EQ(r.seen.line[0], 3);
-			CHECK_EQ(r.seen.lines[0], 0);
-			CHECK_EQ(r.seen.passed[0], 1);
-			done(&r);
-		}
-	}
-
 	TEST("JENC_READ_SKIP: values inside one too deep, past hold_max") {
 		/*
 		 * Line 2's value starts inside line 1's, which is too deep
