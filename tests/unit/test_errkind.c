@@ -109,7 +109,7 @@ static int
 read_json(const struct kcase *c, unsigned rf, int par, jenc_err *err)
 {
 	jenc_read_opts ro = { c->flags | rf, c->depth, NULL, NULL, NULL };
-	jenc_view v = { tv_value, NULL, NULL, NULL, JENC_VIEW_RECORDS };
+	jenc_view v = { tv_value, NULL, NULL, NULL, JENC_VIEW_RECORDS, NULL };
 	jenc_enc *e = jenc_get_mem(NULL);
 	int rc;
 

@@ -127,7 +127,7 @@ read_jsonc(const char *p, size_t n, unsigned indent, char **out,
     size_t *outn, jenc_err *err)
 {
 	jenc_opts eo = { indent, 0, 0 };
-	jenc_read_opts ro = { JENC_READ_JSONC, 0, NULL, NULL };
+	jenc_read_opts ro = { JENC_READ_JSONC, 0, NULL, NULL, NULL };
 	jenc_enc *e = jenc_get_mem(&eo);
 	int rc;
 

@@ -401,7 +401,7 @@ main(void)
 				buf_add(&d, "\n", 1);
 			}
 			for (k = 0; k < m; k++) {
-				size_t at = next_rand() % d.len;
+				size_t at = (size_t)(next_rand() % d.len);
 				char c = bytes[next_rand() % (sizeof(bytes) - 1)];
 
 				switch (next_rand() % 3) {

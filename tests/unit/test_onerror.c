@@ -298,7 +298,7 @@ main(void)
 				CHECK(r.out.p[r.out.len - 1] == '\n');
 			else
 				CHECK(r.out.len > 4 && memcmp(r.out.p +
-				    r.out.len - 4, ",\n{}\n" + 1, 4) == 0);
+				    r.out.len - 4, "\n{}\n", 4) == 0);
 			if (pol == 2) {
 				CHECK_EQ(r.seen.passed[0], 0);
 				CHECK(strstr(r.seen.msg[0],

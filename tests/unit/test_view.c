@@ -93,7 +93,7 @@ run(const char *in, unsigned flags, unsigned vflags, unsigned rf,
     struct sinkbuf *out, struct tv *t, jenc_err *err, int *rc, int *rel)
 {
 	jenc_opts o = { 2, flags, 0 };
-	jenc_view v = { tv_value, tv_text, tv_end, t, vflags };
+	jenc_view v = { tv_value, tv_text, tv_end, t, vflags, NULL };
 	jenc_read_opts ro = { rf, 0, NULL, NULL, NULL };
 	jenc_enc *e;
 
@@ -144,7 +144,7 @@ main(void)
 		{
 			jenc_opts o = { 0, 0, 0 };
 			struct tv tt;
-			jenc_view v = { tv_value, NULL, NULL, &tt, 0 };
+			jenc_view v = { tv_value, NULL, NULL, &tt, 0, NULL };
 			jenc_enc *e = jenc_get_mem(&o);
 			char *p;
 			size_t n;
@@ -229,8 +229,8 @@ main(void)
 	TEST("view: misuse is JENC_E_STATE") {
 		jenc_opts o = { 0, 0, 0 };
 		jenc_enc *e = jenc_get_mem(&o);
-		jenc_view v = { tv_value, NULL, NULL, &t, 0 };
-		jenc_view nov = { NULL, NULL, NULL, NULL, 0 };
+		jenc_view v = { tv_value, NULL, NULL, &t, 0, NULL };
+		jenc_view nov = { NULL, NULL, NULL, NULL, 0, NULL };
 
 		CHECK(jenc_view_write(e, "x", 1) == JENC_E_STATE);
 		jenc_reset(e);
@@ -256,7 +256,7 @@ main(void)
 		{
 			jenc_opts o = { 0, 0, 0 };
 			struct tv tt;
-			jenc_view v = { tv_value, NULL, NULL, &tt, 0 };
+			jenc_view v = { tv_value, NULL, NULL, &tt, 0, NULL };
 			jenc_enc *e;
 			char dummy[1];
 
