@@ -45,7 +45,6 @@
  */
 #include "compat.h"
 
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
@@ -281,15 +280,6 @@ par_worker(void *arg)
 
 /* ---- reading chunks ---------------------------------------------------- */
 
-/* Is input waiting on fd (or its end)? */
-static int
-par_readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-
-	return poll(&pfd, 1, 0) > 0;
-}
-
 /* Where to cut p[0..n): just after a line end, preferring one that a
  * record's start follows (see the top).  0 if there is no line end. */
 static size_t
@@ -448,7 +438,7 @@ par_fill(struct par *pp, struct slot *s, int block)
 			return 0;
 		}
 		/* a pipe or a terminal: cut what came when no more waits */
-		int idle = !pp->regular && !par_readable(pp->fd);
+		int idle = !pp->regular && !jenc_io_ready(pp->fd);
 
 		if (s->len >= pp->chunk || (idle && s->len > 0)) {
 			if ((cut = par_cut_at(s->in, s->len)) > 0)

@@ -34,7 +34,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,12 +158,10 @@ pipe_take(jenc_pipe *pp, char *dst, size_t n, int *e)
 static int
 pipe_waiting(const jenc_pipe *pp)
 {
-	struct pollfd pfd = { .fd = pp->fd, .events = POLLIN };
-
 	if (pp->pre_n > 0 || (pp->map.p != NULL && !pp->map_done &&
 	    pp->map_pos < pp->map.len))
 		return 1;
-	return pp->fd >= 0 && poll(&pfd, 1, 0) > 0;
+	return pp->fd >= 0 && jenc_io_ready(pp->fd);
 }
 
 /* What jsmn still needs of t[] under *jp, into out[] (CHAIN_MAX) as the
